@@ -1,0 +1,164 @@
+// The one place that reads process.env. Every variable is declared once here with its default;
+// everything else receives a Config. `.env.example` lists the same variables with comments.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], { message: "must be true or false" })
+  .transform((v) => ["true", "1", "yes", "on"].includes(v));
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PORT: port.default(3000),
+  GATEWAY_PORT: port.default(8402),
+  DATA_DIR: z.string().min(1).default(".data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
+  SITE_URL: httpUrl.optional(),
+  GATEWAY_URL_TEMPLATE: z
+    .string()
+    .refine((v) => v.includes("{slug}"), "must contain {slug}")
+    .optional(),
+  APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  HUB_ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  LIGHTNING_DEV_NODE: booleanFlag.optional(),
+  SEED_DEMO: booleanFlag.optional(),
+  SECRET_ROTATION_GRACE_HOURS: positiveInt.default(24),
+  CREDIT_TTL_DAYS: positiveInt.default(30),
+  INVOICE_EXPIRY_SECONDS: positiveInt.default(600),
+  HEALTH_INTERVAL_SECONDS: positiveInt.default(300),
+  TRUSTED_PROXIES: z.string().default(""),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type RawEnv = z.input<typeof envSchema>;
+
+export type Config = {
+  nodeEnv: "development" | "production" | "test";
+  isProduction: boolean;
+  host: string;
+  port: number;
+  gatewayPort: number;
+  dataDir: string;
+  /** PostgreSQL URL; absent means embedded PGlite under dataDir. */
+  databaseUrl: string | null;
+  /** Redis URL; absent means the in-memory store. */
+  redisUrl: string | null;
+  siteUrl: string;
+  /** `{api_url}` of the spec. */
+  apiUrl: string;
+  gatewayUrlTemplate: string;
+  appSecret: string;
+  hubAdminToken: string | null;
+  lightningDevNode: boolean;
+  seedDemo: boolean;
+  secretRotationGraceHours: number;
+  creditTtlDays: number;
+  invoiceExpirySeconds: number;
+  healthIntervalSeconds: number;
+  trustedProxies: string[];
+  logLevel: "debug" | "info" | "warn" | "error";
+};
+
+/** Thrown at startup; its message has one line per invalid variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * Reads a persisted secret under DATA_DIR, creating it on first use. Embedded installs get a
+ * stable APP_SECRET and HUB_ADMIN_TOKEN without any setup; production must set them.
+ */
+function persistedSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const value = randomBytes(32).toString("hex");
+  writeFileSync(file, `${value}\n`, { mode: 0o600, flag: "wx" });
+  return value;
+}
+
+/** Validates the environment and returns the typed configuration, or throws ConfigError. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? "environment");
+        const value = cleaned[name];
+        return `${name}: ${issue.message}${value === undefined ? "" : ` (got ${JSON.stringify(value)})`}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === "production";
+  const problems: string[] = [];
+  if (isProduction && !e.APP_SECRET) problems.push("APP_SECRET: required when NODE_ENV=production (at least 32 characters)");
+  if (isProduction && !e.SITE_URL) problems.push("SITE_URL: required when NODE_ENV=production (the public https address)");
+  if (problems.length) throw new ConfigError(problems);
+
+  const dataDir = path.resolve(e.DATA_DIR);
+  const siteUrl = (e.SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  return {
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+    host: e.HOST,
+    port: e.PORT,
+    gatewayPort: e.GATEWAY_PORT,
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? null,
+    redisUrl: e.REDIS_URL ?? null,
+    siteUrl,
+    apiUrl: `${siteUrl}/api`,
+    gatewayUrlTemplate: (e.GATEWAY_URL_TEMPLATE ?? "http://localhost:{GATEWAY_PORT}/gw/{slug}").replaceAll(
+      "{GATEWAY_PORT}",
+      String(e.GATEWAY_PORT),
+    ),
+    appSecret: e.APP_SECRET ?? persistedSecret(dataDir, "app-secret"),
+    hubAdminToken: e.HUB_ADMIN_TOKEN ?? (isProduction ? null : persistedSecret(dataDir, "admin-token")),
+    lightningDevNode: e.LIGHTNING_DEV_NODE ?? !isProduction,
+    seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
+    secretRotationGraceHours: e.SECRET_ROTATION_GRACE_HOURS,
+    creditTtlDays: e.CREDIT_TTL_DAYS,
+    invoiceExpirySeconds: e.INVOICE_EXPIRY_SECONDS,
+    healthIntervalSeconds: e.HEALTH_INTERVAL_SECONDS,
+    trustedProxies: e.TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean),
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** The gateway base address of a tenant (`{gateway_url}` in the spec). */
+export function gatewayUrlFor(config: Pick<Config, "gatewayUrlTemplate">, slug: string): string {
+  return config.gatewayUrlTemplate.replaceAll("{slug}", slug).replace(/\/+$/, "");
+}
+
+/**
+ * The host suffix for subdomain routing (`.gw.example.com` for `https://{slug}.gw.example.com`),
+ * or null when the template uses the path form only.
+ */
+export function gatewayHostSuffix(config: Pick<Config, "gatewayUrlTemplate">): string | null {
+  const match = /^https?:\/\/\{slug\}(\.[^/:]+)/.exec(config.gatewayUrlTemplate);
+  return match ? match[1].toLowerCase() : null;
+}
+
+let cached: Config | undefined;
+
+/** Process-wide configuration, read once (Next route handlers and CLIs use this). */
+export function getConfig(): Config {
+  cached ??= loadConfig();
+  return cached;
+}

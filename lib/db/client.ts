@@ -1,0 +1,116 @@
+// Prisma client factory: embedded PGlite (persisted under DATA_DIR, or in memory for tests) or
+// PostgreSQL through the pg adapter. Same generated client and queries in both modes.
+import path from "node:path";
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import pg from "pg";
+import type { Config } from "../config/index.ts";
+import { PrismaClient } from "./generated/client.ts";
+import { applyMigrations, type SqlRunner } from "./migrate.ts";
+
+export type { PrismaClient } from "./generated/client.ts";
+export { Prisma } from "./generated/client.ts";
+
+export type Database = {
+  prisma: PrismaClient;
+  kind: "pglite" | "postgres";
+  /** Runs raw multi-statement SQL outside Prisma (migrations, test truncation). */
+  sql: SqlRunner;
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions = {
+  /** PostgreSQL URL; when null, PGlite is used. */
+  databaseUrl: string | null;
+  /** Directory for the PGlite data; null keeps it in memory (tests). */
+  pgliteDir: string | null;
+  /** Apply committed migrations before returning. */
+  migrate?: boolean;
+  /** Connection pool size for PostgreSQL. */
+  poolSize?: number;
+};
+
+/** Opens the database described by options, applying pending migrations when asked. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const sql: SqlRunner = {
+      exec: async (text) => void (await pool.query(text)),
+      query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
+      withLock: async (fn) => {
+        const client = await pool.connect();
+        try {
+          await client.query("SELECT pg_advisory_lock(4021402)");
+          return await fn({
+            exec: async (text) => void (await client.query(text)),
+            query: async (text, params) => (await client.query(text, params as unknown[])).rows,
+          });
+        } finally {
+          await client.query("SELECT pg_advisory_unlock(4021402)").catch(() => {});
+          client.release();
+        }
+      },
+    };
+    if (options.migrate) await applyMigrations(sql);
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    return {
+      prisma,
+      kind: "postgres",
+      sql,
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end().catch(() => {});
+      },
+    };
+  }
+
+  if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
+  const lite = options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite();
+  await lite.waitReady;
+  const sql: SqlRunner = {
+    exec: async (text) => void (await lite.exec(text)),
+    query: async (text, params) => (await lite.query(text, params as unknown[])).rows as Record<string, unknown>[],
+    // PGlite is a single connection inside this process: no other writer can race us.
+    withLock: async (fn) => fn(sql),
+  };
+  if (options.migrate) await applyMigrations(sql);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  return {
+    prisma,
+    kind: "pglite",
+    sql,
+    close: async () => {
+      await prisma.$disconnect();
+      await lite.close();
+    },
+  };
+}
+
+/** Database options for a running process, from its configuration. */
+export function databaseOptionsFrom(config: Config): DatabaseOptions {
+  return {
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.databaseUrl ? null : path.join(config.dataDir, "pglite"),
+    migrate: true,
+  };
+}
+
+const globalKey = Symbol.for("l402-hub.database");
+type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<Database> };
+
+/**
+ * The process-wide database. server.ts opens it once and registers it here so that Next's route
+ * handlers (bundled separately) share the same PGlite instance instead of opening the directory twice.
+ */
+export function registerDatabase(db: Promise<Database>): void {
+  (globalThis as GlobalWithDb)[globalKey] = db;
+}
+
+/** Returns the registered database, opening one from `config` if this process has none yet. */
+export function getDatabase(config: Config): Promise<Database> {
+  const g = globalThis as GlobalWithDb;
+  g[globalKey] ??= openDatabase(databaseOptionsFrom(config));
+  return g[globalKey];
+}

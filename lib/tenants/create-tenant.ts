@@ -1,0 +1,52 @@
+// Creates a workspace with its owner, origin secrets and a first API key, in one transaction.
+import { hashToken, randomToken } from "../crypto/secret-box.ts";
+import { AppError } from "../errors/index.ts";
+import { Prisma, type PrismaClient } from "../db/client.ts";
+import { newSealedSecretPair } from "./secrets.ts";
+
+export type CreateTenantInput = {
+  slug: string;
+  name: string;
+  ownerEmail: string;
+  description?: string;
+  tags?: string[];
+  originUrl?: string | null;
+  listed?: boolean;
+};
+
+export type CreatedTenant = { tenantId: string; slug: string; apiKey: string };
+
+/** Generates a workspace API key: returns the key (shown once) and what to store. */
+export function newApiKey(): { key: string; prefix: string; keyHash: string } {
+  const key = randomToken("hub_sk_");
+  return { key, prefix: key.slice(0, 11), keyHash: hashToken(key) };
+}
+
+export async function createTenant(prisma: PrismaClient, appSecret: string, input: CreateTenantInput): Promise<CreatedTenant> {
+  const apiKey = newApiKey();
+  const email = input.ownerEmail.trim().toLowerCase();
+  try {
+    const tenant = await prisma.$transaction(async (tx) => {
+      const user = await tx.user.upsert({ where: { email }, create: { email }, update: {} });
+      return tx.tenant.create({
+        data: {
+          slug: input.slug,
+          name: input.name,
+          description: input.description ?? "",
+          tags: input.tags ?? [],
+          originUrl: input.originUrl ?? null,
+          listed: input.listed ?? true,
+          ...newSealedSecretPair(appSecret),
+          memberships: { create: { userId: user.id, role: "owner" } },
+          apiKeys: { create: { name: "Default key", prefix: apiKey.prefix, keyHash: apiKey.keyHash } },
+        },
+      });
+    });
+    return { tenantId: tenant.id, slug: tenant.slug, apiKey: apiKey.key };
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+      throw new AppError("conflict", `The slug "${input.slug}" is already taken`, { field: "slug" });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,81 @@
+// Per-test-file context: a real database (in-memory PGlite by default; a fresh PostgreSQL
+// database when DATABASE_URL is set), a store (memory, or Redis when REDIS_URL is set) and config.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { loadConfig, type Config } from "../../lib/config/index.ts";
+import { openDatabase, type Database } from "../../lib/db/client.ts";
+import { openStore, type KeyValueStore } from "../../lib/store/index.ts";
+
+export type TestContext = {
+  config: Config;
+  db: Database;
+  store: KeyValueStore;
+  /** Empties every application table (5-8 ms on PGlite); call in beforeEach. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export const usingPostgres = Boolean(process.env.DATABASE_URL);
+export const usingRedis = Boolean(process.env.REDIS_URL);
+
+/** Creates a throwaway PostgreSQL database next to DATABASE_URL's and returns its URL. */
+async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `hub_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Record<string, string | undefined> = {}): Config {
+  return loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "hub-test-")),
+    APP_SECRET: "test-app-secret-0123456789abcdef0123456789",
+    HUB_ADMIN_TOKEN: "test-admin-token-0123456789",
+    LIGHTNING_DEV_NODE: "true",
+    SEED_DEMO: "false",
+    SITE_URL: "http://127.0.0.1:3000",
+    REDIS_URL: process.env.REDIS_URL,
+    ...overrides,
+  });
+}
+
+export async function createTestContext(overrides: Record<string, string | undefined> = {}): Promise<TestContext> {
+  const scratch = usingPostgres ? await createScratchDatabase(process.env.DATABASE_URL!) : null;
+  const config = testConfig({ DATABASE_URL: scratch?.url, ...overrides });
+  const db = await openDatabase({ databaseUrl: scratch?.url ?? null, pgliteDir: null, migrate: true, poolSize: 20 });
+  const store = openStore({ redisUrl: config.redisUrl, prefix: `test:${randomBytes(6).toString("hex")}:` });
+  const tables = (
+    await db.sql.query(
+      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`,
+    )
+  ).map((r) => `"${String(r.tablename)}"`);
+  return {
+    config,
+    db,
+    store,
+    reset: async () => {
+      await db.sql.exec(`TRUNCATE ${tables.join(", ")} CASCADE`);
+    },
+    close: async () => {
+      await store.close();
+      await db.close();
+      await scratch?.drop();
+    },
+  };
+}

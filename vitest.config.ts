@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["lib/**/*.test.ts", "tests/**/*.test.ts", "scripts/**/*.test.ts"],
+    exclude: ["node_modules", "e2e", ".next"],
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: { CHECKPOINT_DISABLE: "1", NEXT_TELEMETRY_DISABLED: "1" },
+  },
+});
