@@ -1,0 +1,44 @@
+// The process-wide services a request handler needs (config, database, store, dev node).
+// server.ts builds them once and registers them; Next's route handlers, bundled separately but
+// running in the same process, read the same instances through globalThis. A process that did
+// not register (e.g. `next start` alone) builds them lazily from the environment.
+import { getConfig, type Config } from "./config/index.ts";
+import { getDatabase, type Database } from "./db/client.ts";
+import { DevLightningNode } from "./lightning/dev-node.ts";
+import { getStore, type KeyValueStore } from "./store/index.ts";
+
+export type ServerContext = {
+  config: Config;
+  db: Database;
+  store: KeyValueStore;
+  /** The dev Lightning node, or null when LIGHTNING_DEV_NODE is off. */
+  devNode: DevLightningNode | null;
+};
+
+const globalKey = Symbol.for("l402-hub.server-context");
+type GlobalWithContext = typeof globalThis & { [globalKey]?: Promise<ServerContext> };
+
+/** Builds a context from parts (server.ts and tests). */
+export function buildServerContext(parts: { config: Config; db: Database; store: KeyValueStore }): ServerContext {
+  return {
+    ...parts,
+    devNode: parts.config.lightningDevNode
+      ? new DevLightningNode({ prisma: parts.db.prisma, appSecret: parts.config.appSecret })
+      : null,
+  };
+}
+
+/** Makes `context` the one every handler in this process uses. */
+export function registerServerContext(context: ServerContext): void {
+  (globalThis as GlobalWithContext)[globalKey] = Promise.resolve(context);
+}
+
+export function getServerContext(): Promise<ServerContext> {
+  const g = globalThis as GlobalWithContext;
+  g[globalKey] ??= (async () => {
+    const config = getConfig();
+    const db = await getDatabase(config);
+    return buildServerContext({ config, db, store: getStore({ redisUrl: config.redisUrl }) });
+  })();
+  return g[globalKey];
+}
