@@ -13,6 +13,14 @@ import { applyMigrations, type SqlRunner } from "./migrate.ts";
 export type { PrismaClient } from "./generated/client.ts";
 export { Prisma } from "./generated/client.ts";
 
+/**
+ * True for a unique-constraint violation (P2002). Checked by code, not instanceof: Next's bundle
+ * and server.ts may load the Prisma runtime as different module instances in one process.
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2002";
+}
+
 export type Database = {
   prisma: PrismaClient;
   kind: "pglite" | "postgres";

@@ -1,7 +1,7 @@
 // Creates a workspace with its owner, origin secrets and a first API key, in one transaction.
 import { hashToken, randomToken } from "../crypto/secret-box.ts";
 import { AppError } from "../errors/index.ts";
-import { Prisma, type PrismaClient } from "../db/client.ts";
+import { isUniqueViolation, type PrismaClient } from "../db/client.ts";
 import { newSealedSecretPair } from "./secrets.ts";
 
 export type CreateTenantInput = {
@@ -44,7 +44,7 @@ export async function createTenant(prisma: PrismaClient, appSecret: string, inpu
     });
     return { tenantId: tenant.id, slug: tenant.slug, apiKey: apiKey.key };
   } catch (err) {
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+    if (isUniqueViolation(err)) {
       throw new AppError("conflict", `The slug "${input.slug}" is already taken`, { field: "slug" });
     }
     throw err;

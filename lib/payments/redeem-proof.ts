@@ -1,0 +1,69 @@
+// per_request proof redemption (spec 3.3 rule 4, 7.3): a proof is claimed before proxying and
+// consumed by one successful call; after an upstream failure it is released and redeems again.
+// PostgreSQL decides every race: the claim is one conditional upsert, so two gateway instances
+// presenting the same proof at once cannot both win.
+import type { PrismaClient } from "../db/client.ts";
+
+export type ClaimResult = "claimed" | "spent" | "in_use";
+
+export type ClaimProofOptions = {
+  prisma: PrismaClient;
+  paymentHash: string;
+  tenantId: string;
+  endpointId: string;
+  requestId: string;
+  /** How long a claim blocks others if this process dies mid-call (then it is redeemable again). */
+  leaseMs: number;
+};
+
+/**
+ * Claims a proof. In the same statement, the first valid proof marks its invoice settled and writes
+ * `invoice.settled` to the outbox (unless the wallet already reported it): one round trip.
+ */
+export async function claimProof(options: ClaimProofOptions): Promise<ClaimResult> {
+  const { prisma, paymentHash, tenantId, endpointId, requestId } = options;
+  const leaseUntil = new Date(Date.now() + options.leaseMs);
+  const rows = await prisma.$queryRaw<{ claimed: number }[]>`
+    WITH claim AS (
+      INSERT INTO "Proof" ("paymentHash", "tenantId", "endpointId", "state", "claimedUntil", "requestId", "createdAt", "updatedAt")
+      VALUES (${paymentHash}, ${tenantId}, ${endpointId}, 'claimed', ${leaseUntil}, ${requestId}, now(), now())
+      ON CONFLICT ("paymentHash") DO UPDATE
+        SET "state" = 'claimed', "claimedUntil" = EXCLUDED."claimedUntil", "requestId" = EXCLUDED."requestId", "updatedAt" = now()
+        WHERE "Proof"."state" = 'released' OR ("Proof"."state" = 'claimed' AND "Proof"."claimedUntil" < now())
+      RETURNING "paymentHash"
+    ),
+    settled AS (
+      UPDATE "Invoice" SET "status" = 'settled', "settledAt" = now()
+      WHERE "paymentHash" = ${paymentHash} AND "tenantId" = ${tenantId} AND "status" <> 'settled'
+        AND EXISTS (SELECT 1 FROM claim)
+      RETURNING "tenantId", "paymentHash", "amountSats", "purpose", "endpointId", "settledAt"
+    ),
+    event AS (
+      INSERT INTO "OutboxEvent" ("id", "tenantId", "type", "data", "createdAt")
+      SELECT gen_random_uuid()::text, s."tenantId", 'invoice.settled',
+        jsonb_build_object('paymentHash', s."paymentHash", 'amountSats', s."amountSats", 'purpose', s."purpose",
+          'endpointId', s."endpointId", 'settledAt', to_char(s."settledAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'source', 'proof'),
+        now()
+      FROM settled
+      RETURNING "id"
+    )
+    SELECT (SELECT count(*)::int FROM claim) AS claimed, (SELECT count(*)::int FROM event) AS events`;
+  if (rows[0]?.claimed === 1) return "claimed";
+  const existing = await prisma.proof.findUnique({ where: { paymentHash }, select: { state: true } });
+  return existing?.state === "consumed" ? "spent" : "in_use";
+}
+
+/** Ends a claim: `consume` after a served call (charged), `release` after an upstream failure. */
+export async function finishProof(options: { prisma: PrismaClient; paymentHash: string; requestId: string; outcome: "consume" | "release" }): Promise<void> {
+  const { prisma, paymentHash, requestId } = options;
+  if (options.outcome === "consume") {
+    await prisma.$executeRaw`
+      UPDATE "Proof" SET "state" = 'consumed', "consumedAt" = now(), "claimedUntil" = NULL, "updatedAt" = now()
+      WHERE "paymentHash" = ${paymentHash} AND "requestId" = ${requestId} AND "state" = 'claimed'`;
+  } else {
+    await prisma.$executeRaw`
+      UPDATE "Proof" SET "state" = 'released', "claimedUntil" = NULL, "updatedAt" = now()
+      WHERE "paymentHash" = ${paymentHash} AND "requestId" = ${requestId} AND "state" = 'claimed'`;
+  }
+}
