@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { deriveKey } from "../crypto/secret-box.ts";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], { message: "must be true or false" })
@@ -39,6 +40,9 @@ const envSchema = z.object({
   HEALTH_INTERVAL_SECONDS: positiveInt.default(300),
   TRUSTED_PROXIES: z.string().default(""),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  GITHUB_ID: z.string().min(1).optional(),
+  GITHUB_SECRET: z.string().min(1).optional(),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -68,6 +72,10 @@ export type Config = {
   healthIntervalSeconds: number;
   trustedProxies: string[];
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Auth.js signing/encryption secret; derived from appSecret unless AUTH_SECRET is set. */
+  authSecret: string;
+  /** GitHub OAuth app; sign-in with GitHub is offered only when both are set. */
+  github: { clientId: string; clientSecret: string } | null;
 };
 
 /** Thrown at startup; its message has one line per invalid variable. */
@@ -109,9 +117,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems: string[] = [];
   if (isProduction && !e.APP_SECRET) problems.push("APP_SECRET: required when NODE_ENV=production (at least 32 characters)");
   if (isProduction && !e.SITE_URL) problems.push("SITE_URL: required when NODE_ENV=production (the public https address)");
+  if (Boolean(e.GITHUB_ID) !== Boolean(e.GITHUB_SECRET)) problems.push("GITHUB_ID, GITHUB_SECRET: set both or neither");
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
+  const appSecret = e.APP_SECRET ?? persistedSecret(dataDir, "app-secret");
   const siteUrl = (e.SITE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {
     nodeEnv: e.NODE_ENV,
@@ -128,7 +138,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "{GATEWAY_PORT}",
       String(e.GATEWAY_PORT),
     ),
-    appSecret: e.APP_SECRET ?? persistedSecret(dataDir, "app-secret"),
+    appSecret,
     hubAdminToken: e.HUB_ADMIN_TOKEN ?? (isProduction ? null : persistedSecret(dataDir, "admin-token")),
     lightningDevNode: e.LIGHTNING_DEV_NODE ?? !isProduction,
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
@@ -138,6 +148,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     healthIntervalSeconds: e.HEALTH_INTERVAL_SECONDS,
     trustedProxies: e.TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean),
     logLevel: e.LOG_LEVEL,
+    authSecret: e.AUTH_SECRET ?? deriveKey(appSecret, "auth-secret").toString("hex"),
+    github: e.GITHUB_ID && e.GITHUB_SECRET ? { clientId: e.GITHUB_ID, clientSecret: e.GITHUB_SECRET } : null,
   };
 }
 
