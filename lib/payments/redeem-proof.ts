@@ -45,7 +45,7 @@ export async function claimProof(options: ClaimProofOptions): Promise<ClaimResul
           'endpointId', s."endpointId", 'settledAt', to_char(s."settledAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
           'source', 'proof'),
         now()
-      FROM settled
+      FROM settled s
       RETURNING "id"
     )
     SELECT (SELECT count(*)::int FROM claim) AS claimed, (SELECT count(*)::int FROM event) AS events`;

@@ -1,0 +1,132 @@
+// Calls a tenant's origin: signed headers (spec 5.4), hop-by-hop and credential headers
+// stripped, body already buffered (it was counted and signed), response body streamed back.
+import { randomUUID } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+import { errors as undiciErrors, type Dispatcher } from "undici";
+import { canonicalOriginPayload, signOriginPayload } from "../sdk/origin-signature.ts";
+import type { OriginSecretPair } from "../tenants/secrets.ts";
+
+/** Headers that describe one connection, never forwarded (RFC 9110 7.6.1). */
+const hopByHop = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+/** Client headers the origin must never see: our credentials, and anything it would trust from us. */
+const withheldFromOrigin = new Set(["host", "authorization", "x-session-token", "x-hub-credit", "content-length", "expect", "forwarded"]);
+
+/** Removes hop-by-hop headers, including those the Connection header names. */
+export function stripHopByHop(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const named = new Set(
+    String(headers.connection ?? "")
+      .split(",")
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || hopByHop.has(lower) || named.has(lower)) continue;
+    out[lower] = value;
+  }
+  return out;
+}
+
+export type OriginRequest = {
+  dispatcher: Dispatcher;
+  originUrl: string;
+  method: string;
+  /** Tenant-relative path as received (signed without the query string). */
+  path: string;
+  /** Raw query string including the leading `?`, or "". */
+  search: string;
+  clientHeaders: IncomingHttpHeaders;
+  body: Buffer | null;
+  requestId: string;
+  clientIp: string;
+  forwardedHost: string;
+  forwardedProto: string;
+  secrets: OriginSecretPair;
+  /** Whole-call timeout for non-stream endpoints; null for streams. */
+  timeoutMs: number | null;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  /** Marks health probes so origins can skip work. */
+  probe?: boolean;
+};
+
+export type OriginResponse = { kind: "response"; statusCode: number; headers: Record<string, string | string[]>; body: Dispatcher.ResponseData["body"] };
+export type OriginFailure = { kind: "unreachable" | "timeout" | "aborted"; message: string };
+
+/** Joins the origin base (which may carry a path prefix) with the request path and query. */
+export function originTarget(originUrl: string, path: string, search: string): URL {
+  const base = new URL(originUrl);
+  const prefix = base.pathname.replace(/\/+$/, "");
+  return new URL(`${prefix}${path}${search}`, base);
+}
+
+/** Builds the signed header set the origin receives. */
+export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signal" | "timeoutMs">, now = Date.now()): Record<string, string | string[]> {
+  const headers = stripHopByHop(request.clientHeaders);
+  for (const name of Object.keys(headers)) {
+    if (withheldFromOrigin.has(name) || name.startsWith("x-gateway-") || name.startsWith("x-forwarded-") || name === "x-hub-probe") delete headers[name];
+  }
+  const timestamp = String(now);
+  const nonce = randomUUID();
+  const payload = canonicalOriginPayload({ method: request.method, path: request.path, timestamp, nonce, body: request.body ?? "" });
+  headers["x-request-id"] = request.requestId;
+  headers["x-forwarded-for"] = request.clientIp;
+  headers["x-forwarded-host"] = request.forwardedHost;
+  headers["x-forwarded-proto"] = request.forwardedProto;
+  headers["x-gateway-secret"] = request.secrets.gatewaySecret;
+  headers["x-gateway-signature"] = signOriginPayload(request.secrets.hmacSecret, payload);
+  headers["x-gateway-timestamp"] = timestamp;
+  headers["x-gateway-nonce"] = nonce;
+  if (request.probe) headers["x-hub-probe"] = "1";
+  return headers;
+}
+
+/** Sends the request; resolves with the origin's status and streaming body, or a failure kind. */
+export async function callOrigin(request: OriginRequest): Promise<OriginResponse | OriginFailure> {
+  const signals = [request.signal];
+  if (request.timeoutMs !== null) signals.push(AbortSignal.timeout(request.timeoutMs));
+  const signal = AbortSignal.any(signals);
+  let target: URL;
+  try {
+    target = originTarget(request.originUrl, request.path, request.search);
+  } catch {
+    return { kind: "unreachable", message: "The origin URL is invalid" };
+  }
+  try {
+    const response = await request.dispatcher.request({
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      method: request.method as Dispatcher.HttpMethod,
+      headers: originHeaders(request),
+      body: request.body && request.body.length ? request.body : null,
+      signal,
+      // Streams may stay silent for long stretches; the stream layer enforces its own limits.
+      headersTimeout: request.timeoutMs ?? 30_000,
+      bodyTimeout: request.timeoutMs === null ? 0 : request.timeoutMs,
+    });
+    return { kind: "response", statusCode: response.statusCode, headers: stripHopByHop(response.headers as Record<string, string | string[]>), body: response.body };
+  } catch (err) {
+    if (request.signal.aborted) return { kind: "aborted", message: "The client went away" };
+    if (signal.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+      return { kind: "timeout", message: "The origin did not answer in time" };
+    }
+    return { kind: "unreachable", message: `The origin could not be reached (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+  }
+}
+
+/** Upstream outcomes that refund the payment (spec 7.3): unreachable, timeout, 5xx, 408, 429. */
+export function isRetryableUpstreamStatus(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429;
+}

@@ -1,0 +1,139 @@
+// One-process launcher. `npm start` runs the web app, the gateway and the worker together on
+// embedded defaults (PGlite under DATA_DIR, in-memory store, dev Lightning node). With
+// `--only=web|gateway|worker` (npm run start:web|start:gateway|start:worker) it runs one part,
+// which is how production scales each part out on PostgreSQL + Redis.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ConfigError, gatewayUrlFor, loadConfig, type Config } from "./lib/config/index.ts";
+import { databaseOptionsFrom, openDatabase, registerDatabase } from "./lib/db/client.ts";
+import { seedDemoTenant } from "./lib/demo/seed-demo.ts";
+import { createGateway } from "./lib/gateway/server.ts";
+import { platformJobs } from "./lib/jobs/schedule.ts";
+import { startWorker } from "./lib/jobs/worker.ts";
+import { createLogger } from "./lib/logging/logger.ts";
+import { buildServerContext, registerServerContext } from "./lib/server-context.ts";
+import { openStore, registerStore } from "./lib/store/index.ts";
+
+type Role = "web" | "gateway" | "worker";
+const roles: readonly Role[] = ["web", "gateway", "worker"];
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+function parseArgs(argv: string[]): { dev: boolean; only: Role[] } {
+  const dev = argv.includes("--dev");
+  const onlyArg = argv.find((a) => a.startsWith("--only="));
+  if (!onlyArg) return { dev, only: [...roles] };
+  const only = onlyArg.slice("--only=".length).split(",") as Role[];
+  const unknown = only.filter((r) => !roles.includes(r));
+  if (unknown.length) {
+    console.error(`Unknown role(s) ${unknown.join(", ")}: use --only=web, --only=gateway or --only=worker`);
+    process.exit(2);
+  }
+  return { dev, only };
+}
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+/** Builds the Next app once (first start of a fresh clone), like `npm run build`. */
+function ensureNextBuild(log: ReturnType<typeof createLogger>) {
+  if (existsSync(path.join(root, ".next", "BUILD_ID"))) return;
+  log.info("no web build found: running `next build` (first start only, about a minute)");
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) {
+    log.error("next build failed; fix the errors above and start again");
+    process.exit(1);
+  }
+}
+
+async function main() {
+  const { dev, only } = parseArgs(process.argv.slice(2));
+  const config = readConfig();
+  const log = createLogger(config.logLevel);
+  if (!config.databaseUrl && only.length < roles.length) {
+    log.warn("running one part alone on embedded PGlite: the other parts cannot share its data directory; set DATABASE_URL for separate processes");
+  }
+  if (!config.redisUrl && only.length < roles.length) {
+    log.warn("running one part alone without REDIS_URL: config changes and rate limits are not shared between processes");
+  }
+  if (only.includes("web") && !dev) ensureNextBuild(log);
+
+  const dbPromise = openDatabase(databaseOptionsFrom(config));
+  registerDatabase(dbPromise);
+  const db = await dbPromise;
+  const store = openStore({ redisUrl: config.redisUrl });
+  registerStore(store);
+  const ctx = buildServerContext({ config, db, store });
+  registerServerContext(ctx);
+  log.info("database ready", { kind: db.kind, dataDir: db.kind === "pglite" ? config.dataDir : undefined, store: store.kind });
+
+  if (config.seedDemo && ctx.devNode && only.includes("web") && (await seedDemoTenant({ prisma: db.prisma, config, devNode: ctx.devNode }))) {
+    log.info("seeded the demo tenant", { gateway: gatewayUrlFor(config, "demo") });
+  }
+
+  const stops: (() => Promise<void>)[] = [];
+
+  if (only.includes("gateway")) {
+    const gateway = createGateway({ config, prisma: db.prisma, store, devNode: ctx.devNode, log: log.child({ part: "gateway" }) });
+    const port = await gateway.listen(config.gatewayPort);
+    stops.push(() => gateway.close());
+    log.info("gateway listening", { url: `http://localhost:${port}`, example: gatewayUrlFor(config, "<slug>") });
+  }
+
+  if (only.includes("worker")) {
+    const worker = startWorker({ prisma: db.prisma, jobs: platformJobs({ prisma: db.prisma, devNode: ctx.devNode, log }), log: log.child({ part: "worker" }) });
+    stops.push(() => worker.stop());
+    log.info("worker started");
+  }
+
+  if (only.includes("web")) {
+    const { default: next } = await import("next");
+    const app = next({ dev, dir: root, hostname: "localhost", port: config.port });
+    await app.prepare();
+    const handler = app.getRequestHandler();
+    const web = http.createServer((req, res) => void handler(req, res));
+    await new Promise<void>((resolve, reject) => {
+      web.once("error", reject);
+      web.listen(config.port, config.host, () => resolve());
+    });
+    stops.push(async () => {
+      web.closeAllConnections();
+      await new Promise<void>((resolve) => web.close(() => resolve()));
+      await app.close?.();
+    });
+    log.info("web app listening", { url: config.siteUrl, dev });
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    for (const stop of stops.reverse()) await stop().catch((err) => log.error("shutdown step failed", { error: err }));
+    await store.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
