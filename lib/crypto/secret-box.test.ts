@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { hashToken, openSecret, randomToken, safeEqual, sealSecret } from "./secret-box.ts";
+
+const key = "k".repeat(40);
+
+describe("secret box", () => {
+  it("round-trips unicode and never stores the plaintext", () => {
+    const sealed = sealSecret(key, "nwc://sëcret");
+    expect(sealed).not.toContain("cret");
+    expect(openSecret(key, sealed)).toBe("nwc://sëcret");
+    expect(sealSecret(key, "same")).not.toBe(sealSecret(key, "same"));
+  });
+
+  it("refuses tampering and the wrong key", () => {
+    const sealed = sealSecret(key, "secret");
+    const parts = sealed.split(".");
+    parts[3] = Buffer.from("x").toString("base64url") + parts[3].slice(2);
+    expect(() => openSecret(key, parts.join("."))).toThrow();
+    expect(() => openSecret("other".repeat(10), sealed)).toThrow();
+    expect(() => openSecret(key, "garbage")).toThrow(/Malformed/);
+  });
+
+  it("hashes and compares tokens", () => {
+    const token = randomToken("hub_sk_");
+    expect(token).toMatch(/^hub_sk_[A-Za-z0-9_-]{32}$/);
+    expect(hashToken(token)).toMatch(/^[0-9a-f]{64}$/);
+    expect(safeEqual("abc", "abc")).toBe(true);
+    expect(safeEqual("abc", "abd")).toBe(false);
+    expect(safeEqual("abc", "abcd")).toBe(false);
+  });
+});

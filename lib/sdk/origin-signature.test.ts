@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { canonicalOriginPayload, signOriginPayload, verifyGatewayRequest } from "./origin-signature.ts";
+
+const secrets = { gatewaySecret: "gws_test", hmacSecret: "hmac_test" };
+const now = 1_700_000_000_000;
+
+function signed(overrides: Record<string, string> = {}, body = '{"a":1}', method = "POST", path = "/v1/x") {
+  const timestamp = String(now - 1000);
+  const nonce = "8a7f1e7e-1b2c-4d3e-9f00-0123456789ab";
+  const signature = signOriginPayload(secrets.hmacSecret, canonicalOriginPayload({ method, path, timestamp, nonce, body }));
+  return {
+    method,
+    path,
+    rawBody: body,
+    now,
+    secrets: [secrets],
+    headers: { "x-gateway-secret": secrets.gatewaySecret, "x-gateway-signature": signature, "x-gateway-timestamp": timestamp, "x-gateway-nonce": nonce, ...overrides },
+  };
+}
+
+describe("origin signature", () => {
+  it("builds the canonical payload with an empty body for GET and HEAD", () => {
+    expect(canonicalOriginPayload({ method: "get", path: "/v1/x", timestamp: "1", nonce: "n", body: "ignored" })).toBe("GET\n/v1/x\n1\nn\n");
+    expect(canonicalOriginPayload({ method: "POST", path: "/v1/x", timestamp: "1", nonce: "n", body: "{}" })).toBe("POST\n/v1/x\n1\nn\n{}");
+  });
+
+  it("matches the published test vector (docs/origin-verification.md)", () => {
+    const payload = canonicalOriginPayload({ method: "POST", path: "/v1/x", timestamp: "1700000000000", nonce: "8a7f1e7e-1b2c-4d3e-9f00-0123456789ab", body: '{"a":1}' });
+    expect(signOriginPayload("hmac_test", payload)).toBe("5ed76d972659cfdb08e9a23824f473a0eb67599c0727a0f3cb29e2f274cec8c5");
+  });
+
+  it("accepts a genuine request and a previous secret pair during rotation", async () => {
+    expect(await verifyGatewayRequest(signed())).toEqual({ ok: true });
+    const rotated = { ...signed(), secrets: [{ gatewaySecret: "new", hmacSecret: "new" }, secrets] };
+    expect(await verifyGatewayRequest(rotated)).toEqual({ ok: true });
+  });
+
+  it.each([
+    ["missing_headers", { ...signed(), headers: { ...signed().headers, "x-gateway-nonce": undefined as unknown as string } }],
+    ["invalid_timestamp", signed({ "x-gateway-timestamp": "soon" })],
+    ["timestamp_out_of_window", signed({ "x-gateway-timestamp": String(now - 31_000) })],
+    ["timestamp_out_of_window", signed({ "x-gateway-timestamp": String(now + 5) })],
+    ["secret_mismatch", signed({ "x-gateway-secret": "wrong" })],
+    ["signature_mismatch", signed({ "x-gateway-signature": "0".repeat(64) })],
+    ["signature_mismatch", { ...signed(), rawBody: '{"a":2}' }],
+  ])("rejects with %s", async (reason, request) => {
+    expect(await verifyGatewayRequest(request)).toEqual({ ok: false, reason });
+  });
+
+  it("rejects a replayed nonce", async () => {
+    const seen = new Set<string>();
+    const rememberNonce = (n: string) => (seen.has(n) ? false : (seen.add(n), true));
+    expect(await verifyGatewayRequest({ ...signed(), rememberNonce })).toEqual({ ok: true });
+    expect(await verifyGatewayRequest({ ...signed(), rememberNonce })).toEqual({ ok: false, reason: "replayed_nonce" });
+  });
+});
