@@ -82,7 +82,7 @@ async function main() {
   registerServerContext(ctx);
   log.info("database ready", { kind: db.kind, dataDir: db.kind === "pglite" ? config.dataDir : undefined, store: store.kind });
 
-  if (config.seedDemo && ctx.devNode && only.includes("web") && (await seedDemoTenant({ prisma: db.prisma, config, devNode: ctx.devNode }))) {
+  if (config.seedDemo && ctx.devNode && (await seedDemoTenant({ prisma: db.prisma, config, devNode: ctx.devNode }))) {
     log.info("seeded the demo tenant", { gateway: gatewayUrlFor(config, "demo") });
   }
 
