@@ -1,0 +1,24 @@
+// Entry point of lib/l402: L402 token mint/verify and the WWW-Authenticate / Authorization grammar.
+// Stateless by design: verifying needs only APP_SECRET, so any gateway instance can do it.
+export {
+  L402_IDENTIFIER_LENGTH,
+  L402_IDENTIFIER_VERSION,
+  L402_MACAROON_LOCATION,
+  MAX_MACAROON_LENGTH,
+  mintL402Macaroon,
+  paymentHashFromMacaroon,
+  verifyL402,
+  type L402Claims,
+  type L402Scope,
+  type L402VerifyFailure,
+  type L402VerifyResult,
+} from "./macaroon.ts";
+export {
+  MAX_AUTHORIZATION_LENGTH,
+  challengeHeaderValues,
+  credentialHeaderValue,
+  parseAuthorization,
+  parseChallenge,
+  toStandardBase64,
+  type ParsedCredential,
+} from "./headers.ts";

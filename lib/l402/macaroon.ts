@@ -1,0 +1,352 @@
+// L402 tokens (INTEROP.md "Macaroon"): libmacaroons V2 binary macaroons, location "lsat", whose
+// identifier is uint16 BE version 0 ‖ payment_hash (32 bytes) ‖ token_id (32 random bytes).
+// The root key is HMAC-SHA256(deriveKey(APP_SECRET, "l402-root-key"), token_id), so every gateway
+// instance verifies a token with no storage and no wallet call (DESIGN.md "Lightning").
+//
+// Caveats we mint, in this order (service = the tenant id; UTF-8 `condition=value`):
+//   services=<tenantId>:0                                  the tenant, tier 0
+//   <tenantId>_capabilities=endpoint:<endpointId> | credit the scope: one endpoint, or tenant-wide credit
+//   <tenantId>_valid_until=<unix seconds>                  usable strictly before this second
+//   amount_sats=<sats>                                     what the invoice asked for
+// Verifying: all four are required; a repeated condition may only narrow (services and capabilities
+// a subset, valid_until and amount_sats not larger), so the last one of each binds; any other
+// `services`, `amount_sats` or `<tenantId>_*` condition fails closed; other caveats are skipped
+// (they belong to other services). Third-party caveats are refused: we never issue them.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+// @ts-expect-error -- the macaroon package ships no type declarations; MacaroonPackage types what we use.
+import macaroonPackage from "macaroon";
+import { deriveKey } from "../crypto/secret-box.ts";
+import { toStandardBase64 } from "./headers.ts";
+
+/** The part of a `macaroon` package Macaroon instance we use. */
+type MacaroonInstance = {
+  readonly location: string;
+  readonly identifier: Uint8Array;
+  readonly caveats: ReadonlyArray<{ identifier: Uint8Array; location?: string; vid?: Uint8Array }>;
+  readonly signature: Uint8Array;
+  addFirstPartyCaveat(condition: string): void;
+};
+type MacaroonPackage = {
+  newMacaroon(params: { identifier: Uint8Array; location: string; rootKey: Uint8Array; version: 2 }): MacaroonInstance;
+  /** Parses V2 binary; throws on anything else or trailing bytes. */
+  importMacaroon(bytes: Uint8Array): MacaroonInstance;
+};
+const macaroons = macaroonPackage as MacaroonPackage;
+
+/** The customary location of L402 macaroons (Aperture's); verifiers do not rely on it. */
+export const L402_MACAROON_LOCATION = "lsat";
+/** The only identifier layout version that exists; anything else is not an L402 token. */
+export const L402_IDENTIFIER_VERSION = 0;
+/** Identifier length: 2-byte version, 32-byte payment hash, 32-byte token id. */
+export const L402_IDENTIFIER_LENGTH = 66;
+/** Longest macaroon (base64 characters) we decode; ours are about 500, attenuated ones a bit more. */
+export const MAX_MACAROON_LENGTH = 4096;
+
+/** What a token pays for: one endpoint, or prepaid credit usable on the tenant's per_request endpoints. */
+export type L402Scope = { kind: "endpoint"; endpointId: string } | { kind: "credit" };
+
+/** What a verified token proves: this payment hash was paid for this tenant, scope, amount, until then. */
+export type L402Claims = {
+  paymentHash: string;
+  tokenId: string;
+  tenantId: string;
+  scope: L402Scope;
+  amountSats: number;
+  validUntil: Date;
+};
+
+/**
+ * Why a credential was refused. `expired` is a genuine paid token past its time (answered with a
+ * fresh 402); every other reason means forged or broken (401).
+ */
+export type L402VerifyFailure = "malformed" | "bad_signature" | "bad_identifier" | "unknown_caveat" | "expired" | "wrong_preimage";
+
+/** The outcome of verifyL402: claims, or the first rule the credential broke. */
+export type L402VerifyResult = { ok: true; claims: L402Claims } | { ok: false; reason: L402VerifyFailure };
+
+/** Tenant and endpoint ids go inside caveat values: no `=`, `:`, `,` or spaces. */
+const CAVEAT_ID = /^[A-Za-z0-9_.-]{1,128}$/;
+const HEX_32_BYTES = /^[0-9a-fA-F]{64}$/;
+const UNSIGNED_INTEGER = /^(0|[1-9][0-9]{0,15})$/;
+const SERVICE_ENTRY = /^([A-Za-z0-9_.-]{1,128}):(0|[1-9][0-9]{0,8})$/;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+let rootKeyBase: { appSecret: string; key: Buffer } | null = null;
+
+/** The per-token root key; the HKDF step is cached because every paid request needs it. */
+function rootKeyFor(appSecret: string, tokenId: Uint8Array): Uint8Array {
+  if (rootKeyBase?.appSecret !== appSecret) rootKeyBase = { appSecret, key: deriveKey(appSecret, "l402-root-key") };
+  return new Uint8Array(createHmac("sha256", rootKeyBase.key).update(tokenId).digest());
+}
+
+const KEY_GENERATOR = Buffer.from("macaroons-key-generator", "utf8");
+
+/**
+ * The libmacaroons signature of a macaroon with first-party caveats: HMAC(HMAC(gen, rootKey), id),
+ * then HMAC(sig, caveat) per caveat. Computed with node:crypto because the package's sjcl-based
+ * verify() costs ~150 µs, and this runs on every paid request; mint→verify tests prove they agree.
+ */
+function chainSignature(rootKey: Uint8Array, identifier: Uint8Array, caveats: ReadonlyArray<{ identifier: Uint8Array }>): Buffer {
+  const hmac = (key: Uint8Array, data: Uint8Array) => createHmac("sha256", key).update(data).digest();
+  let signature = hmac(hmac(KEY_GENERATOR, rootKey), identifier);
+  for (const caveat of caveats) signature = hmac(signature, caveat.identifier);
+  return signature;
+}
+
+/** Decodes standard or URL-safe base64 and parses a V2 macaroon; null for anything else. */
+function importBase64Macaroon(macaroon: string): MacaroonInstance | null {
+  if (typeof macaroon !== "string" || macaroon.length > MAX_MACAROON_LENGTH) return null;
+  const base64 = toStandardBase64(macaroon);
+  if (!base64) return null;
+  try {
+    return macaroons.importMacaroon(new Uint8Array(Buffer.from(base64, "base64")));
+  } catch {
+    return null;
+  }
+}
+
+/** Splits a 66-byte version-0 identifier; null for any other layout. */
+function parseIdentifier(identifier: Uint8Array): { paymentHash: Buffer; tokenId: Buffer } | null {
+  const bytes = Buffer.from(identifier);
+  if (bytes.length !== L402_IDENTIFIER_LENGTH || bytes.readUInt16BE(0) !== L402_IDENTIFIER_VERSION) return null;
+  return { paymentHash: bytes.subarray(2, 34), tokenId: bytes.subarray(34, 66) };
+}
+
+/** libmacaroons V2 field types. */
+const FIELD_EOS = 0;
+const FIELD_LOCATION = 1;
+const FIELD_IDENTIFIER = 2;
+const FIELD_VID = 4;
+const FIELD_SIGNATURE = 6;
+
+/** Unsigned LEB128, the varint of the V2 format. */
+function uvarint(value: number): Buffer {
+  const bytes: number[] = [];
+  let rest = value;
+  while (rest >= 0x80) {
+    bytes.push((rest & 0x7f) | 0x80);
+    rest = Math.floor(rest / 128);
+  }
+  bytes.push(rest);
+  return Buffer.from(bytes);
+}
+
+/**
+ * Serializes a macaroon in the libmacaroons V2 binary format. The package's own exportBinary()
+ * (3.0.4, the latest release) doubles its buffer on every append and throws past two caveats
+ * (go-macaroon/js-macaroon#40, fixed upstream but never released), so we write the same bytes here.
+ */
+function exportBinaryV2(macaroon: MacaroonInstance): Buffer {
+  const parts: Buffer[] = [Buffer.from([2])];
+  const field = (type: number, data: Uint8Array | string) => {
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data);
+    parts.push(Buffer.from([type]), uvarint(bytes.length), bytes);
+  };
+  const endOfSection = () => parts.push(Buffer.from([FIELD_EOS]));
+  if (macaroon.location) field(FIELD_LOCATION, macaroon.location);
+  field(FIELD_IDENTIFIER, macaroon.identifier);
+  endOfSection();
+  for (const caveat of macaroon.caveats) {
+    if (caveat.location) field(FIELD_LOCATION, caveat.location);
+    field(FIELD_IDENTIFIER, caveat.identifier);
+    if (caveat.vid) field(FIELD_VID, caveat.vid);
+    endOfSection();
+  }
+  endOfSection();
+  field(FIELD_SIGNATURE, macaroon.signature);
+  return Buffer.concat(parts);
+}
+
+/** The caveats of a token, in mint order (see the top of this file). */
+function caveatsFor(tenantId: string, scope: L402Scope, amountSats: number, validUntilSeconds: number): string[] {
+  const capability = scope.kind === "credit" ? "credit" : `endpoint:${scope.endpointId}`;
+  return [
+    `services=${tenantId}:0`,
+    `${tenantId}_capabilities=${capability}`,
+    `${tenantId}_valid_until=${validUntilSeconds}`,
+    `amount_sats=${amountSats}`,
+  ];
+}
+
+/**
+ * Mints the macaroon for a challenge. Throws TypeError on invalid arguments: they come from our own
+ * configuration and invoices, never from a client.
+ */
+export function mintL402Macaroon(opts: {
+  appSecret: string;
+  paymentHash: string;
+  tenantId: string;
+  scope: L402Scope;
+  amountSats: number;
+  validUntil: Date;
+}): { macaroon: string; tokenId: string } {
+  if (!HEX_32_BYTES.test(opts.paymentHash)) throw new TypeError("paymentHash must be 32 bytes of hex");
+  if (!CAVEAT_ID.test(opts.tenantId)) throw new TypeError("tenantId must match [A-Za-z0-9_.-]{1,128}");
+  if (opts.scope.kind === "endpoint" && !CAVEAT_ID.test(opts.scope.endpointId)) {
+    throw new TypeError("endpointId must match [A-Za-z0-9_.-]{1,128}");
+  }
+  if (!Number.isSafeInteger(opts.amountSats) || opts.amountSats < 1) throw new TypeError("amountSats must be a positive integer");
+  const validUntilSeconds = Math.floor(opts.validUntil.getTime() / 1000);
+  if (!Number.isSafeInteger(validUntilSeconds) || validUntilSeconds < 1) throw new TypeError("validUntil must be a valid date");
+
+  const tokenId = randomBytes(32);
+  const identifier = Buffer.alloc(L402_IDENTIFIER_LENGTH);
+  identifier.writeUInt16BE(L402_IDENTIFIER_VERSION, 0);
+  Buffer.from(opts.paymentHash, "hex").copy(identifier, 2);
+  tokenId.copy(identifier, 34);
+
+  const macaroon = macaroons.newMacaroon({
+    identifier: new Uint8Array(identifier),
+    location: L402_MACAROON_LOCATION,
+    rootKey: rootKeyFor(opts.appSecret, tokenId),
+    version: 2,
+  });
+  for (const caveat of caveatsFor(opts.tenantId, opts.scope, opts.amountSats, validUntilSeconds)) {
+    macaroon.addFirstPartyCaveat(caveat);
+  }
+  return { macaroon: exportBinaryV2(macaroon).toString("base64"), tokenId: tokenId.toString("hex") };
+}
+
+type CaveatClaims = { tenantId: string; scope: L402Scope; amountSats: number; validUntilSeconds: number };
+
+/** Parses a comma list; null when any entry fails `parse` or the list is empty. */
+function parseList<T>(value: string, parse: (entry: string) => T | null): T[] | null {
+  const entries = value.split(",").map(parse);
+  return entries.length > 0 && entries.every((e) => e !== null) ? (entries as T[]) : null;
+}
+
+/** Folds repeats of one condition, each of which may only narrow; null when one widens or fails to parse. */
+function narrowSets(values: string[], parse: (entry: string) => string | null): Set<string> | null {
+  let current: Set<string> | null = null;
+  for (const value of values) {
+    const entries = parseList(value, parse);
+    if (!entries) return null;
+    const next: Set<string> = new Set(entries);
+    if (current && [...next].some((e) => !current!.has(e))) return null;
+    current = next;
+  }
+  return current;
+}
+
+/** Same for numeric limits: each repeat must be no larger than the one before; returns the last. */
+function narrowNumbers(values: string[]): number | null {
+  let current: number | null = null;
+  for (const value of values) {
+    if (!UNSIGNED_INTEGER.test(value)) return null;
+    const next = Number(value);
+    if (!Number.isSafeInteger(next) || (current !== null && next > current)) return null;
+    current = next;
+  }
+  return current;
+}
+
+/** Applies the caveat rules at the top of this file; null means unknown_caveat. */
+function evaluateCaveats(conditions: string[]): CaveatClaims | null {
+  const byCondition = new Map<string, string[]>();
+  for (const caveat of conditions) {
+    const eq = caveat.indexOf("=");
+    if (eq < 0) continue; // Not `condition=value`: not one of ours, so not ours to judge.
+    const condition = caveat.slice(0, eq);
+    byCondition.set(condition, [...(byCondition.get(condition) ?? []), caveat.slice(eq + 1)]);
+  }
+
+  const services = narrowSets(byCondition.get("services") ?? [], (e) => (SERVICE_ENTRY.test(e) ? e : null));
+  if (!services || services.size !== 1) return null;
+  const tenantId = SERVICE_ENTRY.exec([...services][0])![1];
+
+  const capabilitiesKey = `${tenantId}_capabilities`;
+  const validUntilKey = `${tenantId}_valid_until`;
+  for (const condition of byCondition.keys()) {
+    const known = condition === "services" || condition === "amount_sats" || condition === capabilitiesKey || condition === validUntilKey;
+    if (!known && condition.startsWith(`${tenantId}_`)) return null;
+  }
+
+  const capabilities = narrowSets(byCondition.get(capabilitiesKey) ?? [], (e) => {
+    if (e === "credit") return e;
+    return e.startsWith("endpoint:") && CAVEAT_ID.test(e.slice("endpoint:".length)) ? e : null;
+  });
+  if (!capabilities || capabilities.size !== 1) return null;
+  const capability = [...capabilities][0];
+  const scope: L402Scope = capability === "credit" ? { kind: "credit" } : { kind: "endpoint", endpointId: capability.slice("endpoint:".length) };
+
+  const validUntilSeconds = narrowNumbers(byCondition.get(validUntilKey) ?? []);
+  const amountSats = narrowNumbers(byCondition.get("amount_sats") ?? []);
+  if (validUntilSeconds === null || amountSats === null) return null;
+  return { tenantId, scope, amountSats, validUntilSeconds };
+}
+
+/** All checks after input parsing; may throw only on library surprises, which verifyL402 catches. */
+function verifyParsed(opts: { appSecret: string; macaroon: string; preimage: string; now?: Date }): L402VerifyResult {
+  if (typeof opts.preimage !== "string" || !HEX_32_BYTES.test(opts.preimage)) return { ok: false, reason: "malformed" };
+  const macaroon = importBase64Macaroon(opts.macaroon);
+  if (!macaroon) return { ok: false, reason: "malformed" };
+
+  const identifierBytes = macaroon.identifier;
+  const identifier = parseIdentifier(identifierBytes);
+  if (!identifier) return { ok: false, reason: "bad_identifier" };
+
+  // We never add third-party caveats and cannot discharge them; caveats must be UTF-8 text.
+  const caveats = macaroon.caveats; // A getter that re-encodes on every read: read it once.
+  const conditions: string[] = [];
+  for (const caveat of caveats) {
+    if (caveat.vid !== undefined) return { ok: false, reason: "unknown_caveat" };
+    try {
+      conditions.push(utf8.decode(caveat.identifier));
+    } catch {
+      return { ok: false, reason: "unknown_caveat" };
+    }
+  }
+
+  // The HMAC chain only; caveat meaning is judged below, where narrowing needs all of them at once.
+  const expected = chainSignature(rootKeyFor(opts.appSecret, identifier.tokenId), identifierBytes, caveats);
+  const signature = Buffer.from(macaroon.signature);
+  if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
+    return { ok: false, reason: "bad_signature" };
+  }
+
+  const claims = evaluateCaveats(conditions);
+  if (!claims) return { ok: false, reason: "unknown_caveat" };
+
+  // Before expiry: a wrong preimage is a forgery whatever the token's age, and must not earn a 402.
+  const preimageHash = createHash("sha256").update(Buffer.from(opts.preimage, "hex")).digest();
+  if (!timingSafeEqual(preimageHash, identifier.paymentHash)) return { ok: false, reason: "wrong_preimage" };
+
+  const now = opts.now ?? new Date();
+  if (now.getTime() >= claims.validUntilSeconds * 1000) return { ok: false, reason: "expired" };
+
+  return {
+    ok: true,
+    claims: {
+      paymentHash: identifier.paymentHash.toString("hex"),
+      tokenId: identifier.tokenId.toString("hex"),
+      tenantId: claims.tenantId,
+      scope: claims.scope,
+      amountSats: claims.amountSats,
+      validUntil: new Date(claims.validUntilSeconds * 1000),
+    },
+  };
+}
+
+/**
+ * Verifies an L402 credential statelessly: identifier layout, HMAC chain, caveats, preimage, expiry
+ * (in that order). Never throws: hostile input yields a failure reason. Single use is not checked here.
+ */
+export function verifyL402(opts: { appSecret: string; macaroon: string; preimage: string; now?: Date }): L402VerifyResult {
+  try {
+    return verifyParsed(opts);
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+}
+
+/** Reads the payment hash from a macaroon's identifier WITHOUT verifying it (logs, clients); null if unreadable. */
+export function paymentHashFromMacaroon(macaroon: string): string | null {
+  try {
+    const parsed = importBase64Macaroon(macaroon);
+    const identifier = parsed && parseIdentifier(parsed.identifier);
+    return identifier ? identifier.paymentHash.toString("hex") : null;
+  } catch {
+    return null;
+  }
+}
