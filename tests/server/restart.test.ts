@@ -19,6 +19,11 @@ function freePort(): Promise<number> {
   });
 }
 
+/** A clean environment: none of the test run's DATABASE_URL/REDIS_URL leaks into the launcher. */
+function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, CHECKPOINT_DISABLE: "1", ...vars } as NodeJS.ProcessEnv;
+}
+
 let child: ChildProcess | null = null;
 afterEach(() => {
   child?.kill("SIGKILL");
@@ -28,7 +33,7 @@ afterEach(() => {
 async function startLauncher(dataDir: string, gatewayPort: number): Promise<ChildProcess> {
   const proc = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server.ts", "--only=gateway,worker"], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, GATEWAY_PORT: String(gatewayPort), PORT: "3999", HOST: "127.0.0.1", LOG_LEVEL: "warn", CHECKPOINT_DISABLE: "1" },
+    env: childEnv({ DATA_DIR: dataDir, GATEWAY_PORT: String(gatewayPort), PORT: "3999", HOST: "127.0.0.1", LOG_LEVEL: "warn" }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -85,7 +90,7 @@ describe("npm start on embedded defaults", () => {
   it("refuses to start with invalid configuration, naming the variable", async () => {
     const proc = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server.ts"], {
       cwd: root,
-      env: { PATH: process.env.PATH, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "hub-bad-")), GATEWAY_PORT: "eighty" },
+      env: childEnv({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "hub-bad-")), GATEWAY_PORT: "eighty" }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
