@@ -21,7 +21,7 @@ function freePort(): Promise<number> {
 
 /** A clean environment: none of the test run's DATABASE_URL/REDIS_URL leaks into the launcher. */
 function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, CHECKPOINT_DISABLE: "1", ...vars } as NodeJS.ProcessEnv;
+  return { PATH: process.env.PATH, HOME: process.env.HOME, CHECKPOINT_DISABLE: "1", ...vars } as unknown as NodeJS.ProcessEnv;
 }
 
 let child: ChildProcess | null = null;
