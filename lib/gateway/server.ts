@@ -20,6 +20,7 @@ import { claimProof, finishProof } from "../payments/redeem-proof.ts";
 import { isSessionModel, quoteEndpoint, type PricingQuote } from "../pricing/quote.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { callOrigin, isRetryableUpstreamStatus, type OriginResponse } from "./origin-call.ts";
+import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, type RateLimits } from "./rate-limit.ts";
 import { readBody } from "./read-body.ts";
 import { normalizeRequestPath, resolveTenant } from "./resolve-tenant.ts";
 import { matchRoute } from "./route-match.ts";
@@ -58,6 +59,7 @@ export type GatewayOptions = {
   devNode: DevLightningNode | null;
   log: Logger;
   dispatcher?: Dispatcher;
+  rateLimits?: RateLimits;
 };
 
 type PaymentHeaders = { payment: "charged" | "reverted" | "refunded_to_balance" | "not_charged"; code?: "upstream_failed_retryable" | "upstream_rejected" | "payment_failed" };
@@ -90,7 +92,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 256, pipelining: 1 });
   const tenants = new TenantCache({ prisma, store, appSecret: config.appSecret });
   const hostSuffix = gatewayHostSuffix(config);
-  const trustedProxies = new Set(config.trustedProxies);
+  const clientIp = clientIpResolver(config.trustedProxies);
+  const limiter = new GatewayRateLimiter(store, options.rateLimits ?? defaultRateLimits);
 
   function send(ctx: Ctx, status: number, body: unknown, headers: Record<string, string | string[]> = {}) {
     if (ctx.res.headersSent) return void ctx.res.destroy();
@@ -210,6 +213,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     const endpoint = match.value;
     if (!tenant.originUrl) return sendError(ctx, 503, "service_unavailable", "The provider has not configured an origin yet");
 
+    const credential = parseAuthorization(req.headersDistinct.authorization);
+    const decision = await limiter.check({
+      ip: ctx.clientIp,
+      tenantId: tenant.id,
+      endpointId: endpoint.id,
+      endpointLimit: endpoint.rateLimitPerMinute,
+      credentialed: credential.kind === "l402" || req.headers["x-session-token"] !== undefined,
+    });
+    if (!decision.ok) {
+      return sendError(ctx, 429, "rate_limited", `Too many requests (${decision.scope} limit); retry in ${decision.retryAfterSeconds} s`, {
+        "retry-after": String(decision.retryAfterSeconds),
+      });
+    }
+
     const quote = quoteEndpoint(endpoint);
     if (quote && !tenant.wallet) return sendError(ctx, 503, "service_unavailable", "The provider has not connected a wallet yet");
     if (quote && isSessionModel(endpoint.pricingModel)) {
@@ -230,18 +247,17 @@ export function createGateway(options: GatewayOptions): Gateway {
       return sendError(ctx, result.kind === "timeout" ? 504 : 502, "bad_gateway", result.message);
     }
 
-    const credential = parseAuthorization(req.headersDistinct.authorization);
-    if (credential.kind === "malformed") return sendError(ctx, 401, "unauthorized", `Malformed Authorization header: ${credential.reason}`);
+    if (credential.kind === "malformed") return forged(ctx, `Malformed Authorization header: ${credential.reason}`);
     if (credential.kind !== "l402") return challenge(ctx, tenant, endpoint, quote);
 
     const verified = verifyL402({ appSecret: config.appSecret, macaroon: credential.macaroon, preimage: credential.preimage });
     if (!verified.ok) {
       if (verified.reason === "expired") return challenge(ctx, tenant, endpoint, quote, { payment: "not_charged", code: "payment_failed" });
-      return sendError(ctx, 401, "unauthorized", verifyMessages[verified.reason]);
+      return forged(ctx, verifyMessages[verified.reason]);
     }
     const { claims } = verified;
     if (claims.tenantId !== tenant.id || claims.scope.kind !== "endpoint" || claims.scope.endpointId !== endpoint.id) {
-      return sendError(ctx, 401, "unauthorized", "This token was issued for a different endpoint");
+      return forged(ctx, "This token was issued for a different endpoint");
     }
 
     const claim = await claimProof({
@@ -276,6 +292,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     return relay(ctx, result, paymentHeaders(rejected ? { payment: "charged", code: "upstream_rejected" } : { payment: "charged" }));
   }
 
+  /** 401 for a forged or malformed credential; repeated forgeries demote the IP (spec 5.1). */
+  async function forged(ctx: Ctx, message: string) {
+    await limiter.recordForgery(ctx.clientIp);
+    sendError(ctx, 401, "unauthorized", message);
+  }
+
   async function health(ctx: Ctx) {
     const [database, storeOk] = await Promise.all([
       prisma.$queryRaw`SELECT 1`.then(
@@ -288,17 +310,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     send(ctx, ok ? 200 : 503, { status: ok ? "ok" : "degraded", database, store: storeOk ? "ok" : "unavailable" }, { "cache-control": "no-store" });
   }
 
-  function clientIpOf(req: IncomingMessage): string {
-    const remote = req.socket.remoteAddress ?? "";
-    if (trustedProxies.has(remote)) {
-      const forwarded = String(req.headers["x-forwarded-for"] ?? "").split(",")[0]?.trim();
-      if (forwarded) return forwarded;
-    }
-    return remote;
-  }
-
   const server = http.createServer((req, res) => {
-    const ctx: Ctx = { req, res, requestId: randomUUID(), clientIp: clientIpOf(req), abort: new AbortController() };
+    const ctx: Ctx = { req, res, requestId: randomUUID(), clientIp: clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]), abort: new AbortController() };
     res.setHeader("x-request-id", ctx.requestId);
     res.setHeader("access-control-allow-origin", "*");
     res.setHeader("access-control-expose-headers", exposedHeaders);

@@ -33,7 +33,15 @@ beforeAll(async () => {
   devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
   // Two gateway instances on one database: what a load balancer would spread requests over.
   for (let i = 0; i < 2; i++) {
-    const gateway = createGateway({ config: ctx.config, prisma: ctx.db.prisma, store: ctx.store, devNode, log: createLogger(process.env.TEST_LOG ? "debug" : "silent") });
+    const gateway = createGateway({
+      config: ctx.config,
+      prisma: ctx.db.prisma,
+      store: ctx.store,
+      devNode,
+      log: createLogger(process.env.TEST_LOG ? "debug" : "silent"),
+      // This file tests payments, not limits (tests/gateway/rate-limits.test.ts does).
+      rateLimits: { endpointPerMinute: 1e6, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1 },
+    });
     const port = await gateway.listen(0, "127.0.0.1");
     gateways.push(gateway);
     gatewayUrls.push(`http://127.0.0.1:${port}`);

@@ -1,0 +1,95 @@
+// Gateway rate limits (spec 8, 5.1): anonymous callers get a per-endpoint limit (30/min/IP,
+// provider-configurable) and a global one (300/min/IP); callers presenting a credential skip them
+// but hit a 3,000/min/IP backstop; repeated forged credentials demote an IP to the anonymous
+// limits for a minute. Counters live in the store (Redis when configured): losing them loses
+// no money.
+import { BlockList, isIP } from "node:net";
+import type { KeyValueStore } from "../store/types.ts";
+
+export type RateLimits = {
+  endpointPerMinute: number;
+  globalPerMinute: number;
+  credentialedPerMinute: number;
+  /** Forged credentials from one IP within a minute that trigger demotion. */
+  forgeriesBeforeDemotion: number;
+  demotionMs: number;
+};
+
+export const defaultRateLimits: RateLimits = {
+  endpointPerMinute: 30,
+  globalPerMinute: 300,
+  credentialedPerMinute: 3000,
+  forgeriesBeforeDemotion: 5,
+  demotionMs: 60_000,
+};
+
+export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number; scope: "endpoint" | "global" | "credentialed" };
+
+const minute = 60_000;
+
+export class GatewayRateLimiter {
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly limits: RateLimits = defaultRateLimits,
+  ) {}
+
+  /** Counts this request and decides; `credentialed` means an L402 proof or session token was sent. */
+  async check(options: { ip: string; tenantId: string; endpointId: string; endpointLimit: number | null; credentialed: boolean }): Promise<RateDecision> {
+    const { ip } = options;
+    const credentialed = options.credentialed && !(await this.store.get(`rl:demoted:${ip}`));
+    if (credentialed) {
+      const c = await this.store.increment(`rl:cred:${ip}`, minute);
+      return c.count > this.limits.credentialedPerMinute ? this.refuse(c.ttlMs, "credentialed") : { ok: true };
+    }
+    const [endpoint, global] = await Promise.all([
+      this.store.increment(`rl:ep:${options.endpointId}:${ip}`, minute),
+      this.store.increment(`rl:all:${ip}`, minute),
+    ]);
+    if (endpoint.count > (options.endpointLimit ?? this.limits.endpointPerMinute)) return this.refuse(endpoint.ttlMs, "endpoint");
+    if (global.count > this.limits.globalPerMinute) return this.refuse(global.ttlMs, "global");
+    return { ok: true };
+  }
+
+  /** Records a forged credential (bad macaroon, wrong preimage, tampered token) from an IP. */
+  async recordForgery(ip: string): Promise<void> {
+    const strikes = await this.store.increment(`rl:forged:${ip}`, minute);
+    if (strikes.count >= this.limits.forgeriesBeforeDemotion) await this.store.set(`rl:demoted:${ip}`, "1", this.limits.demotionMs);
+  }
+
+  private refuse(ttlMs: number, scope: "endpoint" | "global" | "credentialed"): RateDecision {
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)), scope };
+  }
+}
+
+/**
+ * The client's address: the socket peer, unless that peer is a trusted proxy, in which case the
+ * right-most X-Forwarded-For entry that is not itself a trusted proxy. Entries are IPs or CIDRs.
+ */
+export function clientIpResolver(trustedProxies: string[]): (remoteAddress: string | undefined, forwardedFor: string | string[] | undefined) => string {
+  const list = new BlockList();
+  for (const entry of trustedProxies) {
+    const [address, prefix] = entry.split("/");
+    const family = isIP(address) === 6 ? "ipv6" : "ipv4";
+    if (!isIP(address)) throw new Error(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR`);
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  const trusted = (ip: string) => {
+    const plain = ip.startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+    const family = isIP(plain);
+    return family !== 0 && list.check(plain, family === 6 ? "ipv6" : "ipv4");
+  };
+  return (remoteAddress, forwardedFor) => {
+    const remote = remoteAddress ?? "";
+    if (!trustedProxies.length || !trusted(remote)) return remote;
+    const hops = [forwardedFor]
+      .flat()
+      .filter((v): v is string => Boolean(v))
+      .join(",")
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => isIP(s) !== 0);
+    for (let i = hops.length - 1; i >= 0; i--) if (!trusted(hops[i])) return hops[i];
+    return hops[0] ?? remote;
+  };
+}

@@ -1,0 +1,71 @@
+// Rate limits through the real gateway (spec 8): anonymous per-endpoint limit with Retry-After,
+// credentialed callers skipping it, demotion after repeated forgeries, trusted proxies.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request } from "undici";
+import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
+import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { createLogger } from "../../lib/logging/logger.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+
+let ctx: TestContext;
+let origin: TestOrigin;
+let gateway: Gateway;
+let base: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ TRUSTED_PROXIES: "127.0.0.1,::1,::ffff:127.0.0.1" });
+  origin = await startTestOrigin();
+  origin.route("/v1/free", json(200, { ok: true }));
+  const devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
+  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
+  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/free" });
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/limited", rateLimitPerMinute: 2 });
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 1 });
+  origin.route("/v1/limited", json(200, { ok: true }));
+  gateway = createGateway({ config: ctx.config, prisma: ctx.db.prisma, store: ctx.store, devNode, log: createLogger("silent") });
+  base = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}/gw/${slug}`;
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await origin?.close();
+  await ctx?.close();
+});
+
+async function status(path: string, ip: string, headers: Record<string, string> = {}) {
+  const res = await request(`${base}${path}`, { headers: { "x-forwarded-for": ip, ...headers } });
+  await res.body.dump();
+  return { status: res.statusCode, retryAfter: res.headers["retry-after"] };
+}
+
+describe("gateway rate limits", () => {
+  it("answers 429 with Retry-After after 30 anonymous requests per endpoint per minute", async () => {
+    const results = [];
+    for (let i = 0; i < 32; i++) results.push(await status("/v1/free", "198.51.100.1"));
+    expect(results.slice(0, 30).every((r) => r.status === 200)).toBe(true);
+    expect(results[30].status).toBe(429);
+    expect(Number(results[30].retryAfter)).toBeGreaterThanOrEqual(1);
+    expect((await status("/v1/free", "198.51.100.2")).status).toBe(200);
+  });
+
+  it("applies the provider's per-endpoint limit", async () => {
+    const codes = [];
+    for (let i = 0; i < 3; i++) codes.push((await status("/v1/limited", "198.51.100.3")).status);
+    expect(codes).toEqual([200, 200, 429]);
+  });
+
+  it("lets credentialed callers past the anonymous limit until repeated forgeries demote them", async () => {
+    const ip = "198.51.100.4";
+    for (let i = 0; i < 30; i++) await status("/v1/paid", ip);
+    expect((await status("/v1/paid", ip)).status).toBe(429);
+    const forged = { authorization: `L402 ${Buffer.from("not a macaroon").toString("base64")}:${"a".repeat(64)}` };
+    const forgedCodes = [];
+    for (let i = 0; i < 5; i++) forgedCodes.push((await status("/v1/paid", ip, forged)).status);
+    expect(forgedCodes).toEqual([401, 401, 401, 401, 401]);
+    // Demoted: the same credential-bearing request now counts against the anonymous limit.
+    expect((await status("/v1/paid", ip, forged)).status).toBe(429);
+  });
+});
