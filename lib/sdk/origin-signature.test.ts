@@ -27,6 +27,8 @@ describe("origin signature", () => {
   it("matches the published test vector (docs/origin-verification.md)", () => {
     const payload = canonicalOriginPayload({ method: "POST", path: "/v1/x", timestamp: "1700000000000", nonce: "8a7f1e7e-1b2c-4d3e-9f00-0123456789ab", body: '{"a":1}' });
     expect(signOriginPayload("hmac_test", payload)).toBe("5ed76d972659cfdb08e9a23824f473a0eb67599c0727a0f3cb29e2f274cec8c5");
+    const get = canonicalOriginPayload({ method: "GET", path: "/v1/x", timestamp: "1700000000000", nonce: "8a7f1e7e-1b2c-4d3e-9f00-0123456789ab", body: "" });
+    expect(signOriginPayload("hmac_test", get)).toBe("cedb39f3c5606895300249c96c859f2a5fbe047d7becaaccdc48b3ec1d3fefdb");
   });
 
   it("accepts a genuine request and a previous secret pair during rotation", async () => {

@@ -1,0 +1,115 @@
+// Origin protection end to end: a real Express origin guarded by our SDK middleware behind the
+// real gateway accepts gateway traffic, refuses direct calls and replays, and honours rotation.
+import express from "express";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request } from "undici";
+import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
+import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { createLogger } from "../../lib/logging/logger.ts";
+import { gatewayGuard, withGatewayGuard } from "../../lib/sdk/origin-guard.ts";
+import { readOriginSecrets, rotatedSecretColumns } from "../../lib/tenants/secrets.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { createTestContext, type TestContext } from "../helpers/context.ts";
+
+let ctx: TestContext;
+let gateway: Gateway;
+let server: Server;
+let originUrl: string;
+let base: string;
+let tenantId: string;
+const captured: { headers: Record<string, string | string[] | undefined>; body: string; path: string }[] = [];
+
+async function currentSecrets() {
+  const tenant = await ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } });
+  const s = readOriginSecrets(ctx.config.appSecret, tenant);
+  return [s, ...(s.previous ? [s.previous] : [])];
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
+  const app = express();
+  app.use(express.raw({ type: "*/*" }));
+  app.use("/api", gatewayGuard({ secrets: currentSecrets, basePath: "/api" }));
+  app.all("/api/v1/{*rest}", (req, res) => {
+    captured.push({ headers: req.headers, body: (req as unknown as { rawBody: Buffer }).rawBody.toString("utf8"), path: req.path });
+    res.json({ ok: true, body: (req as unknown as { rawBody: Buffer }).rawBody.toString("utf8") });
+  });
+  server = app.listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  originUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+  const created = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl });
+  tenantId = created.tenantId;
+  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
+  await endpointFactory(ctx.db.prisma, tenantId, { method: "POST", path: "/v1/echo" });
+  gateway = createGateway({ config: ctx.config, prisma: ctx.db.prisma, store: ctx.store, devNode, log: createLogger("silent") });
+  base = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}/gw/${created.slug}`;
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  server?.closeAllConnections();
+  await new Promise((r) => server?.close(r));
+  await ctx?.close();
+});
+
+async function post(url: string, body: string, headers: Record<string, string | string[] | undefined> = {}) {
+  const res = await request(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } as Record<string, string> });
+  return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
+}
+
+describe("origin guard (Express) behind the gateway", () => {
+  it("accepts the gateway's signed request with its exact raw body", async () => {
+    const res = await post(`${base}/v1/echo?x=1`, '{"b": "ünï"}');
+    expect(res).toEqual({ status: 200, json: { ok: true, body: '{"b": "ünï"}' } });
+  });
+
+  it("refuses a direct call and a replay of a captured gateway request", async () => {
+    expect((await post(`${originUrl}/v1/echo`, "{}")).json).toEqual({ error: "forbidden", reason: "missing_headers" });
+    const last = captured.at(-1)!;
+    const replay = await post(`${originUrl}/v1/echo`, last.body, {
+      "x-gateway-secret": last.headers["x-gateway-secret"] as string,
+      "x-gateway-signature": last.headers["x-gateway-signature"] as string,
+      "x-gateway-timestamp": last.headers["x-gateway-timestamp"] as string,
+      "x-gateway-nonce": last.headers["x-gateway-nonce"] as string,
+    });
+    expect(replay).toEqual({ status: 403, json: { error: "forbidden", reason: "replayed_nonce" } });
+  });
+
+  it("keeps accepting requests signed with the previous secrets during the rotation grace period", async () => {
+    // The gateway still caches the old secrets: exactly the situation rotation grace exists for.
+    const tenant = await ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } });
+    await ctx.db.prisma.tenant.update({ where: { id: tenantId }, data: rotatedSecretColumns(ctx.config.appSecret, tenant, 24) });
+    expect((await post(`${base}/v1/echo`, "{}")).status).toBe(200);
+    // Once the grace period is over, only the new pair is accepted.
+    await ctx.db.prisma.tenant.update({ where: { id: tenantId }, data: { previousSecretsValidUntil: new Date(Date.now() - 1000) } });
+    expect((await post(`${base}/v1/echo`, "{}")).json).toMatchObject({ reason: "secret_mismatch" });
+    gateway.tenants.invalidate(tenantId);
+    expect((await post(`${base}/v1/echo`, "{}")).status).toBe(200);
+  });
+});
+
+describe("withGatewayGuard (Next.js route handlers)", () => {
+  it("passes signed requests to the handler and answers 403 otherwise", async () => {
+    const secrets = await currentSecrets();
+    const handler = withGatewayGuard(async (req: Request) => Response.json({ got: await req.text() }), { secrets, basePath: "/api/origin" });
+    const unsigned = await handler(new Request("http://o.test/api/origin/v1/echo", { method: "POST", body: "{}" }), {});
+    expect(unsigned.status).toBe(403);
+    const { canonicalOriginPayload, signOriginPayload } = await import("../../lib/sdk/origin-signature.ts");
+    const timestamp = String(Date.now());
+    const nonce = crypto.randomUUID();
+    const signature = signOriginPayload(secrets[0].hmacSecret, canonicalOriginPayload({ method: "POST", path: "/v1/echo", timestamp, nonce, body: "{}" }));
+    const signed = await handler(
+      new Request("http://o.test/api/origin/v1/echo", {
+        method: "POST",
+        body: "{}",
+        headers: { "x-gateway-secret": secrets[0].gatewaySecret, "x-gateway-signature": signature, "x-gateway-timestamp": timestamp, "x-gateway-nonce": nonce },
+      }),
+      {},
+    );
+    expect(signed.status).toBe(200);
+    expect(await signed.json()).toEqual({ got: "{}" });
+  });
+});
