@@ -60,6 +60,8 @@ export type GatewayOptions = {
   log: Logger;
   dispatcher?: Dispatcher;
   rateLimits?: RateLimits;
+  /** Overrides of gatewayLimits (tests shorten timeouts). */
+  limits?: Partial<typeof gatewayLimits>;
 };
 
 type PaymentHeaders = { payment: "charged" | "reverted" | "refunded_to_balance" | "not_charged"; code?: "upstream_failed_retryable" | "upstream_rejected" | "payment_failed" };
@@ -92,6 +94,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 256, pipelining: 1 });
   const tenants = new TenantCache({ prisma, store, appSecret: config.appSecret });
   const hostSuffix = gatewayHostSuffix(config);
+  const limits = { ...gatewayLimits, ...options.limits };
   const clientIp = clientIpResolver(config.trustedProxies);
   const limiter = new GatewayRateLimiter(store, options.rateLimits ?? defaultRateLimits);
 
@@ -129,7 +132,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         quote,
         description: `${tenant.name}: ${endpoint.method} ${endpoint.path}`.slice(0, 200),
         invoiceExpirySeconds: config.invoiceExpirySeconds,
-        tokenValiditySeconds: gatewayLimits.proofValiditySeconds,
+        tokenValiditySeconds: limits.proofValiditySeconds,
       });
     } catch (err) {
       if (!(err instanceof WalletError)) throw err;
@@ -174,7 +177,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       forwardedHost: ctx.req.headers.host ?? "",
       forwardedProto: "http",
       secrets: tenant.secrets,
-      timeoutMs: endpoint.streaming ? null : gatewayLimits.originTimeoutMs,
+      timeoutMs: endpoint.streaming ? null : limits.originTimeoutMs,
       signal: ctx.abort.signal,
     });
   }
@@ -235,7 +238,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       return sendError(ctx, 503, "service_unavailable", `The ${endpoint.pricingModel} pricing model is not served by this gateway version`);
     }
 
-    const read = await readBody(req, gatewayLimits.maxBodyBytes, gatewayLimits.bodyReadTimeoutMs);
+    const read = await readBody(req, limits.maxBodyBytes, limits.bodyReadTimeoutMs);
     if (read.kind === "too_large") return sendError(ctx, 413, "payload_too_large", "The request body exceeds 1 MB", { connection: "close" });
     if (read.kind === "timeout") return sendError(ctx, 408, "request_timeout", "The request body was not received in time", { connection: "close" });
     if (read.kind === "aborted") return;
@@ -266,7 +269,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       tenantId: tenant.id,
       endpointId: endpoint.id,
       requestId: ctx.requestId,
-      leaseMs: gatewayLimits.claimLeaseMs,
+      leaseMs: limits.claimLeaseMs,
     });
     if (claim === "spent") return challenge(ctx, tenant, endpoint, quote, { payment: "not_charged", code: "payment_failed" });
     if (claim === "in_use") {

@@ -1,0 +1,120 @@
+// Hostile input against the real gateway: fuzzed credentials, slow and oversize requests, odd
+// paths. Whatever arrives: no crash, no 500, no origin call and no charge without a valid proof.
+import http from "node:http";
+import net from "node:net";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request } from "undici";
+import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
+import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { createLogger } from "../../lib/logging/logger.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+
+let ctx: TestContext;
+let origin: TestOrigin;
+let gateway: Gateway;
+let port: number;
+let slug: string;
+let tenantId: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  origin = await startTestOrigin();
+  origin.route("/v1/paid", json(200, { ok: true }));
+  origin.route("/v1/free", json(200, { ok: true }));
+  const devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
+  ({ tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url }));
+  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 5 });
+  await endpointFactory(ctx.db.prisma, tenantId, { method: "POST", path: "/v1/free" });
+  gateway = createGateway({
+    config: ctx.config,
+    prisma: ctx.db.prisma,
+    store: ctx.store,
+    devNode,
+    log: createLogger("silent"),
+    rateLimits: { endpointPerMinute: 1e6, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1 },
+    limits: { bodyReadTimeoutMs: 500 },
+  });
+  port = await gateway.listen(0, "127.0.0.1");
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await origin?.close();
+  await ctx?.close();
+});
+
+const paidUrl = () => `http://127.0.0.1:${port}/gw/${slug}/v1/paid`;
+
+describe("fuzzed credentials", () => {
+  it("never crashes, never answers 500 and never reaches the origin without a valid proof", async () => {
+    const base64ish = fc.string({ unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_".split("")), maxLength: 400 });
+    const credential = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.tuple(fc.constantFrom("L402", "LSAT", "l402", "Bearer", "Basic"), base64ish, fc.stringMatching(/^[0-9a-fA-F]{0,70}$/)).map(
+        ([scheme, mac, pre]) => `${scheme} ${mac}:${pre}`,
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(credential.filter((s) => /^[\t\x20-\x7e]*$/.test(s)), { minLength: 1, maxLength: 2 }), async (values) => {
+        const res = await request(paidUrl(), { headers: { authorization: values.length === 1 ? values[0] : values } });
+        await res.body.dump();
+        expect([401, 402]).toContain(res.statusCode);
+      }),
+      { numRuns: 150 },
+    );
+    expect(origin.received.filter((r) => r.url.startsWith("/v1/paid"))).toHaveLength(0);
+    expect(await ctx.db.prisma.proof.count()).toBe(0);
+  }, 120_000);
+
+  it("answers odd and unicode paths with 400 or 404, never 500", async () => {
+    const paths = ["/v1/päid", "/v1/%F0%9F%92%A9", "/v1/paid%00", "/v1/paid/..%2f..%2f", "/v1//paid", "/%", "/v1/paid?" + "q=".repeat(2000), "/" + "a/".repeat(600)];
+    for (const p of paths) {
+      const status = await rawStatus(`GET /gw/${slug}${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      expect([200, 400, 402, 404, 414], p).toContain(status);
+    }
+  });
+});
+
+/** Sends raw bytes and returns the status code of the first response line. */
+function rawStatus(payload: string | Buffer, options: { trickleMs?: number } = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1");
+    let data = "";
+    socket.on("data", (d) => (data += d));
+    socket.on("error", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0)));
+    socket.on("close", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0)));
+    socket.setTimeout(10_000, () => reject(new Error("no answer")));
+    if (options.trickleMs) socket.write(payload);
+    else socket.end(payload);
+  });
+}
+
+describe("oversize and slow requests", () => {
+  it("refuses headers over Node's limit with 431", async () => {
+    const res = await new Promise<number>((resolve) => {
+      const req = http.request(paidUrl(), { headers: { "x-big": "a".repeat(20_000) } }, (r) => resolve(r.statusCode ?? 0));
+      req.on("error", () => resolve(0));
+      req.end();
+    });
+    expect(res).toBe(431);
+  });
+
+  it("gives up on a body that trickles in (slowloris) with 408 and never calls the origin", async () => {
+    const head = `POST /gw/${slug}/v1/free HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nabc`;
+    const before = origin.received.length;
+    const started = Date.now();
+    expect(await rawStatus(head, { trickleMs: 1 })).toBe(408);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(origin.received.length).toBe(before);
+  });
+
+  it("counts the bytes of a chunked body that declares no length", async () => {
+    const body = "x".repeat(2 * 1024 * 1024);
+    const status = await rawStatus(`POST /gw/${slug}/v1/free HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(body.length).toString(16)}\r\n${body}\r\n0\r\n\r\n`);
+    expect(status).toBe(413);
+  });
+});
