@@ -1,0 +1,101 @@
+// Child process of bench/gateway.ts: the servers under test, apart from the load generator.
+// Starts an origin, a plain Node reverse proxy in front of it, and our gateway on PostgreSQL
+// (a scratch database) with a free and a per_request endpoint; mints pre-paid proofs; prints
+// one JSON line with the addresses.
+import { createHash, randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { writeFileSync } from "node:fs";
+import pg from "pg";
+import { loadConfig } from "../lib/config/index.ts";
+import { openDatabase } from "../lib/db/client.ts";
+import { createGateway } from "../lib/gateway/server.ts";
+import { mintL402Macaroon } from "../lib/l402/macaroon.ts";
+import { DevLightningNode } from "../lib/lightning/dev-node.ts";
+import { createLogger } from "../lib/logging/logger.ts";
+import { openStore } from "../lib/store/index.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "../prisma/factories.ts";
+
+const baseUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const proofCount = Number(process.env.BENCH_PROOFS ?? 40_000);
+const proofsFile = process.env.BENCH_PROOFS_FILE!;
+
+const listen = (server: http.Server) =>
+  new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+
+const payload = JSON.stringify({ price: 97_123.45, symbol: "BTCUSD", at: "2026-01-01T00:00:00Z" });
+const origin = http.createServer((req, res) => {
+  req.resume();
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(payload) });
+  res.end(payload);
+});
+const originPort = await listen(origin);
+
+// The baseline every gateway is compared with: a plain streaming reverse proxy, keep-alive to the origin.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const proxy = http.createServer((req, res) => {
+  const upstream = http.request(
+    { host: "127.0.0.1", port: originPort, path: req.url, method: req.method, headers: req.headers, agent },
+    (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    },
+  );
+  upstream.on("error", () => res.writeHead(502).end());
+  req.pipe(upstream);
+});
+const proxyPort = await listen(proxy);
+
+const name = `hub_bench_${randomBytes(4).toString("hex")}`;
+const admin = new pg.Client({ connectionString: baseUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE "${name}"`);
+await admin.end();
+const url = new URL(baseUrl);
+url.pathname = `/${name}`;
+const config = loadConfig({ DATA_DIR: "/tmp/hub-bench", APP_SECRET: randomBytes(32).toString("hex"), DATABASE_URL: url.toString(), LOG_LEVEL: "error", REDIS_URL: process.env.REDIS_URL });
+const db = await openDatabase({ databaseUrl: url.toString(), pgliteDir: null, migrate: true, poolSize: 20 });
+const store = openStore({ redisUrl: config.redisUrl, prefix: `${name}:` });
+const devNode = new DevLightningNode({ prisma: db.prisma, appSecret: config.appSecret });
+const { tenantId, slug } = await tenantFactory(db.prisma, config.appSecret, { originUrl: `http://127.0.0.1:${originPort}` });
+await devWalletFactory(db.prisma, config.appSecret, tenantId, devNode.nodePubkey);
+await endpointFactory(db.prisma, tenantId, { path: "/v1/free" });
+const paid = await endpointFactory(db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 1 });
+
+// Pre-paid proofs: what a client holds after paying an invoice (the invoice row exists, unpaid
+// until the first valid proof settles it, exactly as after a real challenge).
+const proofs: string[] = [];
+const invoices = [];
+for (let i = 0; i < proofCount; i++) {
+  const preimage = randomBytes(32);
+  const paymentHash = createHash("sha256").update(preimage).digest("hex");
+  const { macaroon } = mintL402Macaroon({ appSecret: config.appSecret, paymentHash, tenantId, scope: { kind: "endpoint", endpointId: paid.id }, amountSats: 1, validUntil: new Date(Date.now() + 3_600_000) });
+  proofs.push(`L402 ${macaroon}:${preimage.toString("hex")}`);
+  invoices.push({ tenantId, endpointId: paid.id, paymentHash, paymentRequest: "lnbcrt-bench", amountSats: 1, purpose: "per_request" as const, expiresAt: new Date(Date.now() + 3_600_000) });
+}
+for (let i = 0; i < invoices.length; i += 5000) await db.prisma.invoice.createMany({ data: invoices.slice(i, i + 5000) });
+writeFileSync(proofsFile, JSON.stringify(proofs));
+
+const gateway = createGateway({
+  config,
+  prisma: db.prisma,
+  store,
+  devNode,
+  log: createLogger("error"),
+  // Throughput is measured from one IP: lift the per-IP limits (their cost stays on the path).
+  rateLimits: { endpointPerMinute: 1e9, globalPerMinute: 1e9, credentialedPerMinute: 1e9, forgeriesBeforeDemotion: 1e9, demotionMs: 1 },
+});
+const gatewayPort = await gateway.listen(0, "127.0.0.1");
+
+console.log(JSON.stringify({ originPort, proxyPort, gatewayPort, slug, store: store.kind }));
+
+process.on("SIGTERM", async () => {
+  await gateway.close();
+  await db.close();
+  await store.close();
+  const c = new pg.Client({ connectionString: baseUrl });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await c.end();
+  process.exit(0);
+});
