@@ -1,0 +1,27 @@
+// GET|PUT /api/tenants/:tenantId/wallet: read or connect the workspace's receiving wallet.
+import { withWorkspace } from "../../../../../lib/api/handler.ts";
+import { connectWallet } from "../../../../../lib/wallets/connect-wallet.ts";
+import { getWallet } from "../../../../../lib/wallets/get-wallet.ts";
+import { walletConnectSchema, walletResponseSchema } from "../../../../../lib/wallets/schemas.ts";
+
+// GET /api/tenants/:tenantId/wallet: the connected wallet (no credentials), or 404.
+export const GET = withWorkspace(async ({ ctx, tenantId }) => {
+  const wallet = await getWallet({ prisma: ctx.db.prisma, tenantId });
+  return Response.json(walletResponseSchema.parse(wallet));
+});
+
+// PUT /api/tenants/:tenantId/wallet: connect (or replace) the wallet after a test invoice succeeds.
+export const PUT = withWorkspace(
+  async ({ ctx, tenantId, body }) => {
+    const wallet = await connectWallet({
+      prisma: ctx.db.prisma,
+      store: ctx.store,
+      appSecret: ctx.config.appSecret,
+      devNode: ctx.devNode,
+      tenantId,
+      wallet: body,
+    });
+    return Response.json(walletResponseSchema.parse(wallet));
+  },
+  { body: walletConnectSchema, role: "owner" },
+);

@@ -1,0 +1,194 @@
+// The one wrapper for platform API route handlers (STYLE.md rule 1): it authenticates, scopes to
+// the workspace, parses the JSON body with the route's schema and turns every failure into the one
+// error body `{error: {code, message, details?}}`. Handlers only parse, call one lib function and
+// shape the response.
+import { z } from "zod";
+import { authenticateApiKey } from "../api-keys/authenticate-api-key.ts";
+import { safeEqual } from "../crypto/secret-box.ts";
+import { AppError, toErrorResponse, validationError } from "../errors/index.ts";
+import { getServerContext, type ServerContext } from "../server-context.ts";
+
+/** Dynamic route segments as Next 16 passes them (a promise). */
+export type RouteParams = Record<string, string>;
+export type RouteContext = { params: Promise<RouteParams> };
+
+/** What Next calls: exported as GET/POST/... from a route.ts file. */
+export type RouteHandler = (req: Request, route: RouteContext) => Promise<Response>;
+
+/** Largest JSON body the platform API reads. Endpoint examples are the biggest legitimate bodies. */
+export const MAX_JSON_BODY_BYTES = 1_000_000;
+
+type BodyOf<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export type BaseOptions<S extends z.ZodType | undefined> = {
+  /** Schema of the JSON body; without it the body is not read. */
+  body?: S;
+};
+
+export type RouteArgs<S extends z.ZodType | undefined> = {
+  req: Request;
+  params: RouteParams;
+  ctx: ServerContext;
+  body: BodyOf<S>;
+};
+
+/** Who is calling a workspace route. */
+export type Principal =
+  | { kind: "api_key"; apiKeyId: string }
+  | { kind: "user"; userId: string; role: "owner" | "member" };
+
+export type WorkspaceOptions<S extends z.ZodType | undefined> = BaseOptions<S> & {
+  /**
+   * Minimum membership role for signed-in users. Workspace API keys act for the workspace and pass
+   * every role check (whoever holds one was given it by an owner).
+   */
+  role?: "owner" | "member";
+};
+
+export type WorkspaceArgs<S extends z.ZodType | undefined> = RouteArgs<S> & { tenantId: string; principal: Principal };
+
+/** Auth.js session cookie names (plain and `__Secure-` on https). */
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?authjs\.session-token=/;
+
+/** Splits "unrecognized keys" issues into one issue per key, so the 422 names each unknown field. */
+function issuesNamingFields(error: z.ZodError): z.ZodError {
+  return new z.ZodError(
+    error.issues.flatMap((issue): z.core.$ZodIssue[] =>
+      issue.code === "unrecognized_keys"
+        ? issue.keys.map((key) => ({ ...issue, path: [...issue.path, key], message: "unknown field" }))
+        : [issue],
+    ),
+  );
+}
+
+/** Reads and validates the JSON body: 400 invalid_json when unreadable, 422 naming each bad field. */
+async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_JSON_BODY_BYTES) throw new AppError("payload_too_large", `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
+  const text = await req.text();
+  if (Buffer.byteLength(text) > MAX_JSON_BODY_BYTES) throw new AppError("payload_too_large", `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new AppError("invalid_json", text.trim() === "" ? "Request body is empty; send a JSON object" : "Request body is not valid JSON");
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw validationError(issuesNamingFields(parsed.error));
+  return parsed.data;
+}
+
+function errorResponse(err: unknown): Response {
+  const { status, body } = toErrorResponse(err);
+  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+}
+
+/** Runs a handler with parsed params/body and the one error mapping; responses are never cached. */
+function run<S extends z.ZodType | undefined, A>(
+  opts: BaseOptions<S>,
+  authorize: (req: Request, params: RouteParams, ctx: ServerContext) => Promise<A>,
+  handler: (args: RouteArgs<S> & A) => Promise<Response>,
+): RouteHandler {
+  return async (req, route) => {
+    try {
+      const [params, ctx] = await Promise.all([route.params, getServerContext()]);
+      const auth = await authorize(req, params, ctx);
+      const body = (opts.body ? await parseJsonBody(req, opts.body) : undefined) as BodyOf<S>;
+      const res = await handler({ req, params, ctx, body, ...auth });
+      if (!res.headers.has("cache-control")) res.headers.set("cache-control", "no-store");
+      return res;
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+}
+
+function bearerToken(req: Request): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get("authorization") ?? "");
+  return match ? match[1] : null;
+}
+
+/** Public routes: body parsing and error mapping only. */
+export function withErrors<S extends z.ZodType | undefined = undefined>(
+  handler: (args: RouteArgs<S>) => Promise<Response>,
+  opts: BaseOptions<S> = {},
+): RouteHandler {
+  return run(opts, async () => ({}), handler);
+}
+
+/**
+ * Platform operator routes: `Authorization: Bearer $HUB_ADMIN_TOKEN`, compared in constant time.
+ * Without a configured admin token the routes do not exist (404).
+ */
+export function withAdmin<S extends z.ZodType | undefined = undefined>(
+  handler: (args: RouteArgs<S>) => Promise<Response>,
+  opts: BaseOptions<S> = {},
+): RouteHandler {
+  return run(
+    opts,
+    async (req, _params, ctx) => {
+      const expected = ctx.config.hubAdminToken;
+      if (!expected) throw new AppError("not_found", "Not found");
+      const token = bearerToken(req);
+      if (!token || !safeEqual(token, expected)) throw new AppError("unauthorized", "A valid admin token is required (Authorization: Bearer <HUB_ADMIN_TOKEN>)");
+      return {};
+    },
+    handler,
+  );
+}
+
+/**
+ * Signed-in user through the Auth.js session cookie. next-auth is imported only here, lazily, so
+ * API-key requests (and tests) never load it.
+ */
+async function sessionPrincipal(req: Request, tenantId: string, ctx: ServerContext): Promise<Principal> {
+  const { getSignedInUserId } = await import("../auth/next-auth.ts");
+  const userId = await getSignedInUserId();
+  if (!userId) throw new AppError("unauthorized", "Your session has expired; sign in again");
+  const membership = await ctx.db.prisma.membership.findUnique({
+    where: { tenantId_userId: { tenantId, userId } },
+    select: { role: true },
+  });
+  if (!membership) throw new AppError("not_found", "Workspace not found");
+  // Cookies ride along on cross-site requests; a browser's Origin header tells us where it came from.
+  const origin = req.headers.get("origin");
+  if (!["GET", "HEAD"].includes(req.method) && origin && origin !== new URL(ctx.config.siteUrl).origin) {
+    throw new AppError("forbidden", "Cross-site requests are not allowed");
+  }
+  return { kind: "user", userId, role: membership.role };
+}
+
+/**
+ * Routes under /api/tenants/:tenantId. Accepts a workspace API key (`Authorization: Bearer`) or a
+ * signed-in member's session. A key of another workspace, or a non-member, gets 404 so that
+ * workspace ids cannot be probed.
+ */
+export function withWorkspace<S extends z.ZodType | undefined = undefined>(
+  handler: (args: WorkspaceArgs<S>) => Promise<Response>,
+  opts: WorkspaceOptions<S> = {},
+): RouteHandler {
+  return run(
+    opts,
+    async (req, params, ctx): Promise<{ tenantId: string; principal: Principal }> => {
+      const tenantId = params.tenantId;
+      if (!tenantId) throw new AppError("internal", "withWorkspace used on a route without :tenantId");
+      const token = bearerToken(req);
+      let principal: Principal;
+      if (token) {
+        const key = await authenticateApiKey({ prisma: ctx.db.prisma, key: token });
+        if (!key) throw new AppError("unauthorized", "Invalid or revoked API key");
+        if (key.tenantId !== tenantId) throw new AppError("not_found", "Workspace not found");
+        principal = { kind: "api_key", apiKeyId: key.apiKeyId };
+      } else if (SESSION_COOKIE.test(req.headers.get("cookie") ?? "")) {
+        principal = await sessionPrincipal(req, tenantId, ctx);
+      } else {
+        throw new AppError("unauthorized", "Authentication required: send Authorization: Bearer <workspace API key> or sign in");
+      }
+      if (opts.role === "owner" && principal.kind === "user" && principal.role !== "owner") {
+        throw new AppError("forbidden", "Only workspace owners can do this");
+      }
+      return { tenantId, principal };
+    },
+    handler,
+  );
+}

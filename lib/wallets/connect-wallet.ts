@@ -1,0 +1,63 @@
+// Connects a workspace's receiving wallet: proves it works by creating a test invoice, then stores
+// it (credentials sealed) and tells the gateways, which start issuing invoices from it.
+import { sealSecret } from "../crypto/secret-box.ts";
+import type { PrismaClient } from "../db/client.ts";
+import { AppError } from "../errors/index.ts";
+import { walletBackendFor, WalletError, type DevLightningNode, type WalletBackend } from "../lightning/index.ts";
+import type { KeyValueStore } from "../store/types.ts";
+import { publishConfigChanged } from "../tenants/config-events.ts";
+import { SUPPORTED_WALLET_TYPES, type WalletConnect } from "./schemas.ts";
+
+export type ConnectWalletOptions = {
+  prisma: PrismaClient;
+  store: KeyValueStore;
+  appSecret: string;
+  devNode: DevLightningNode | null;
+  tenantId: string;
+  wallet: WalletConnect;
+  now?: Date;
+};
+
+/** The test invoice: the smallest amount, short-lived, never meant to be paid. */
+const TEST_INVOICE = { amountSats: 1, description: "Wallet connection test", expirySeconds: 60 } as const;
+
+function walletProblem(message: string, kind?: string): AppError {
+  return new AppError("validation_failed", message, { fields: [{ field: "type", message }], ...(kind ? { walletError: kind } : {}) });
+}
+
+/** Builds the backend and creates a test invoice; a wallet that cannot invoice is refused (422). */
+async function probeWallet(options: ConnectWalletOptions): Promise<{ backend: WalletBackend; credentials: Record<string, unknown> }> {
+  const { wallet, devNode } = options;
+  if (!SUPPORTED_WALLET_TYPES.includes(wallet.type)) {
+    throw walletProblem(`Wallet type "${wallet.type}" is not supported yet; supported types: ${SUPPORTED_WALLET_TYPES.join(", ")}`);
+  }
+  try {
+    const backend = walletBackendFor({ type: "dev", devNode });
+    await backend.createInvoice(TEST_INVOICE);
+    return { backend, credentials: {} };
+  } catch (err) {
+    if (err instanceof WalletError) throw walletProblem(`The wallet could not create a test invoice: ${err.message}`, err.kind);
+    throw err;
+  }
+}
+
+/** Replaces any previous wallet of the workspace; returns the stored row. */
+export async function connectWallet(options: ConnectWalletOptions) {
+  const { prisma, store, appSecret, tenantId, wallet, now = new Date() } = options;
+  const { backend, credentials } = await probeWallet(options);
+  const nodePubkey = await backend.getNodePubkey();
+  const columns = {
+    type: wallet.type,
+    credentialsEnc: sealSecret(appSecret, JSON.stringify(credentials)),
+    nodePubkey,
+    connectedAt: now,
+    lastInvoiceAt: now,
+    lastError: null,
+    capacityStatus: null,
+    capacityReason: null,
+    capacityCheckedAt: null,
+  };
+  const row = await prisma.wallet.upsert({ where: { tenantId }, create: { tenantId, ...columns }, update: columns });
+  await publishConfigChanged({ store, tenantId });
+  return row;
+}
