@@ -8,6 +8,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // next-auth imports `next/server` without an extension; let vite resolve it.
+    server: { deps: { inline: ["next-auth"] } },
     env: { CHECKPOINT_DISABLE: "1", NEXT_TELEMETRY_DISABLED: "1" },
   },
 });

@@ -4,7 +4,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
 export type SqlExecutor = {
   exec(sql: string): Promise<void>;
@@ -18,8 +17,11 @@ export type SqlRunner = SqlExecutor & {
 
 export type Migration = { name: string; sql: string; checksum: string };
 
-/** Where the committed migrations live (works from source and from the repo root). */
-export const defaultMigrationsDir = fileURLToPath(new URL("../../prisma/migrations", import.meta.url));
+/**
+ * Where the committed migrations live: every launcher (npm scripts, tests, `next start`) runs from
+ * the project root. Not `new URL(..., import.meta.url)`: Next's bundler would try to inline it.
+ */
+export const defaultMigrationsDir = path.join(process.cwd(), "prisma", "migrations");
 
 /** Reads the committed migrations, sorted by their timestamped directory names. */
 export function readMigrations(dir = defaultMigrationsDir): Migration[] {

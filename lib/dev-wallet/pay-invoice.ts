@@ -10,8 +10,8 @@ const REFUSALS: Record<DevPaymentErrorCode, ErrorCode> = {
   invalid_invoice: "bad_request",
   unknown_invoice: "not_found",
   already_paid: "conflict",
-  // The error table has no 410; an expired invoice is a request that can never succeed as sent.
-  expired: "bad_request",
+  // Gone: an expired invoice can never be paid; the client must request a fresh challenge.
+  expired: "gone",
 };
 
 /** Pays through the dev node; 404 when it is off, refusals mapped by REFUSALS. */

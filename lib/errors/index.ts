@@ -10,6 +10,7 @@ export const errorStatus = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  gone: 410,
   payload_too_large: 413,
   validation_failed: 422,
   rate_limited: 429,

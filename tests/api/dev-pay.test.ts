@@ -40,7 +40,7 @@ describe("POST /api/dev/lightning/pay", () => {
     });
     const stale = await past.createInvoice({ amountSats: 5, description: "old", expirySeconds: 60 });
     const expired = await pay({ invoice: stale.paymentRequest });
-    expect(expired).toMatchObject({ status: 400, body: { error: { details: { reason: "expired" } } } });
+    expect(expired).toMatchObject({ status: 410, body: { error: { details: { reason: "expired" } } } });
   });
 
   it("validates the body and is 404 when the dev node is off", async () => {
