@@ -1,0 +1,113 @@
+// Timeouts, client aborts, wallet outages and expired tokens: nothing charged, nothing leaked.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request } from "undici";
+import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
+import { mintL402Macaroon } from "../../lib/l402/macaroon.ts";
+import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { createLogger } from "../../lib/logging/logger.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+
+let ctx: TestContext;
+let origin: TestOrigin;
+let gateway: Gateway;
+let walletless: Gateway;
+let devNode: DevLightningNode;
+let base: string;
+let tenantId: string;
+let slowId: string;
+let slug: string;
+const originClosed: string[] = [];
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  origin = await startTestOrigin();
+  origin.route("/v1/slow", (_req, res) => {
+    res.on("close", () => originClosed.push("slow"));
+    setTimeout(() => res.writeHead(200).end("late"), 3_000);
+  });
+  origin.route("/v1/quick", json(200, { ok: true }));
+  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
+  ({ tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url }));
+  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
+  slowId = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/slow", pricingModel: "per_request", priceSats: 3 })).id;
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/quick", pricingModel: "per_request", priceSats: 3 });
+  const common = { config: ctx.config, prisma: ctx.db.prisma, store: ctx.store, log: createLogger("silent"), limits: { originTimeoutMs: 400 } };
+  gateway = createGateway({ ...common, devNode });
+  walletless = createGateway({ ...common, devNode: null });
+  base = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}/gw/${slug}`;
+  await walletless.listen(0, "127.0.0.1");
+});
+
+afterAll(async () => {
+  await Promise.all([gateway?.close(), walletless?.close()]);
+  await origin?.close();
+  await ctx?.close();
+});
+
+async function paidProof(path: string) {
+  const challenge = await request(`${base}${path}`);
+  const body = (await challenge.body.json()) as { paymentRequest: string };
+  const header = [challenge.headers["www-authenticate"]].flat()[0] as string;
+  const macaroon = /macaroon="([^"]+)"/.exec(header)![1];
+  const { preimage, paymentHash } = await devNode.pay(body.paymentRequest);
+  return { authorization: `L402 ${macaroon}:${preimage}`, paymentHash, preimage };
+}
+
+describe("origin failures", () => {
+  it("answers 504 and reverts the charge when the origin is slower than the timeout", async () => {
+    const { authorization, paymentHash } = await paidProof("/v1/slow");
+    const started = Date.now();
+    const res = await request(`${base}/v1/slow`, { headers: { authorization } });
+    expect(res.statusCode).toBe(504);
+    expect(res.headers["x-hub-payment"]).toBe("reverted");
+    expect(res.headers["x-hub-payment-code"]).toBe("upstream_failed_retryable");
+    await res.body.dump();
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect((await ctx.db.prisma.proof.findUniqueOrThrow({ where: { paymentHash } })).state).toBe("released");
+  });
+
+  it("cancels the origin request and releases the proof when the client goes away", async () => {
+    const { authorization, paymentHash } = await paidProof("/v1/slow");
+    const controller = new AbortController();
+    const pending = request(`${base}/v1/slow`, { headers: { authorization }, signal: controller.signal }).catch((e) => e);
+    await new Promise((r) => setTimeout(r, 150));
+    controller.abort();
+    await pending;
+    const deadline = Date.now() + 2_000;
+    while (Date.now() < deadline && (await ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state !== "released") {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect((await ctx.db.prisma.proof.findUniqueOrThrow({ where: { paymentHash } })).state).toBe("released");
+    expect(originClosed.length).toBeGreaterThan(0);
+  });
+});
+
+describe("payment layer refusals", () => {
+  it("answers 503 without a challenge when the wallet cannot create an invoice", async () => {
+    const port = (walletless.server.address() as { port: number }).port;
+    const res = await request(`http://127.0.0.1:${port}/gw/${slug}/v1/quick`);
+    expect(res.statusCode).toBe(503);
+    expect(res.headers["www-authenticate"]).toBeUndefined();
+    expect(res.headers["retry-after"]).toBe("30");
+    expect(((await res.body.json()) as { error: { code: string } }).error.code).toBe("service_unavailable");
+  });
+
+  it("answers an expired token with a fresh challenge, not_charged", async () => {
+    const { preimage, paymentHash } = await paidProof("/v1/slow");
+    const { macaroon } = mintL402Macaroon({
+      appSecret: ctx.config.appSecret,
+      paymentHash,
+      tenantId,
+      scope: { kind: "endpoint", endpointId: slowId },
+      amountSats: 3,
+      validUntil: new Date(Date.now() - 1000),
+    });
+    const res = await request(`${base}/v1/slow`, { headers: { authorization: `L402 ${macaroon}:${preimage}` } });
+    expect(res.statusCode).toBe(402);
+    expect(res.headers["x-hub-payment"]).toBe("not_charged");
+    expect(res.headers["x-hub-payment-code"]).toBe("payment_failed");
+    expect(((await res.body.json()) as { paymentHash: string }).paymentHash).not.toBe(paymentHash);
+  });
+});
