@@ -2,6 +2,7 @@
 // everything else receives a Config. `.env.example` lists the same variables with comments.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { deriveKey } from "../crypto/secret-box.ts";
@@ -13,6 +14,19 @@ const booleanFlag = z
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" });
+
+/** `a.b.c.d/n` or `x::y/n` (or a bare address): the shape of one WEBHOOK_ALLOWED_TARGETS entry. */
+function isCidr(text: string): boolean {
+  const [address, prefix, extra] = text.split("/");
+  const family = isIP(address ?? "");
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+const cidrList = z
+  .string()
+  .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+  .refine((list) => list.every(isCidr), { message: "must be comma-separated CIDRs such as 127.0.0.0/8,::1/128" });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -43,6 +57,10 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   GITHUB_ID: z.string().min(1).optional(),
   GITHUB_SECRET: z.string().min(1).optional(),
+  WEBHOOK_ALLOWED_TARGETS: cidrList.default([]),
+  WEBHOOK_CONCURRENCY: positiveInt.default(32),
+  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt.default(4),
+  NODE_CAPACITY_CHECK_SECONDS: positiveInt.default(300),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -76,6 +94,14 @@ export type Config = {
   authSecret: string;
   /** GitHub OAuth app; sign-in with GitHub is offered only when both are set. */
   github: { clientId: string; clientSecret: string } | null;
+  /** CIDRs webhooks may reach although they are private/reserved (self-hosting and tests only). */
+  webhookAllowedTargets: string[];
+  /** Deliveries in flight per worker process. */
+  webhookConcurrency: number;
+  /** Deliveries in flight per subscription, so one slow receiver cannot take every slot. */
+  webhookConcurrencyPerSubscription: number;
+  /** Interval of the node capacity check (node.capacity_changed). */
+  nodeCapacityCheckSeconds: number;
 };
 
 /** Thrown at startup; its message has one line per invalid variable. */
@@ -150,6 +176,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     authSecret: e.AUTH_SECRET ?? deriveKey(appSecret, "auth-secret").toString("hex"),
     github: e.GITHUB_ID && e.GITHUB_SECRET ? { clientId: e.GITHUB_ID, clientSecret: e.GITHUB_SECRET } : null,
+    webhookAllowedTargets: e.WEBHOOK_ALLOWED_TARGETS,
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+    webhookConcurrencyPerSubscription: e.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,
+    nodeCapacityCheckSeconds: e.NODE_CAPACITY_CHECK_SECONDS,
   };
 }
 

@@ -1,12 +1,20 @@
 // The platform's job list, wired to real dependencies.
+import { getConfig, type Config } from "../config/index.ts";
 import type { PrismaClient } from "../db/client.ts";
 import type { DevLightningNode } from "../lightning/dev-node.ts";
 import { walletBackendFor } from "../lightning/index.ts";
 import type { Logger } from "../logging/logger.ts";
 import { pollInvoiceSettlements } from "../payments/record-settlement.ts";
+import { checkNodeCapacity } from "../webhooks/capacity-monitor.ts";
+import { WebhookSender } from "../webhooks/deliver.ts";
+import { dispatchOutbox } from "../webhooks/dispatch-outbox.ts";
+import { targetPolicyFor } from "../webhooks/ssrf.ts";
 import type { Job } from "./worker.ts";
 
-export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightningNode | null; log: Logger }): Job[] {
+export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightningNode | null; log: Logger; config?: Config }): Job[] {
+  // The process configuration unless the caller passes one (server.ts reads the same environment).
+  const config = () => deps.config ?? getConfig();
+  let sender: WebhookSender | null = null;
   return [
     {
       name: "invoice-settlements",
@@ -22,6 +30,45 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
           },
         });
         if (recorded) deps.log.info("invoice settlements recorded", { count: recorded });
+      },
+    },
+    {
+      // Not a singleton: every worker fans out (SKIP LOCKED on the outbox) and sends (SKIP LOCKED +
+      // lease on deliveries). The sender keeps attempts in flight between ticks and pumps itself as
+      // they finish, so the interval only bounds how soon new or newly due work is noticed.
+      name: "webhook-deliveries",
+      intervalMs: 1_000,
+      singleton: false,
+      run: async () => {
+        const c = config();
+        sender ??= new WebhookSender({
+          prisma: deps.prisma,
+          appSecret: c.appSecret,
+          policy: targetPolicyFor(c),
+          maxInFlight: c.webhookConcurrency,
+          perSubscription: c.webhookConcurrencyPerSubscription,
+          log: deps.log.child({ job: "webhook-deliveries" }),
+        });
+        const dispatched = await dispatchOutbox({ prisma: deps.prisma });
+        if (dispatched.deliveries) deps.log.debug("webhook events dispatched", dispatched);
+        await sender.pump();
+      },
+    },
+    {
+      name: "node-capacity",
+      intervalMs: config().nodeCapacityCheckSeconds * 1000,
+      singleton: true,
+      run: async () => {
+        const checked = await checkNodeCapacity({
+          prisma: deps.prisma,
+          log: deps.log,
+          // Backends that can report channels: the dev node now; LND as walletBackendFor learns it.
+          walletFor: async (wallet) => {
+            if (wallet.type !== "dev" || !deps.devNode || wallet.nodePubkey !== deps.devNode.nodePubkey) return null;
+            return deps.devNode.wallet();
+          },
+        });
+        if (checked.events) deps.log.info("node capacity events written", checked);
       },
     },
   ];

@@ -61,6 +61,21 @@ export class DevPaymentError extends Error {
 /** What a successful dev payment returns: the preimage is the proof the client presents to the gateway. */
 export type DevPayment = { preimage: string; paymentHash: string; amountSats: number };
 
+/** A simulated channel of the dev node; `remoteBalanceSat` is what the node can still receive through it. */
+export type DevChannel = { capacitySat: number; remoteBalanceSat: number; active: boolean };
+
+/** Channel liquidity in the shape the worker's capacity check reads (node.capacity_changed). */
+export type DevNodeCapacity = {
+  activeChannels: number;
+  totalChannels: number;
+  receivingCapacitySat: number;
+  totalCapacitySat: number;
+  peersOnline: number;
+};
+
+/** A fresh dev node has one healthy channel (2M sats, half of it receivable), so it reports `ok`. */
+const DEFAULT_DEV_CHANNELS: readonly DevChannel[] = [{ capacitySat: 2_000_000, remoteBalanceSat: 1_000_000, active: true }];
+
 /** Derives the node's secp256k1 secret key from APP_SECRET, deterministically. */
 function nodeSecretKey(appSecret: string): Uint8Array {
   let key = new Uint8Array(deriveKey(appSecret, "dev-lightning-node"));
@@ -86,6 +101,7 @@ export class DevLightningNode {
   private readonly prisma: PrismaClient;
   private readonly secretKeyHex: string;
   private readonly now: () => Date;
+  private channels: DevChannel[] = DEFAULT_DEV_CHANNELS.map((c) => ({ ...c }));
 
   constructor(options: DevNodeOptions) {
     this.prisma = options.prisma;
@@ -207,13 +223,44 @@ export class DevLightningNode {
     return { preimage: row.preimage, paymentHash: row.paymentHash, amountSats: Number(row.amountMsat / 1000n) };
   }
 
-  /** The receive-side view the gateway and worker use; it hides `pay`, which no real wallet offers. */
-  wallet(): WalletBackend {
+  /**
+   * Replaces the simulated channels (dev tools and tests), e.g. `[]` for no_channels or a channel
+   * with `active: false` for peers_offline; the capacity monitor sees the change on its next check.
+   */
+  setSimulatedChannels(channels: readonly DevChannel[]): void {
+    for (const c of channels) {
+      if (!Number.isSafeInteger(c.capacitySat) || !Number.isSafeInteger(c.remoteBalanceSat) || c.capacitySat < 0 || c.remoteBalanceSat < 0 || c.remoteBalanceSat > c.capacitySat) {
+        throw new RangeError("A dev channel needs whole sats with 0 <= remoteBalanceSat <= capacitySat");
+      }
+    }
+    this.channels = channels.map((c) => ({ ...c }));
+  }
+
+  /** Liquidity of the simulated channels, computed the way LND's channel list is read: only active channels can receive. */
+  async getCapacity(): Promise<DevNodeCapacity> {
+    const active = this.channels.filter((c) => c.active);
     return {
-      type: "dev",
-      createInvoice: (request) => this.createInvoice(request),
-      lookupInvoice: (paymentHash) => this.lookupInvoice(paymentHash),
-      getNodePubkey: async () => this.nodePubkey,
+      activeChannels: active.length,
+      totalChannels: this.channels.length,
+      receivingCapacitySat: active.reduce((sum, c) => sum + c.remoteBalanceSat, 0),
+      totalCapacitySat: this.channels.reduce((sum, c) => sum + c.capacitySat, 0),
+      // One peer per simulated channel.
+      peersOnline: active.length,
     };
+  }
+
+  /**
+   * The receive-side view the gateway and worker use; it hides `pay`, which no real wallet offers,
+   * and adds the optional getCapacity ability (feature-tested by callers).
+   */
+  wallet(): WalletBackend & { getCapacity(): Promise<DevNodeCapacity> } {
+    const backend = {
+      type: "dev" as const,
+      createInvoice: (request: CreateInvoiceRequest) => this.createInvoice(request),
+      lookupInvoice: (paymentHash: string) => this.lookupInvoice(paymentHash),
+      getNodePubkey: async () => this.nodePubkey,
+      getCapacity: () => this.getCapacity(),
+    };
+    return backend;
   }
 }

@@ -1,0 +1,52 @@
+// Fan-out: each undispatched outbox event becomes one WebhookDelivery per matching active
+// subscription of its tenant. One statement per batch: the events are claimed with SKIP LOCKED, the
+// deliveries inserted (unique per subscription and event, so a re-dispatch after a crash adds
+// nothing twice) and the events marked dispatched, all or nothing.
+import type { PrismaClient } from "../db/client.ts";
+
+export type DispatchOutboxOptions = {
+  prisma: PrismaClient;
+  /** Injectable clock (tests): deliveries become due at this time. */
+  now?: () => Date;
+  batchSize?: number;
+  /** Stop after this many batches in one call, so a huge backlog cannot starve the sender. */
+  maxBatches?: number;
+};
+
+/** Dispatches until the outbox is empty (or maxBatches); returns { events, deliveries } created. */
+export async function dispatchOutbox(options: DispatchOutboxOptions): Promise<{ events: number; deliveries: number }> {
+  const { prisma } = options;
+  const batchSize = options.batchSize ?? 500;
+  const maxBatches = options.maxBatches ?? 20;
+  const total = { events: 0, deliveries: 0 };
+  for (let i = 0; i < maxBatches; i += 1) {
+    const now = (options.now ?? (() => new Date()))();
+    const rows = await prisma.$queryRaw<{ events: number; deliveries: number }[]>`
+      WITH batch AS (
+        SELECT "id", "tenantId", "type" FROM "OutboxEvent"
+        WHERE "dispatchedAt" IS NULL
+        ORDER BY "createdAt", "id"
+        LIMIT ${batchSize}
+        FOR UPDATE SKIP LOCKED
+      ),
+      inserted AS (
+        INSERT INTO "WebhookDelivery" ("id", "subscriptionId", "eventId", "tenantId", "eventType", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+        SELECT gen_random_uuid()::text, s."id", b."id", b."tenantId", b."type", 'pending', 0, ${now}, ${now}, ${now}
+        FROM batch b
+        JOIN "WebhookSubscription" s ON s."tenantId" = b."tenantId" AND s."isActive"
+          AND (b."type" = ANY(s."events") OR '*' = ANY(s."events"))
+        ON CONFLICT ("subscriptionId", "eventId") DO NOTHING
+        RETURNING 1
+      ),
+      marked AS (
+        UPDATE "OutboxEvent" o SET "dispatchedAt" = ${now} FROM batch WHERE o."id" = batch."id"
+        RETURNING 1
+      )
+      SELECT (SELECT count(*)::int FROM marked) AS events, (SELECT count(*)::int FROM inserted) AS deliveries`;
+    const { events, deliveries } = rows[0] ?? { events: 0, deliveries: 0 };
+    total.events += events;
+    total.deliveries += deliveries;
+    if (events < batchSize) break;
+  }
+  return total;
+}

@@ -1,0 +1,23 @@
+// Manual retry of a failed delivery (spec 3.4 rule 2): it is queued for one immediate attempt with
+// the same id and body; if that fails too it is failed again and can be retried again.
+import type { PrismaClient } from "../db/client.ts";
+import { AppError } from "../errors/index.ts";
+import { toDeliveryView } from "./delivery-view.ts";
+
+export type RetryDeliveryOptions = { prisma: PrismaClient; tenantId: string; deliveryId: string; now?: Date };
+
+/** 404 for another workspace's delivery; 409 unless it is failed and its subscription active. */
+export async function retryDelivery({ prisma, tenantId, deliveryId, now = new Date() }: RetryDeliveryOptions) {
+  const updated = await prisma.webhookDelivery.updateManyAndReturn({
+    where: { id: deliveryId, tenantId, status: "failed", subscription: { isActive: true } },
+    data: { status: "pending", nextAttemptAt: now, lockedUntil: null },
+  });
+  if (updated[0]) return toDeliveryView(updated[0]);
+  const existing = await prisma.webhookDelivery.findFirst({
+    where: { id: deliveryId, tenantId },
+    select: { status: true, subscription: { select: { isActive: true } } },
+  });
+  if (!existing) throw new AppError("not_found", "Delivery not found");
+  if (existing.status !== "failed") throw new AppError("conflict", `Only failed deliveries can be retried; this one is ${existing.status}`, { status: existing.status });
+  throw new AppError("conflict", "The webhook is inactive; activate it (PATCH isActive: true) before retrying its deliveries");
+}

@@ -1,0 +1,16 @@
+// Replaces a subscription's secret on explicit request (for providers whose secret leaked). The new
+// secret signs every attempt from now on, retries of older deliveries included.
+import { sealSecret } from "../crypto/secret-box.ts";
+import type { PrismaClient } from "../db/client.ts";
+import { AppError } from "../errors/index.ts";
+import { generateWebhookSecret } from "./sign.ts";
+
+export type RotateWebhookSecretOptions = { prisma: PrismaClient; appSecret: string; tenantId: string; webhookId: string };
+
+/** Returns the new secret, shown this one time. */
+export async function rotateWebhookSecret({ prisma, appSecret, tenantId, webhookId }: RotateWebhookSecretOptions) {
+  const secret = generateWebhookSecret();
+  const { count } = await prisma.webhookSubscription.updateMany({ where: { id: webhookId, tenantId }, data: { secretEnc: sealSecret(appSecret, secret) } });
+  if (count === 0) throw new AppError("not_found", "Webhook not found");
+  return { id: webhookId, secret };
+}
