@@ -54,16 +54,20 @@ export async function claimProof(options: ClaimProofOptions): Promise<ClaimResul
   return existing?.state === "consumed" ? "spent" : "in_use";
 }
 
-/** Ends a claim: `consume` after a served call (charged), `release` after an upstream failure. */
+/**
+ * Ends a claim: `consume` after a served call (charged), `release` after an upstream failure.
+ * Committed asynchronously (synchronous_commit off for this one statement): if the database
+ * crashed before flushing it, the claim would simply lapse after its lease and the proof become
+ * redeemable again, which can only favour the payer. The claim itself stays fully durable.
+ */
 export async function finishProof(options: { prisma: PrismaClient; paymentHash: string; requestId: string; outcome: "consume" | "release" }): Promise<void> {
   const { prisma, paymentHash, requestId } = options;
-  if (options.outcome === "consume") {
-    await prisma.$executeRaw`
-      UPDATE "Proof" SET "state" = 'consumed', "consumedAt" = now(), "claimedUntil" = NULL, "updatedAt" = now()
-      WHERE "paymentHash" = ${paymentHash} AND "requestId" = ${requestId} AND "state" = 'claimed'`;
-  } else {
-    await prisma.$executeRaw`
-      UPDATE "Proof" SET "state" = 'released', "claimedUntil" = NULL, "updatedAt" = now()
-      WHERE "paymentHash" = ${paymentHash} AND "requestId" = ${requestId} AND "state" = 'claimed'`;
-  }
+  const state = options.outcome === "consume" ? "consumed" : "released";
+  await prisma.$executeRaw`
+    WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
+    UPDATE "Proof" SET "state" = ${state}::"ProofState",
+      "consumedAt" = CASE WHEN ${state} = 'consumed' THEN now() ELSE NULL END,
+      "claimedUntil" = NULL, "updatedAt" = now()
+    WHERE "paymentHash" = ${paymentHash} AND "requestId" = ${requestId} AND "state" = 'claimed'
+      AND EXISTS (SELECT 1 FROM async_commit)`;
 }
