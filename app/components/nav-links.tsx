@@ -1,0 +1,33 @@
+"use client";
+// Primary navigation; marks the current section with aria-current (rendered on the server too).
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+const links = [
+  { href: "/", label: "Home", matches: (p: string) => p === "/" },
+  { href: "/directory", label: "Directory", matches: (p: string) => p === "/directory" || p.startsWith("/directory/") },
+];
+
+export function NavLinks() {
+  const pathname = usePathname() ?? "/";
+  return (
+    <ul className="flex items-center gap-1 text-sm">
+      {links.map((link) => {
+        const current = link.matches(pathname);
+        return (
+          <li key={link.href}>
+            <Link
+              href={link.href}
+              aria-current={current ? "page" : undefined}
+              className={`rounded-md px-3 py-2 font-medium transition-colors hover:bg-surface-subtle hover:text-foreground ${
+                current ? "text-foreground" : "text-muted"
+              }`}
+            >
+              {link.label}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

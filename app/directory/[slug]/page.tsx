@@ -1,0 +1,172 @@
+// /directory/:slug: one API in full: gateway address, endpoints with prices in words, parameters,
+// examples, and how to call it with curl.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, permanentRedirect } from "next/navigation";
+import { cache, type ReactNode } from "react";
+import { callExample, pickCallExampleEndpoint } from "@/lib/directory/call-example.ts";
+import { getDirectoryEntry } from "@/lib/directory/get-directory-entry.ts";
+import { describePriceRange, describePricingModels } from "@/lib/pricing/describe-price.ts";
+import { getServerContext } from "@/lib/server-context.ts";
+import { CodeBlock } from "../../components/code-block.tsx";
+import { EndpointCard, endpointAnchor } from "../../components/endpoint-card.tsx";
+import { HealthIndicator, formatUptime } from "../../components/health-indicator.tsx";
+import { MethodBadge } from "../../components/method-badge.tsx";
+import { TagList } from "../../components/tag-list.tsx";
+
+// Reads the database on every request; `next build` must not need one.
+export const dynamic = "force-dynamic";
+
+type PageProps = { params: Promise<{ slug: string }> };
+
+/** From this many endpoints on, a linked index precedes the endpoint details. */
+const indexThreshold = 4;
+
+/** One query per request, shared by generateMetadata and the page. */
+const loadApi = cache(async (slug: string) => {
+  const { config, db } = await getServerContext();
+  const entry = await getDirectoryEntry({ prisma: db.prisma, config, slug });
+  return { config, entry };
+});
+
+export async function generateMetadata({ params }: PageProps): Promise<Metadata> {
+  const { slug } = await params;
+  const { config, entry } = await loadApi(slug);
+  if (!entry) return { title: "API not found", robots: { index: false } };
+  const description =
+    entry.description ||
+    `${entry.name}: ${entry.endpointCount} pay-per-call ${entry.endpointCount === 1 ? "endpoint" : "endpoints"} over Lightning (L402).`;
+  const url = `${config.siteUrl}/directory/${entry.slug}`;
+  return {
+    title: entry.name,
+    description,
+    alternates: { canonical: url },
+    openGraph: { type: "website", title: `${entry.name} · L402 Hub`, description, url },
+    twitter: { card: "summary", title: entry.name, description },
+  };
+}
+
+export default async function ApiPage({ params }: PageProps) {
+  const { slug } = await params;
+  const { entry } = await loadApi(slug);
+  if (!entry) notFound();
+  // A slug typed in another case finds the API; send the reader to its one canonical address.
+  if (entry.slug !== slug) permanentRedirect(`/directory/${entry.slug}`);
+
+  const example = pickCallExampleEndpoint(entry.endpoints);
+  const paid = entry.endpoints.filter((e) => e.pricingModel !== null).length;
+  const free = entry.endpointCount - paid;
+  const { quality } = entry;
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 pt-8 sm:px-6 sm:pt-10">
+      <nav aria-label="Breadcrumb" className="text-sm text-muted">
+        <ol className="flex items-center gap-2">
+          <li>
+            <Link href="/directory" className="hover:text-foreground">
+              Directory
+            </Link>
+          </li>
+          <li aria-hidden="true">/</li>
+          <li aria-current="page" className="truncate text-foreground">
+            {entry.name}
+          </li>
+        </ol>
+      </nav>
+
+      <header className="mt-6 max-w-3xl">
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          <h1 className="text-3xl font-semibold tracking-tight text-balance sm:text-4xl">{entry.name}</h1>
+          <HealthIndicator quality={quality} className="text-sm" />
+        </div>
+        {entry.description ? <p className="mt-4 text-lg leading-8 text-pretty text-muted">{entry.description}</p> : null}
+        {entry.tags.length ? <TagList tags={entry.tags} linked className="mt-5" /> : null}
+      </header>
+
+      <section aria-labelledby="gateway-heading" className="mt-8 max-w-xl">
+        <h2 id="gateway-heading" className="text-sm font-semibold">
+          Gateway address
+        </h2>
+        <p className="mt-1 text-sm text-muted">Every endpoint path below is relative to this address.</p>
+        <CodeBlock code={entry.gatewayDomain} copyLabel="Copy gateway address" wrap className="mt-3" />
+      </section>
+
+      <div className="mt-12 grid gap-12 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="min-w-0 space-y-14">
+          <section aria-labelledby="endpoints-heading">
+            <h2 id="endpoints-heading" className="text-xl font-semibold tracking-tight">
+              Endpoints
+            </h2>
+            {entry.endpointCount >= indexThreshold ? (
+              <ul className="mt-4 divide-y divide-line rounded-2xl border border-line bg-surface-subtle text-sm">
+                {entry.endpoints.map((endpoint) => (
+                  <li key={endpointAnchor(endpoint)}>
+                    <a href={`#${endpointAnchor(endpoint)}`} className="flex items-center gap-3 px-4 py-2.5 hover:bg-surface">
+                      <MethodBadge method={endpoint.method} />
+                      <code className="min-w-0 flex-1 truncate font-mono text-[13px]">{endpoint.path}</code>
+                      <span className="hidden text-muted sm:inline">{endpoint.title}</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <div className="mt-6 space-y-6">
+              {entry.endpoints.map((endpoint) => (
+                <EndpointCard key={endpointAnchor(endpoint)} endpoint={endpoint} />
+              ))}
+            </div>
+          </section>
+
+          {example ? (
+            <section aria-labelledby="call-heading">
+              <h2 id="call-heading" className="text-xl font-semibold tracking-tight">
+                How to call it
+              </h2>
+              <p className="mt-2 max-w-2xl text-sm leading-6 text-muted">
+                {example.pricingModel === null
+                  ? "This endpoint is free: call it like any HTTP API."
+                  : "No account or key needed. The first call returns a Lightning invoice; pay it with any wallet, then repeat the call with the proof of payment."}
+              </p>
+              <CodeBlock caption="Shell" code={callExample(entry.gatewayDomain, example)} copyLabel="Copy curl example" className="mt-4" />
+            </section>
+          ) : null}
+        </div>
+        <aside aria-label="About this API" className="space-y-4 lg:sticky lg:top-20 lg:self-start">
+          <h2 className="text-sm font-semibold">At a glance</h2>
+          <dl className="divide-y divide-line rounded-2xl border border-line bg-surface text-sm">
+            <Fact term="Price">{describePriceRange(entry.endpoints)}</Fact>
+            <Fact term="Pricing">{describePricingModels(entry.endpoints).join(", ")}</Fact>
+            <Fact term="Endpoints">
+              {entry.endpointCount}
+              {paid && free ? ` (${paid} paid, ${free} free)` : ""}
+            </Fact>
+            <Fact term="Uptime, 7 days">
+              {quality.uptimePercentage === null ? "Not checked yet" : formatUptime(quality.uptimePercentage)}
+            </Fact>
+            <Fact term="Avg. response">{quality.avgResponseTimeMs === null ? "—" : `${quality.avgResponseTimeMs} ms`}</Fact>
+            {entry.walletPubkey ? (
+              <div className="px-4 py-3">
+                <dt className="text-muted">Provider node</dt>
+                <dd className="mt-1 font-mono text-xs leading-5 break-all" title="Public key of the provider's Lightning node">
+                  {entry.walletPubkey}
+                </dd>
+              </div>
+            ) : null}
+          </dl>
+          <p className="text-xs leading-5 text-muted">
+            Payments go straight to the provider&apos;s wallet. L402 Hub never holds funds.
+          </p>
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="flex items-baseline justify-between gap-4 px-4 py-3">
+      <dt className="text-muted">{term}</dt>
+      <dd className="text-right font-medium tabular-nums">{children}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,9 @@
+// What the first start seeds (lib/demo/seed-demo.ts) and the e2e server's addresses.
+export const demo = {
+  slug: "demo",
+  name: "Hub Demo API",
+  description: "A tiny built-in API that shows the whole L402 flow: one paid endpoint and one free one.",
+  gateway: "http://localhost:8502/gw/demo",
+  paid: { path: "/v1/fortune", title: "Fortune of the day", price: "1 sat per request" },
+  free: { path: "/v1/ping", title: "Ping", price: "Free" },
+};

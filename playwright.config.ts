@@ -1,0 +1,65 @@
+// Browser tests against the real one-process server (`npm start`): a fresh data directory per run,
+// so the demo tenant is seeded exactly as on a user's first start. Chromium comes from Debian
+// (`apt-get install -y chromium`); never `playwright install` (no downloads on these machines).
+//
+// `npm start` builds the web app only when no build exists: after changing pages, run
+// `npm run build` before `npm run e2e`, or the tests run against the previous build.
+import { defineConfig, devices } from "@playwright/test";
+
+const port = 3100;
+const gatewayPort = 8502;
+// Computed once by the runner and inherited by its workers through the environment.
+process.env.E2E_DATA_DIR ??= `.data/e2e-${Date.now()}`;
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
+};
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [["list"]],
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    screenshot: "on",
+    trace: "retain-on-failure",
+    launchOptions: chromium,
+  },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], launchOptions: chromium } },
+    { name: "mobile", use: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, launchOptions: chromium } },
+  ],
+  webServer: {
+    command: "npm start",
+    url: `http://127.0.0.1:${port}/api/health`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+    // NODE_ENV stays unset: development defaults (dev Lightning node, demo seed, persisted
+    // secrets) on top of the production Next build that `npm start` serves.
+    env: {
+      PORT: String(port),
+      GATEWAY_PORT: String(gatewayPort),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      NEXT_TELEMETRY_DISABLED: "1",
+      CHECKPOINT_DISABLE: "1",
+    },
+  },
+});
