@@ -35,7 +35,7 @@ async function run(name: string, url: string, options: { proofs?: boolean; rate?
     duration: options.duration ?? seconds,
     overallRate: options.rate,
     requests: options.proofs
-      ? [{ setupRequest: (req: { headers?: Record<string, string> }) => ({ ...req, headers: { ...req.headers, authorization: proofs[next++ % proofs.length] } }) }]
+      ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, authorization: proofs[next++ % proofs.length] } }) }]
       : undefined,
   });
   if (options.proofs && next > proofs.length) console.warn(`  note: ${next} requests used ${proofs.length} proofs (some were reused and refused)`);
