@@ -35,10 +35,17 @@ export function registerServerContext(context: ServerContext): void {
 
 export function getServerContext(): Promise<ServerContext> {
   const g = globalThis as GlobalWithContext;
-  g[globalKey] ??= (async () => {
-    const config = getConfig();
-    const db = await getDatabase(config);
-    return buildServerContext({ config, db, store: getStore({ redisUrl: config.redisUrl }) });
-  })();
+  if (!g[globalKey]) {
+    const pending = (async () => {
+      const config = getConfig();
+      const db = await getDatabase(config);
+      return buildServerContext({ config, db, store: getStore({ redisUrl: config.redisUrl }) });
+    })();
+    g[globalKey] = pending;
+    // A failed start (database down on the first request) must not stick: the next call retries.
+    pending.catch(() => {
+      if (g[globalKey] === pending) delete g[globalKey];
+    });
+  }
   return g[globalKey];
 }

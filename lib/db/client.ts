@@ -122,6 +122,12 @@ export function registerDatabase(db: Promise<Database>): void {
 /** Returns the registered database, opening one from `config` if this process has none yet. */
 export function getDatabase(config: Config): Promise<Database> {
   const g = globalThis as GlobalWithDb;
-  g[globalKey] ??= openDatabase(databaseOptionsFrom(config));
+  if (!g[globalKey]) {
+    const pending = openDatabase(databaseOptionsFrom(config));
+    g[globalKey] = pending;
+    pending.catch(() => {
+      if (g[globalKey] === pending) delete g[globalKey];
+    });
+  }
   return g[globalKey];
 }
