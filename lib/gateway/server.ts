@@ -12,13 +12,14 @@ import type { ErrorCode } from "../errors/index.ts";
 import { parseAuthorization } from "../l402/headers.ts";
 import { verifyL402, type L402VerifyFailure } from "../l402/macaroon.ts";
 import type { DevLightningNode } from "../lightning/dev-node.ts";
-import { walletBackendFor } from "../lightning/index.ts";
 import { WalletError, type WalletBackend } from "../lightning/types.ts";
+import type { CapableWalletBackend } from "../lightning/wallet-capabilities.ts";
 import type { Logger } from "../logging/logger.ts";
 import { issueChallenge } from "../payments/issue-challenge.ts";
 import { claimProof, finishProof } from "../payments/redeem-proof.ts";
 import { isSessionModel, quoteEndpoint, type PricingQuote } from "../pricing/quote.ts";
 import type { KeyValueStore } from "../store/types.ts";
+import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { callOrigin, isRetryableUpstreamStatus, type OriginResponse } from "./origin-call.ts";
 import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, type RateLimits } from "./rate-limit.ts";
 import { readBody } from "./read-body.ts";
@@ -113,10 +114,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     return p.code ? { "x-hub-payment": p.payment, "x-hub-payment-code": p.code } : { "x-hub-payment": p.payment };
   }
 
+  // One live backend per tenant (NWC and phoenixd hold sockets), replaced when the credentials change.
+  const wallets = new Map<string, { sealed: string; backend: CapableWalletBackend }>();
   function walletFor(tenant: GatewayTenant): WalletBackend {
     if (!tenant.wallet) throw new WalletError("unreachable", "No wallet connected");
-    if (tenant.wallet.type !== "dev") throw new WalletError("unreachable", `Wallet type ${tenant.wallet.type} is not available on this gateway`);
-    return walletBackendFor({ type: "dev", devNode: options.devNode });
+    const cached = wallets.get(tenant.id);
+    if (cached?.sealed === tenant.wallet.credentialsEnc) return cached.backend;
+    void cached?.backend.close?.().catch(() => {});
+    const backend = openWalletBackend({ appSecret: config.appSecret, wallet: tenant.wallet, devNode: options.devNode });
+    wallets.set(tenant.id, { sealed: tenant.wallet.credentialsEnc, backend });
+    return backend;
   }
 
   async function challenge(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, quote: PricingQuote, extra?: PaymentHeaders) {
@@ -344,6 +351,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     async close() {
       await tenants.stop();
+      await Promise.allSettled([...wallets.values()].map((w) => w.backend.close?.()));
+      wallets.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!options.dispatcher) await (dispatcher as Agent).close();

@@ -28,8 +28,11 @@ export async function recordInvoiceSettled(options: { prisma: PrismaClient; paym
 
 export type PollSettlementsOptions = {
   prisma: PrismaClient;
-  /** Returns the wallet of a tenant, or null when it has none or it is not reachable from here. */
-  walletFor: (tenantId: string) => Promise<WalletBackend | null>;
+  /**
+   * Returns the wallet of a tenant, or null when it has none or it is not reachable from here.
+   * Backends holding connections are closed when the pass ends.
+   */
+  walletFor: (tenantId: string) => Promise<(WalletBackend & { close?(): Promise<void> }) | null>;
   batchSize?: number;
   now?: Date;
 };
@@ -52,25 +55,33 @@ export async function pollInvoiceSettlements(options: PollSettlementsOptions): P
     take: options.batchSize ?? 500,
     select: { paymentHash: true, tenantId: true },
   });
-  const wallets = new Map<string, Promise<WalletBackend | null>>();
-  let recorded = 0;
-  for (const invoice of pending) {
-    let wallet = wallets.get(invoice.tenantId);
+  type Backend = (WalletBackend & { close?(): Promise<void> }) | null;
+  const wallets = new Map<string, Promise<Backend>>();
+  const walletOf = (tenantId: string) => {
+    let wallet = wallets.get(tenantId);
     if (!wallet) {
-      wallet = options.walletFor(invoice.tenantId).catch(() => null);
-      wallets.set(invoice.tenantId, wallet);
+      wallet = options.walletFor(tenantId).catch(() => null);
+      wallets.set(tenantId, wallet);
     }
-    const backend = await wallet;
-    if (!backend) continue;
-    let lookup: InvoiceLookup | null;
-    try {
-      lookup = await backend.lookupInvoice(invoice.paymentHash);
-    } catch {
-      continue; // the wallet is down; the next pass retries
+    return wallet;
+  };
+  let recorded = 0;
+  try {
+    for (const invoice of pending) {
+      const backend = await walletOf(invoice.tenantId);
+      if (!backend) continue;
+      let lookup: InvoiceLookup | null;
+      try {
+        lookup = await backend.lookupInvoice(invoice.paymentHash);
+      } catch {
+        continue; // the wallet is down; the next pass retries
+      }
+      if (lookup?.state === "settled" && (await recordInvoiceSettled({ prisma, paymentHash: invoice.paymentHash, settledAt: lookup.settledAt ?? now }))) {
+        recorded += 1;
+      }
     }
-    if (lookup?.state === "settled" && (await recordInvoiceSettled({ prisma, paymentHash: invoice.paymentHash, settledAt: lookup.settledAt ?? now }))) {
-      recorded += 1;
-    }
+  } finally {
+    await Promise.allSettled([...wallets.values()].map(async (w) => (await w)?.close?.()));
   }
   return recorded;
 }

@@ -3,10 +3,11 @@
 import { sealSecret } from "../crypto/secret-box.ts";
 import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
-import { walletBackendFor, WalletError, type DevLightningNode, type WalletBackend } from "../lightning/index.ts";
+import { describeWallet } from "../lightning/credentials.ts";
+import { walletBackendFor, walletBackendOptionsFor, WalletError, type DevLightningNode } from "../lightning/index.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { publishConfigChanged } from "../tenants/config-events.ts";
-import { SUPPORTED_WALLET_TYPES, type WalletConnect } from "./schemas.ts";
+import type { WalletConnect } from "./schemas.ts";
 
 export type ConnectWalletOptions = {
   prisma: PrismaClient;
@@ -25,29 +26,31 @@ function walletProblem(message: string, kind?: string): AppError {
   return new AppError("validation_failed", message, { fields: [{ field: "type", message }], ...(kind ? { walletError: kind } : {}) });
 }
 
-/** Builds the backend and creates a test invoice; a wallet that cannot invoice is refused (422). */
-async function probeWallet(options: ConnectWalletOptions): Promise<{ backend: WalletBackend; credentials: Record<string, unknown> }> {
-  const { wallet, devNode } = options;
-  if (!SUPPORTED_WALLET_TYPES.includes(wallet.type)) {
-    throw walletProblem(`Wallet type "${wallet.type}" is not supported yet; supported types: ${SUPPORTED_WALLET_TYPES.join(", ")}`);
-  }
+/**
+ * Builds the backend, creates a test invoice and reads the node key; a wallet that cannot invoice is
+ * refused (422, with the wallet's error kind). The backend is closed afterwards.
+ */
+async function probeWallet(options: ConnectWalletOptions): Promise<{ nodePubkey: string | null }> {
+  let backend;
   try {
-    const backend = walletBackendFor({ type: "dev", devNode });
+    backend = walletBackendFor(walletBackendOptionsFor(options.wallet, { devNode: options.devNode }));
     await backend.createInvoice(TEST_INVOICE);
-    return { backend, credentials: {} };
+    return { nodePubkey: await backend.getNodePubkey() };
   } catch (err) {
     if (err instanceof WalletError) throw walletProblem(`The wallet could not create a test invoice: ${err.message}`, err.kind);
     throw err;
+  } finally {
+    await backend?.close?.().catch(() => {});
   }
 }
 
 /** Replaces any previous wallet of the workspace; returns the stored row. */
 export async function connectWallet(options: ConnectWalletOptions) {
   const { prisma, store, appSecret, tenantId, wallet, now = new Date() } = options;
-  const { backend, credentials } = await probeWallet(options);
-  const nodePubkey = await backend.getNodePubkey();
+  const { nodePubkey } = await probeWallet(options);
+  const { type, ...credentials } = wallet;
   const columns = {
-    type: wallet.type,
+    type,
     credentialsEnc: sealSecret(appSecret, JSON.stringify(credentials)),
     nodePubkey,
     connectedAt: now,
@@ -59,5 +62,5 @@ export async function connectWallet(options: ConnectWalletOptions) {
   };
   const row = await prisma.wallet.upsert({ where: { tenantId }, create: { tenantId, ...columns }, update: columns });
   await publishConfigChanged({ store, tenantId });
-  return row;
+  return { ...row, ...describeWallet(wallet) };
 }

@@ -2,6 +2,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { GET, PUT } from "../../app/api/tenants/[tenantId]/wallet/route.ts";
 import { openSecret } from "../../lib/crypto/secret-box.ts";
+import { FakeLnbits } from "../../lib/lightning/fakes/lnbits.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../../lib/lightning/fakes/lnd.ts";
 import { registerServerContext } from "../../lib/server-context.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
@@ -23,7 +25,14 @@ describe("wallet", () => {
     const { prisma } = api.test().db;
     const res = await put({ type: "dev" });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ type: "dev", nodePubkey: api.server().devNode!.nodePubkey, connectedAt: expect.any(String), lastInvoiceAt: expect.any(String) });
+    expect(res.body).toEqual({
+      type: "dev",
+      label: "Dev Lightning node (regtest, built in)",
+      host: null,
+      nodePubkey: api.server().devNode!.nodePubkey,
+      connectedAt: expect.any(String),
+      lastInvoiceAt: expect.any(String),
+    });
     expect(res.body.nodePubkey).toMatch(/^0[23][0-9a-f]{64}$/);
     expect(await prisma.devNodeInvoice.count()).toBe(1);
     const row = await prisma.wallet.findUniqueOrThrow({ where: { tenantId } });
@@ -34,13 +43,39 @@ describe("wallet", () => {
     expect(await prisma.wallet.count()).toBe(1);
   });
 
-  it("refuses types that are not supported yet, listing the supported ones", async () => {
-    const res = await put({ type: "lnd" });
-    expect(res.status).toBe(422);
-    expect(res.body.error.message).toMatch(/not supported yet; supported types: dev/);
-    expect(res.body.error.details.fields[0].field).toBe("type");
-    expect((await put({ type: "bank" })).body.error.details.fields[0].field).toBe("type");
+  it("names the missing credentials of each type and unknown types", async () => {
+    const lnd = await put({ type: "lnd" });
+    expect(lnd.status).toBe(422);
+    expect(lnd.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(expect.arrayContaining(["restUrl", "macaroonHex"]));
+    expect((await put({ type: "nwc", connectionUri: "nostr+walletconnect://nope" })).status).toBe(422);
+    expect((await put({ type: "lnbits", url: "http://10.0.0.5", invoiceKey: "k" })).body.error.message).toMatch(/url/);
+    expect((await put({ type: "bank" })).status).toBe(422);
     expect(await api.test().db.prisma.wallet.count()).toBe(0);
+  });
+
+  it("connects LND REST and LNbits after a test invoice, storing the credentials sealed", async () => {
+    const lnd = await FakeLnd.start();
+    const lnbits = await FakeLnbits.start();
+    try {
+      const macaroonHex = lnd.bakeMacaroon(LND_RECOMMENDED_PERMISSIONS);
+      const res = await put({ type: "lnd", restUrl: lnd.url, macaroonHex });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ type: "lnd", nodePubkey: lnd.node.nodePubkey, label: expect.stringContaining("LND at 127.0.0.1") });
+      expect(JSON.stringify(res.body)).not.toContain(macaroonHex);
+      const row = await api.test().db.prisma.wallet.findUniqueOrThrow({ where: { tenantId } });
+      expect(row.credentialsEnc).not.toContain(macaroonHex);
+      expect(JSON.parse(openSecret(api.test().config.appSecret, row.credentialsEnc))).toMatchObject({ restUrl: lnd.url, macaroonHex });
+      expect((await get()).body).toMatchObject({ type: "lnd", host: expect.stringMatching(/^127\.0\.0\.1:/) });
+
+      expect((await put({ type: "lnbits", url: lnbits.url, invoiceKey: lnbits.invoiceKey })).body).toMatchObject({ type: "lnbits" });
+      const refused = await put({ type: "lnbits", url: lnbits.url, invoiceKey: "0".repeat(32) });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+      expect(refused.body.error.details.walletError, JSON.stringify(refused.body)).toBe("unauthorized");
+      expect((await get()).body.type).toBe("lnbits");
+    } finally {
+      await lnd.close();
+      await lnbits.close();
+    }
   });
 
   it("refuses the dev wallet with a clear 422 when the dev node is off", async () => {

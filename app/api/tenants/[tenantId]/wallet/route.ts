@@ -6,7 +6,7 @@ import { walletConnectSchema, walletResponseSchema } from "../../../../../lib/wa
 
 // GET /api/tenants/:tenantId/wallet: the connected wallet (no credentials), or 404.
 export const GET = withWorkspace(async ({ ctx, tenantId }) => {
-  const wallet = await getWallet({ prisma: ctx.db.prisma, tenantId });
+  const wallet = await getWallet({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret, tenantId });
   return Response.json(walletResponseSchema.parse(wallet));
 });
 

@@ -1,0 +1,28 @@
+// Turns a stored wallet row into a live WalletBackend: decrypt, validate, build. Used by the
+// gateway (invoices), the worker (settlement polling, capacity) and the connect flow.
+import { openSecret } from "../crypto/secret-box.ts";
+import { walletCredentialsSchema, type WalletCredentials } from "../lightning/credentials.ts";
+import { walletBackendFor, walletBackendOptionsFor, type DevLightningNode } from "../lightning/index.ts";
+import { WalletError } from "../lightning/types.ts";
+import type { CapableWalletBackend } from "../lightning/wallet-capabilities.ts";
+
+export type StoredWallet = { type: string; credentialsEnc: string };
+
+/** Decrypts and validates stored credentials (dev wallets store `{}` and get their type from the row). */
+export function readWalletCredentials(appSecret: string, wallet: StoredWallet): WalletCredentials {
+  let stored: unknown;
+  try {
+    stored = JSON.parse(openSecret(appSecret, wallet.credentialsEnc));
+  } catch {
+    throw new WalletError("unauthorized", "The stored wallet credentials cannot be decrypted (was APP_SECRET changed?)");
+  }
+  const parsed = walletCredentialsSchema.safeParse({ type: wallet.type, ...(stored as object) });
+  if (!parsed.success) throw new WalletError("invalid_response", "The stored wallet credentials are no longer valid; reconnect the wallet");
+  return parsed.data;
+}
+
+/** Builds the backend for a stored wallet. Callers own it and call `close?.()` when done. */
+export function openWalletBackend(options: { appSecret: string; wallet: StoredWallet; devNode: DevLightningNode | null; timeoutMs?: number }): CapableWalletBackend {
+  const credentials = readWalletCredentials(options.appSecret, options.wallet);
+  return walletBackendFor(walletBackendOptionsFor(credentials, { devNode: options.devNode, timeoutMs: options.timeoutMs }));
+}
