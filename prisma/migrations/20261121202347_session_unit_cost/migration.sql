@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "PaymentSession" ADD COLUMN     "unitCostSats" INTEGER;
