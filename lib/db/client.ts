@@ -3,6 +3,7 @@
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
@@ -78,7 +79,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 
   if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
-  const lite = options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite();
+  // pg_trgm: directory search's typo-tolerant name matching (PostgreSQL ships it in contrib).
+  const extensions = { pg_trgm };
+  const lite = options.pgliteDir ? new PGlite(options.pgliteDir, { extensions }) : new PGlite({ extensions });
   await lite.waitReady;
   const sql: SqlRunner = {
     exec: async (text) => void (await lite.exec(text)),

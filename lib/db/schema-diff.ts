@@ -5,6 +5,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 
@@ -64,8 +65,19 @@ export async function readMigrationDirectories(migrationsDir: string) {
 export async function diffMigrationsToSchema(options: SchemaDiffOptions): Promise<string> {
   const glue = await loadSchemaEngine();
   const schemaText = await readFile(options.schemaPath, "utf8");
-  const shadow = new PGlite();
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPGlite(shadow));
+  // The same extensions as lib/db/client.ts, so migrations that create them replay here. The
+  // engine replays migrations in the adapter's own shadow database, which the stock adapter opens
+  // without extensions: open that one ourselves too.
+  const extensions = { pg_trgm };
+  const shadow = new PGlite({ extensions });
+  const replays: PGlite[] = [];
+  const factory = new PrismaPGlite(shadow);
+  factory.connectToShadowDb = () => {
+    const replay = new PGlite({ extensions });
+    replays.push(replay);
+    return new PrismaPGlite(replay).connect();
+  };
+  const adapter = bindMigrationAwareSqlAdapterFactory(factory);
   const engine = await glue.SchemaEngine.new({ datamodels: [[options.schemaPath, schemaText]] }, () => {}, adapter);
   try {
     const migrationDirectories = await readMigrationDirectories(options.migrationsDir);
@@ -90,6 +102,6 @@ export async function diffMigrationsToSchema(options: SchemaDiffOptions): Promis
     return /^\s*(-- This is an empty migration\.)?\s*$/.test(sql) ? "" : sql;
   } finally {
     engine.free();
-    await shadow.close();
+    await Promise.all([shadow, ...replays].map((db) => db.close()));
   }
 }

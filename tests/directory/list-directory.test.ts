@@ -217,10 +217,10 @@ describe("listDirectory search", () => {
     expect(await slugsFor("hidden-orderbook")).toEqual([]);
   });
 
-  it("treats % and _ literally", async () => {
+  it("searches words, so punctuation neither matches nor breaks the query", async () => {
     expect(await slugsFor("100%")).toEqual(["weather"]);
-    expect(await slugsFor("%")).toEqual(["weather"]);
-    expect(await slugsFor("_")).toEqual([]);
+    expect(await slugsFor("%")).toEqual([]);
+    expect(await slugsFor("_ & | ! ( :*")).toEqual([]);
   });
 
   it("ranks a name match above a description match", async () => {
