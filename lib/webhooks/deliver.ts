@@ -21,6 +21,8 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 export const MAX_RETRY_AFTER_MS = 30 * 60_000;
 /** Request and response snippets kept for the dashboard. */
 export const SNIPPET_BYTES = 2048;
+/** Finished attempts within this window share one claim for their freed slots. */
+const PUMP_COALESCE_MS = 2;
 /** How long a claim lasts: longer than the timeout plus the time to record the outcome. */
 export const DEFAULT_LEASE_MS = 60_000;
 
@@ -156,7 +158,8 @@ export type ClaimOptions = {
 };
 
 /**
- * Claims due deliveries (pending or with a lapsed lease) of active subscriptions: at most
+ * Claims due deliveries (pending, or delivering with a lapsed lease: a claim moves nextAttemptAt to
+ * the lease end, which is when a lost attempt is due again) of active subscriptions: at most
  * `perSubscription` in flight per subscription (so a hanging receiver holds only its own slots),
  * subscriptions visited in random order (fairness), rows locked with SKIP LOCKED (two workers never
  * claim one row), each claimed row leased and its attempt counted in the same statement.
@@ -176,8 +179,8 @@ export async function claimDueDeliveries({ prisma, now, limit, perSubscription, 
       WHERE s."isActive" AND coalesce(i.n, 0) < ${perSubscription}
         AND EXISTS (
           SELECT 1 FROM "WebhookDelivery" d
-          WHERE d."subscriptionId" = s."id" AND d."status" IN ('pending', 'delivering')
-            AND d."nextAttemptAt" <= ${now} AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= ${now})
+          WHERE d."subscriptionId" = s."id" AND d."nextAttemptAt" <= ${now}
+            AND d."status" IN ('pending', 'delivering') AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= ${now})
         )
       ORDER BY random()
       LIMIT ${limit}
@@ -186,9 +189,9 @@ export async function claimDueDeliveries({ prisma, now, limit, perSubscription, 
       SELECT c."id", c."subscriptionId", c."nextAttemptAt", subs.n
       FROM subs CROSS JOIN LATERAL (
         SELECT d."id", d."subscriptionId", d."nextAttemptAt" FROM "WebhookDelivery" d
-        WHERE d."subscriptionId" = subs."id" AND d."status" IN ('pending', 'delivering')
-          AND d."nextAttemptAt" <= ${now} AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= ${now})
-        ORDER BY d."nextAttemptAt", d."id"
+        WHERE d."subscriptionId" = subs."id" AND d."nextAttemptAt" <= ${now}
+          AND d."status" IN ('pending', 'delivering') AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= ${now})
+        ORDER BY d."nextAttemptAt"
         LIMIT ${perSubscription}
         FOR UPDATE SKIP LOCKED
       ) c
@@ -203,47 +206,57 @@ export async function claimDueDeliveries({ prisma, now, limit, perSubscription, 
       LIMIT ${limit}
     )
     UPDATE "WebhookDelivery" d
-    SET "status" = 'delivering', "lockedUntil" = ${leaseUntil}, "attempts" = d."attempts" + 1,
+    SET "status" = 'delivering', "lockedUntil" = ${leaseUntil}, "nextAttemptAt" = ${leaseUntil}, "attempts" = d."attempts" + 1,
         "lastAttemptAt" = ${now}, "updatedAt" = ${now}
     FROM chosen, "WebhookSubscription" s, "OutboxEvent" e
     WHERE d."id" = chosen."id" AND s."id" = d."subscriptionId" AND e."id" = d."eventId"
     RETURNING d."id", d."subscriptionId", d."attempts", s."url", s."secretEnc", d."eventType", e."data", e."createdAt" AS "eventCreatedAt"`;
 }
 
-export type RecordOutcomeOptions = {
-  prisma: PrismaClient;
+/** One attempt's result to record. */
+export type AttemptRecord = {
   delivery: Pick<ClaimedDelivery, "id" | "attempts">;
   outcome: AttemptOutcome;
   requestSnippet: string;
   now: Date;
 };
 
+/** The columns one attempt writes: succeeded, pending with the next retry time, or failed. */
+function outcomeColumns({ delivery, outcome, requestSnippet, now }: AttemptRecord) {
+  const delay = outcome.ok ? null : retryDelayMs(delivery.attempts, outcome.retryAfterMs);
+  return {
+    id: delivery.id,
+    attempts: delivery.attempts,
+    status: outcome.ok ? "succeeded" : delay === null ? "failed" : "pending",
+    responseStatus: outcome.status,
+    lastError: outcome.ok ? null : snippet(outcome.error, 1000),
+    nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay).toISOString(),
+    deliveredAt: outcome.ok ? now.toISOString() : null,
+    requestSnippet,
+    responseSnippet: outcome.responseSnippet,
+    updatedAt: now.toISOString(),
+  };
+}
+
 /**
- * Records an attempt: succeeded, pending with the next retry time, or failed. Conditional on the
- * attempt still being ours (status delivering, same attempt number); returns false when another
- * worker has re-claimed it after our lease lapsed.
+ * Records attempts in one statement (the sender batches the outcomes that finish together).
+ * Each row is written only if the attempt is still the holder's (status delivering, same attempt
+ * number); returns the ids written, so a worker whose lease lapsed and was re-claimed sees it lost.
  */
-export async function recordOutcome({ prisma, delivery, outcome, requestSnippet, now }: RecordOutcomeOptions): Promise<boolean> {
-  const where = { id: delivery.id, attempts: delivery.attempts, status: "delivering" as const };
-  const common = { lockedUntil: null, responseStatus: outcome.status, responseSnippet: outcome.responseSnippet, requestSnippet, updatedAt: now };
-  if (outcome.ok) {
-    const { count } = await prisma.webhookDelivery.updateMany({
-      where,
-      data: { ...common, status: "succeeded", deliveredAt: now, nextAttemptAt: null, lastError: null },
-    });
-    return count === 1;
-  }
-  const delay = retryDelayMs(delivery.attempts, outcome.retryAfterMs);
-  const { count } = await prisma.webhookDelivery.updateMany({
-    where,
-    data: {
-      ...common,
-      lastError: snippet(outcome.error, 1000),
-      status: delay === null ? "failed" : "pending",
-      nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay),
-    },
-  });
-  return count === 1;
+export async function recordOutcomes(prisma: PrismaClient, records: readonly AttemptRecord[]): Promise<Set<string>> {
+  if (records.length === 0) return new Set();
+  const rows = JSON.stringify(records.map(outcomeColumns));
+  const written = await prisma.$queryRaw<{ id: string }[]>`
+    UPDATE "WebhookDelivery" d
+    SET "status" = v."status"::"DeliveryStatus", "responseStatus" = v."responseStatus", "lastError" = v."lastError",
+        "nextAttemptAt" = v."nextAttemptAt", "deliveredAt" = coalesce(v."deliveredAt", d."deliveredAt"), "lockedUntil" = NULL,
+        "requestSnippet" = v."requestSnippet", "responseSnippet" = v."responseSnippet", "updatedAt" = v."updatedAt"
+    FROM jsonb_to_recordset(${rows}::jsonb) AS v(
+      "id" text, "attempts" int, "status" text, "responseStatus" int, "lastError" text, "nextAttemptAt" timestamp(3),
+      "deliveredAt" timestamp(3), "requestSnippet" text, "responseSnippet" text, "updatedAt" timestamp(3))
+    WHERE d."id" = v."id" AND d."attempts" = v."attempts" AND d."status" = 'delivering'
+    RETURNING d."id"`;
+  return new Set(written.map((w) => w.id));
 }
 
 export type WebhookSenderOptions = {
@@ -280,6 +293,10 @@ export class WebhookSender {
   private pumping: Promise<number> | null = null;
   private pumpAgain = false;
   private closed = false;
+  /** Outcomes waiting for the next write, and the write in progress (group commit). */
+  private pendingRecords: { record: AttemptRecord; done: (written: boolean) => void; failed: (err: unknown) => void }[] = [];
+  private writing: Promise<void> | null = null;
+  private pumpTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: WebhookSenderOptions) {
     this.maxInFlight = options.maxInFlight ?? 32;
@@ -300,23 +317,38 @@ export class WebhookSender {
       this.pumpAgain = true;
       return this.pumping;
     }
-    this.pumping = (async () => {
-      let started = 0;
-      try {
-        do {
-          this.pumpAgain = false;
-          const free = this.maxInFlight - this.inFlight.size;
-          if (free <= 0 || this.closed) break;
-          const claimed = await claimDueDeliveries({ prisma: this.options.prisma, now: this.now(), limit: free, perSubscription: this.perSubscription, leaseMs: this.leaseMs });
-          for (const delivery of claimed) this.start(delivery);
-          started += claimed.length;
-        } while (this.pumpAgain);
-      } finally {
-        this.pumping = null;
-      }
-      return started;
-    })();
-    return this.pumping;
+    // Reset in a .finally callback (always asynchronous), so it runs after the assignment below.
+    const run = this.claimAndStart().finally(() => {
+      if (this.pumping === run) this.pumping = null;
+    });
+    this.pumping = run;
+    return run;
+  }
+
+  /** Claims for the free slots, again while finished attempts asked for another pass meanwhile. */
+  private async claimAndStart(): Promise<number> {
+    let started = 0;
+    do {
+      this.pumpAgain = false;
+      const free = this.maxInFlight - this.inFlight.size;
+      if (free <= 0 || this.closed) break;
+      const claimed = await claimDueDeliveries({ prisma: this.options.prisma, now: this.now(), limit: free, perSubscription: this.perSubscription, leaseMs: this.leaseMs });
+      for (const delivery of claimed) this.start(delivery);
+      started += claimed.length;
+    } while (this.pumpAgain);
+    return started;
+  }
+
+  /**
+   * A pump soon after an attempt finishes: attempts finishing within the same few milliseconds
+   * share one claim query instead of one each.
+   */
+  private schedulePump(): void {
+    if (this.pumpTimer) return;
+    this.pumpTimer = setTimeout(() => {
+      this.pumpTimer = null;
+      void this.pump().catch((err) => this.options.log?.error("webhook pump failed", { error: err }));
+    }, PUMP_COALESCE_MS);
   }
 
   /** Waits until every started attempt has been recorded. */
@@ -326,11 +358,17 @@ export class WebhookSender {
     }
   }
 
-  /** Stops claiming, finishes the attempts in flight and closes the connections. */
-  async close(): Promise<void> {
+  /**
+   * Stops claiming and closes the connections. By default the attempts in flight finish first;
+   * `abandon` cuts them off (they are recorded as failed attempts and retried on schedule).
+   */
+  async close(options: { abandon?: boolean } = {}): Promise<void> {
     this.closed = true;
+    if (this.pumpTimer) clearTimeout(this.pumpTimer);
+    this.pumpTimer = null;
+    if (options.abandon) await this.dispatcher.destroy();
     await this.drain();
-    await this.dispatcher.close();
+    if (!options.abandon) await this.dispatcher.close();
   }
 
   private secretFor(secretEnc: string): string {
@@ -349,9 +387,33 @@ export class WebhookSender {
       .catch((err) => this.options.log?.error("webhook attempt failed unexpectedly", { deliveryId: delivery.id, error: err }))
       .finally(() => {
         this.inFlight.delete(run);
-        if (!this.closed) void this.pump().catch((err) => this.options.log?.error("webhook pump failed", { error: err }));
+        if (!this.closed) this.schedulePump();
       });
     this.inFlight.add(run);
+  }
+
+  /**
+   * Queues an outcome for the next write: one statement per batch. While a write is running, the
+   * outcomes that finish meanwhile wait and go together in the next one.
+   */
+  private record(record: AttemptRecord): Promise<boolean> {
+    return new Promise((done, failed) => {
+      this.pendingRecords.push({ record, done, failed });
+      if (!this.writing) this.writing = this.writeRecords();
+    });
+  }
+
+  private async writeRecords(): Promise<void> {
+    while (this.pendingRecords.length > 0) {
+      const batch = this.pendingRecords.splice(0, 500);
+      try {
+        const written = await recordOutcomes(this.options.prisma, batch.map((b) => b.record));
+        for (const b of batch) b.done(written.has(b.record.delivery.id));
+      } catch (err) {
+        for (const b of batch) b.failed(err);
+      }
+    }
+    this.writing = null;
   }
 
   /** Sends one claimed delivery and records the outcome. */
@@ -364,7 +426,7 @@ export class WebhookSender {
     } catch (err) {
       outcome = { ok: false, status: null, error: `internal: ${(err as Error).message}`, retryAfterMs: null, responseSnippet: null };
     }
-    const recorded = await recordOutcome({ prisma: this.options.prisma, delivery, outcome, requestSnippet: snippet(body), now: this.now() });
+    const recorded = await this.record({ delivery, outcome, requestSnippet: snippet(body), now: this.now() });
     if (!recorded) this.options.log?.warn("webhook attempt outcome not recorded: the lease lapsed and another worker re-claimed it", { deliveryId: delivery.id, attempt: delivery.attempts });
     return outcome;
   }
