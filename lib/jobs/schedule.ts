@@ -4,6 +4,7 @@ import type { PrismaClient } from "../db/client.ts";
 import type { DevLightningNode } from "../lightning/dev-node.ts";
 import { walletBackendFor } from "../lightning/index.ts";
 import type { Logger } from "../logging/logger.ts";
+import { expireSessions } from "../payments/expire-sessions.ts";
 import { pollInvoiceSettlements } from "../payments/record-settlement.ts";
 import { checkNodeCapacity } from "../webhooks/capacity-monitor.ts";
 import { WebhookSender } from "../webhooks/deliver.ts";
@@ -11,6 +12,7 @@ import { dispatchOutbox } from "../webhooks/dispatch-outbox.ts";
 import { targetPolicyFor } from "../webhooks/ssrf.ts";
 import type { Job } from "./worker.ts";
 
+/** Every periodic job of the worker, wired to real dependencies (config defaults to the process's). */
 export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightningNode | null; log: Logger; config?: Config }): Job[] {
   // The process configuration unless the caller passes one (server.ts reads the same environment).
   const config = () => deps.config ?? getConfig();
@@ -69,6 +71,17 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
           },
         });
         if (checked.events) deps.log.info("node capacity events written", checked);
+      },
+    },
+    {
+      // session.expired exactly once per ended session (lib/payments/expire-sessions.ts); a singleton
+      // only to save work: the conditional mark would keep two workers from writing one event twice.
+      name: "session-expiry",
+      intervalMs: 15_000,
+      singleton: true,
+      run: async () => {
+        const expired = await expireSessions({ prisma: deps.prisma });
+        if (expired) deps.log.info("session.expired events written", { count: expired });
       },
     },
   ];

@@ -6,6 +6,7 @@ import { DEFAULT_TOLERANCE_MS, verifyWebhook, type WebhookEnvelope } from "./web
 /** Deliveries are small JSON envelopes; anything larger is not ours and is refused unread. */
 export const MAX_WEBHOOK_BODY_BYTES = 1_000_000;
 
+/** The secret(s) to accept and the replay window. */
 export type WebhookMiddlewareOptions = {
   /** The subscription secret (several while you rotate). */
   secret: string | readonly string[];

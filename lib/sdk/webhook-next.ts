@@ -2,6 +2,7 @@
 // raw body with request.text() (never request.json(), which would lose the signed bytes).
 import { verifyWebhook, type WebhookEnvelope, type WebhookVerifyCode } from "./webhook-verify.ts";
 
+/** The verified envelope and raw body, or the failure code with a ready 400 response. */
 export type NextWebhookResult<D = Record<string, unknown>> =
   | { ok: true; event: WebhookEnvelope<D>; rawBody: string }
   | { ok: false; code: WebhookVerifyCode; response: Response };

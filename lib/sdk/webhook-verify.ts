@@ -40,6 +40,7 @@ export const WEBHOOK_VERIFY_CODES = [
   "signature_mismatch",
   "invalid_payload_json",
 ] as const;
+/** One of the 8 failure codes. */
 export type WebhookVerifyCode = (typeof WEBHOOK_VERIFY_CODES)[number];
 
 /** The delivery envelope (spec 2.6): the same `id` on every retry, so receivers deduplicate on it. */
@@ -89,6 +90,7 @@ export function readHeader(headers: HeaderSource, name: string): string | undefi
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Everything a receiver has: its secret, the request's headers and its raw body. */
 export type VerifyWebhookOptions = {
   /** The subscription secret; several during your own rotation (any match passes). */
   secret: string | readonly string[] | undefined | null;
@@ -101,6 +103,7 @@ export type VerifyWebhookOptions = {
   now?: number;
 };
 
+/** The envelope when every rule passed, else the first failed rule's code. */
 export type VerifyWebhookResult<D = Record<string, unknown>> = { ok: true; event: WebhookEnvelope<D> } | { ok: false; code: WebhookVerifyCode };
 
 const TIMESTAMP_MS = /^\d{1,16}$/;

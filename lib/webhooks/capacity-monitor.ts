@@ -41,8 +41,10 @@ export const CAPACITY_RULES = {
   readingTimeoutMs: 10_000,
 } as const;
 
-export type CapacityRules = typeof CAPACITY_RULES;
+/** The thresholds and timings, overridable in tests. */
+export type CapacityRules = { readonly [K in keyof typeof CAPACITY_RULES]: number };
 
+/** The state of a node from one reading: ok, or degraded with the spec 6.1 reason. */
 export type CapacityAssessment = { status: "ok"; reason: null } | { status: "degraded"; reason: CapacityReason };
 
 /** Pure: the state of a node from one reading. Reasons are checked in order of severity. */
@@ -104,6 +106,7 @@ export function nextCapacityState(
   return { state: { ...base, ...pending }, event: null };
 }
 
+/** What one monitor pass needs; walletFor decides which wallets this worker can read. */
 export type CheckNodeCapacityOptions = {
   prisma: PrismaClient;
   /** The backend of a wallet, or null when it is not reachable from this worker. */

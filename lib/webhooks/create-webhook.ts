@@ -6,6 +6,7 @@ import type { WebhookCreate } from "./schemas.ts";
 import { generateWebhookSecret } from "./sign.ts";
 import { assertWebhookUrl, type TargetPolicy } from "./ssrf.ts";
 
+/** Input already validated by webhookCreateSchema; policy decides which addresses are allowed. */
 export type CreateWebhookOptions = {
   prisma: PrismaClient;
   appSecret: string;

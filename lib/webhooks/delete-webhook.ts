@@ -2,6 +2,7 @@
 import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
 
+/** Scoped by tenant in the query itself. */
 export type DeleteWebhookOptions = { prisma: PrismaClient; tenantId: string; webhookId: string };
 
 /** 404 when the id is not one of this workspace's subscriptions. */

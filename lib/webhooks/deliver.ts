@@ -94,6 +94,7 @@ function describeError(err: unknown, timeoutMs: number): string {
   return `${inner?.code ?? "network_error"}: ${inner?.message ?? String(err)}`;
 }
 
+/** One signed POST to make through the pinned dispatcher. */
 export type SendAttemptInput = {
   dispatcher: Agent;
   url: string;
@@ -147,6 +148,7 @@ export type ClaimedDelivery = {
   eventCreatedAt: Date;
 };
 
+/** Bounds of one claim: how many, how many per subscription, and for how long. */
 export type ClaimOptions = {
   prisma: PrismaClient;
   now: Date;
@@ -259,6 +261,7 @@ export async function recordOutcomes(prisma: PrismaClient, records: readonly Att
   return new Set(written.map((w) => w.id));
 }
 
+/** A worker's delivery engine settings (defaults: 32 in flight, 4 per subscription, 60 s lease, 10 s timeout). */
 export type WebhookSenderOptions = {
   prisma: PrismaClient;
   appSecret: string;

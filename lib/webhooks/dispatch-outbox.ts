@@ -4,6 +4,7 @@
 // nothing twice) and the events marked dispatched, all or nothing.
 import type { PrismaClient } from "../db/client.ts";
 
+/** Batch bounds and clock of one fan-out pass. */
 export type DispatchOutboxOptions = {
   prisma: PrismaClient;
   /** Injectable clock (tests): deliveries become due at this time. */

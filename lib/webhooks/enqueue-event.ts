@@ -7,6 +7,7 @@ import { eventDataSchemas, type EventData, type WebhookEventType } from "./event
 /** A transaction client (`prisma.$transaction(async (tx) => ...)`) or the client itself. */
 export type OutboxWriter = Prisma.TransactionClient | PrismaClient;
 
+/** One event: the data type follows the event type, so producers get the catalogue's shape checked at compile time. */
 export type EnqueueEventInput<T extends WebhookEventType> = {
   tenantId: string;
   type: T;

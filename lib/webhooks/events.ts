@@ -6,6 +6,7 @@ import { eventTypes, type EventType } from "../payments/outbox.ts";
 
 /** Every event a subscription can name (the list lives with the outbox writers in lib/payments). */
 export const WEBHOOK_EVENT_TYPES = eventTypes;
+/** An event type name (`*` excluded). */
 export type WebhookEventType = EventType;
 
 /** Subscribes to every event, present and future. */
@@ -95,6 +96,7 @@ export const endpointHealthChangedDataSchema = z.object({
 
 /** Why a node cannot receive well (spec 6.1); thresholds in ./capacity-monitor.ts. */
 export const CAPACITY_REASONS = ["no_channels", "peers_offline", "receiving_full", "receiving_low"] as const;
+/** One of the four degraded reasons. */
 export type CapacityReason = (typeof CAPACITY_REASONS)[number];
 
 /** node.capacity_changed: exactly the fields of spec 6.1, nothing else. */

@@ -3,6 +3,7 @@ import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
 import { toDeliveryView } from "./delivery-view.ts";
 
+/** `limit` is already bounded by deliveriesQuerySchema. */
 export type ListDeliveriesOptions = { prisma: PrismaClient; tenantId: string; webhookId: string; limit: number };
 
 /** 404 when the subscription is not this workspace's. */

@@ -1,6 +1,7 @@
 // Lists a workspace's subscriptions (the response schema drops the sealed secret).
 import type { PrismaClient } from "../db/client.ts";
 
+/** Scoped by tenant in the query itself. */
 export type ListWebhooksOptions = { prisma: PrismaClient; tenantId: string };
 
 /** Oldest first, so a dashboard list stays stable as subscriptions are added. */

@@ -4,6 +4,7 @@ import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
 import { toDeliveryView } from "./delivery-view.ts";
 
+/** Scoped by tenant in the query itself; `now` is when the retry becomes due. */
 export type RetryDeliveryOptions = { prisma: PrismaClient; tenantId: string; deliveryId: string; now?: Date };
 
 /** 404 for another workspace's delivery; 409 unless it is failed and its subscription active. */

@@ -5,6 +5,7 @@ import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
 import { generateWebhookSecret } from "./sign.ts";
 
+/** Scoped by tenant in the query itself; appSecret seals the new secret at rest. */
 export type RotateWebhookSecretOptions = { prisma: PrismaClient; appSecret: string; tenantId: string; webhookId: string };
 
 /** Returns the new secret, shown this one time. */

@@ -9,6 +9,7 @@ import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./events.ts
 export const MAX_URL_LENGTH = 2048;
 /** Spec 4.5 / 8: deliveries list size. */
 export const DELIVERIES_DEFAULT_LIMIT = 50;
+/** Spec 4.5 / 8: the largest page of deliveries. */
 export const DELIVERIES_MAX_LIMIT = 100;
 
 const url = z
@@ -33,12 +34,14 @@ const events = z
 
 /** POST /api/tenants/:tenantId/webhooks */
 export const webhookCreateSchema = z.strictObject({ url, events });
+/** A validated create body (events deduplicated, `*` alone). */
 export type WebhookCreate = z.output<typeof webhookCreateSchema>;
 
 /** PATCH /api/tenants/:tenantId/webhooks/:id: any subset; never touches the secret. */
 export const webhookUpdateSchema = z
   .strictObject({ url: url.optional(), events: events.optional(), isActive: z.boolean({ message: "must be true or false" }).optional() })
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), { message: "send at least one of url, events, isActive" });
+/** A validated PATCH body with at least one field. */
 export type WebhookUpdate = z.output<typeof webhookUpdateSchema>;
 
 /** GET …/:id/deliveries?limit: 1 to 100, default 50. Out of range is a 400 naming `limit`. */
@@ -56,6 +59,7 @@ export const deliveriesQuerySchema = z.object({
       return n;
     }),
 });
+/** The parsed deliveries query. */
 export type DeliveriesQuery = z.output<typeof deliveriesQuerySchema>;
 
 /** Parses the deliveries query string; a bad `limit` is a 400 naming the parameter (spec 4.5). */
@@ -77,8 +81,10 @@ export const webhookResponseSchema = z.object({
   createdAt: isoDate,
   updatedAt: isoDate,
 });
+/** A subscription as returned by list and update. */
 export type WebhookResponse = z.output<typeof webhookResponseSchema>;
 
+/** GET …/webhooks: `{webhooks: [...]}`. */
 export const webhookListResponseSchema = z.object({ webhooks: z.array(webhookResponseSchema) });
 
 /** The creation response: the only ordinary response that carries `secret`. */
@@ -87,6 +93,7 @@ export const webhookCreatedSchema = webhookResponseSchema.extend({ secret: z.str
 /** POST …/:id/rotate-secret: the new secret, shown once. */
 export const webhookSecretRotatedSchema = z.object({ id: z.string(), secret: z.string() });
 
+/** Delivery states: pending (due or waiting to retry), delivering (leased), succeeded, failed (retries exhausted). */
 export const DELIVERY_STATUSES = ["pending", "delivering", "succeeded", "failed"] as const;
 
 /** A delivery for the dashboard (spec 4.5): status, HTTP status, attempts, errors, timestamps, snippets. */
@@ -107,8 +114,10 @@ export const deliveryResponseSchema = z.object({
   requestSnippet: z.string().nullable(),
   responseSnippet: z.string().nullable(),
 });
+/** A delivery as the dashboard shows it. */
 export type DeliveryResponse = z.output<typeof deliveryResponseSchema>;
 
+/** GET …/:id/deliveries: `{deliveries: [...]}`, newest first. */
 export const deliveryListResponseSchema = z.object({ deliveries: z.array(deliveryResponseSchema) });
 
 /** Retry and test answer 202 with the queued delivery. */

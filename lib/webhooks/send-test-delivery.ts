@@ -8,6 +8,7 @@ import type { EventData } from "./events.ts";
 /** Marks test deliveries: no real invoice has an all-zero payment hash. */
 export const TEST_PAYMENT_HASH = "0".repeat(64);
 
+/** Scoped by tenant in the query itself; `now` stamps the synthetic event. */
 export type SendTestDeliveryOptions = { prisma: PrismaClient; tenantId: string; webhookId: string; now?: Date };
 
 /**

@@ -27,6 +27,7 @@ export function serializeEnvelope(envelope: WebhookEnvelope<unknown>): string {
   return JSON.stringify({ id: envelope.id, event: envelope.event, timestamp: envelope.timestamp, data: envelope.data });
 }
 
+/** What one attempt's headers are computed from. */
 export type SignDeliveryInput = {
   secret: string;
   /** Delivery id: X-Webhook-Id and webhook-id, identical on every attempt. */

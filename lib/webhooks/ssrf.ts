@@ -311,6 +311,7 @@ export function pinnedLookup(policy: TargetPolicy): LookupFunction {
   }) as LookupFunction;
 }
 
+/** The policy plus connection settings of the delivery dispatcher. */
 export type PinnedDispatcherOptions = TargetPolicy & {
   /** Extra trusted CA certificates (PEM) replacing the defaults; production uses NODE_EXTRA_CA_CERTS instead. */
   ca?: string | string[];

@@ -5,6 +5,7 @@ import { AppError } from "../errors/index.ts";
 import type { WebhookUpdate } from "./schemas.ts";
 import { assertWebhookUrl, type TargetPolicy } from "./ssrf.ts";
 
+/** Patch already validated by webhookUpdateSchema; a new url is checked against policy. */
 export type UpdateWebhookOptions = {
   prisma: PrismaClient;
   policy: TargetPolicy;

@@ -39,6 +39,7 @@ export type ReceivedRequest = { method: string; url: string; headers: IncomingHt
 /** How to answer: a status (and headers/body), or "hang" to never answer (until the server closes). */
 export type ReceiverAnswer = { status: number; headers?: Record<string, string>; body?: string } | "hang";
 
+/** A running receiver: where it listens, what it received, how it answers. */
 export type HttpsReceiver = {
   port: number;
   /** https://127.0.0.1:<port><path> */

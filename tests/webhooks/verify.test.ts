@@ -12,10 +12,15 @@ import { generateWebhookSecret, serializeEnvelope, signDelivery } from "../../li
 const secret = generateWebhookSecret();
 const now = Date.parse("2026-11-21T12:00:00.000Z");
 const body = serializeEnvelope({ id: "2f1c9a0e-4d7b-4c55-9a53-0c2d1f0e9b11", event: "invoice.settled", timestamp: "2026-11-21T11:59:59.000Z", data: { paymentHash: "ab".repeat(32), amountSats: 21 } });
-const signed = (overrides: Record<string, string | undefined> = {}, ts = now, key = secret) => ({
-  ...signDelivery({ secret: key, id: "2f1c9a0e-4d7b-4c55-9a53-0c2d1f0e9b11", event: "invoice.settled", body, timestampMs: ts }),
-  ...overrides,
-});
+/** Headers of a genuine attempt at `ts`, with some replaced (or removed when set to undefined). */
+const signed = (overrides: Record<string, string | undefined> = {}, ts = now, key = secret): Record<string, string> => {
+  const headers = signDelivery({ secret: key, id: "2f1c9a0e-4d7b-4c55-9a53-0c2d1f0e9b11", event: "invoice.settled", body, timestampMs: ts });
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value === undefined) delete headers[name];
+    else headers[name] = value;
+  }
+  return headers;
+};
 
 describe("verifyWebhook", () => {
   it("accepts a genuine delivery and returns the envelope", () => {
