@@ -21,6 +21,8 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 export const MAX_RETRY_AFTER_MS = 30 * 60_000;
 /** Request and response snippets kept for the dashboard. */
 export const SNIPPET_BYTES = 2048;
+/** Identifies our deliveries in receivers' logs. */
+const USER_AGENT = "l402-hub-webhooks/1";
 /** Finished attempts within this window share one claim for their freed slots. */
 const PUMP_COALESCE_MS = 2;
 /** How long a claim lasts: longer than the timeout plus the time to record the outcome. */
@@ -112,7 +114,7 @@ export async function sendAttempt(input: SendAttemptInput, nowMs: () => number =
   try {
     const res = await request(input.url, {
       method: "POST",
-      headers: input.headers,
+      headers: { "user-agent": USER_AGENT, ...input.headers },
       body: input.body,
       dispatcher: input.dispatcher,
       signal: AbortSignal.timeout(timeoutMs),
@@ -296,6 +298,7 @@ export class WebhookSender {
   private pumping: Promise<number> | null = null;
   private pumpAgain = false;
   private closed = false;
+  private closing: Promise<void> | null = null;
   /** Outcomes waiting for the next write, and the write in progress (group commit). */
   private pendingRecords: { record: AttemptRecord; done: (written: boolean) => void; failed: (err: unknown) => void }[] = [];
   private writing: Promise<void> | null = null;
@@ -306,7 +309,9 @@ export class WebhookSender {
     this.perSubscription = options.perSubscription ?? 4;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.now = options.now ?? (() => new Date());
-    this.dispatcher = createPinnedDispatcher({ ...options.policy, ca: options.ca, connectTimeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS, connectionsPerOrigin: Math.max(this.perSubscription, 4) });
+    // As many sockets per origin as slots: subscriptions of different workspaces may share a receiver
+    // host, and the per-subscription limit (not the pool) must decide who waits.
+    this.dispatcher = createPinnedDispatcher({ ...options.policy, ca: options.ca, connectTimeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS, connectionsPerOrigin: this.maxInFlight });
   }
 
   /** Attempts currently in flight in this process. */
@@ -365,13 +370,16 @@ export class WebhookSender {
    * Stops claiming and closes the connections. By default the attempts in flight finish first;
    * `abandon` cuts them off (they are recorded as failed attempts and retried on schedule).
    */
-  async close(options: { abandon?: boolean } = {}): Promise<void> {
-    this.closed = true;
-    if (this.pumpTimer) clearTimeout(this.pumpTimer);
-    this.pumpTimer = null;
-    if (options.abandon) await this.dispatcher.destroy();
-    await this.drain();
-    if (!options.abandon) await this.dispatcher.close();
+  close(options: { abandon?: boolean } = {}): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      if (this.pumpTimer) clearTimeout(this.pumpTimer);
+      this.pumpTimer = null;
+      if (options.abandon) await this.dispatcher.destroy();
+      await this.drain();
+      if (!options.abandon) await this.dispatcher.close();
+    })();
+    return this.closing;
   }
 
   private secretFor(secretEnc: string): string {

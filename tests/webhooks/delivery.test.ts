@@ -105,6 +105,7 @@ describe("delivery to a real HTTPS receiver", () => {
       expect(req.method).toBe("POST");
       expect(req.url).toBe("/hook");
       expect(req.headers["content-type"]).toBe("application/json");
+      expect(req.headers["user-agent"]).toBe("l402-hub-webhooks/1");
       expect(Object.keys(body)).toEqual(["id", "event", "timestamp", "data"]);
       expect(body.event).toBe("invoice.settled");
       expect(eventDataSchemas["invoice.settled"].parse(body.data)).toEqual(body.data);
@@ -327,6 +328,28 @@ describe("SSRF at connect time", () => {
 });
 
 describe("isolation between receivers", () => {
+  it("does not let a hanging path hold up another subscription on the same host", async () => {
+    receiver.answer((req) => (req.url === "/slow" ? "hang" : { status: 200 }));
+    const a = (await tenantFactory(prisma(), ctx.config.appSecret)).tenantId;
+    const b = (await tenantFactory(prisma(), ctx.config.appSecret)).tenantId;
+    await subscribe(a, ["*"], receiver.url("/slow"));
+    const fast = await subscribe(b, ["*"], receiver.url("/fast"));
+    for (let i = 0; i < 12; i += 1) {
+      await enqueueEvent(prisma(), { tenantId: a, type: "invoice.settled", data: eventExamples["invoice.settled"] });
+      await enqueueEvent(prisma(), { tenantId: b, type: "invoice.settled", data: eventExamples["invoice.settled"] });
+    }
+    await dispatchOutbox({ prisma: prisma() });
+    const s = sender({ maxInFlight: 8, perSubscription: 4, timeoutMs: 8_000 });
+    const started = Date.now();
+    while ((await prisma().webhookDelivery.count({ where: { subscriptionId: fast.id, status: "succeeded" } })) < 12) {
+      await s.pump();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(Date.now() - started).toBeLessThan(6_000);
+    }
+    expect(receiver.received.filter((r) => r.url === "/slow").length).toBeLessThanOrEqual(4);
+    await s.close({ abandon: true });
+  });
+
   it("keeps delivering to a healthy receiver while another one hangs", async () => {
     const hanging = await startHttpsReceiver();
     hanging.answer(() => "hang");
