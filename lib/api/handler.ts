@@ -117,6 +117,26 @@ export function withErrors<S extends z.ZodType | undefined = undefined>(
 }
 
 /**
+ * Routes for any signed-in user (no workspace): 401 without an Auth.js session. next-auth is
+ * imported lazily, as in sessionPrincipal, so nothing else loads it.
+ */
+export function withSignedInUser<S extends z.ZodType | undefined = undefined>(
+  handler: (args: RouteArgs<S> & { userId: string }) => Promise<Response>,
+  opts: BaseOptions<S> = {},
+): RouteHandler {
+  return run(
+    opts,
+    async () => {
+      const { getSignedInUserId } = await import("../auth/next-auth.ts");
+      const userId = await getSignedInUserId();
+      if (!userId) throw new AppError("unauthorized", "Sign in to get a free-try token");
+      return { userId };
+    },
+    handler,
+  );
+}
+
+/**
  * Platform operator routes: `Authorization: Bearer $HUB_ADMIN_TOKEN`, compared in constant time.
  * Without a configured admin token the routes do not exist (404).
  */

@@ -61,6 +61,9 @@ const envSchema = z.object({
   WEBHOOK_CONCURRENCY: positiveInt.default(32),
   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt.default(4),
   NODE_CAPACITY_CHECK_SECONDS: positiveInt.default(300),
+  FREE_TRY_ISSUER: z.string().min(1).optional(),
+  FREE_TRY_JWKS_URL: httpUrl.optional(),
+  FREE_TRY_AUDIENCE: z.string().min(1).optional(),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -102,6 +105,8 @@ export type Config = {
   webhookConcurrencyPerSubscription: number;
   /** Interval of the node capacity check (node.capacity_changed). */
   nodeCapacityCheckSeconds: number;
+  /** External identity provider whose JWTs buy a free try (besides our own issuer), or null. */
+  freeTryProvider: { issuer: string; jwksUrl: string; audience: string } | null;
 };
 
 /** Thrown at startup; its message has one line per invalid variable. */
@@ -144,6 +149,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (isProduction && !e.APP_SECRET) problems.push("APP_SECRET: required when NODE_ENV=production (at least 32 characters)");
   if (isProduction && !e.SITE_URL) problems.push("SITE_URL: required when NODE_ENV=production (the public https address)");
   if (Boolean(e.GITHUB_ID) !== Boolean(e.GITHUB_SECRET)) problems.push("GITHUB_ID, GITHUB_SECRET: set both or neither");
+  const freeTrySet = [e.FREE_TRY_ISSUER, e.FREE_TRY_JWKS_URL, e.FREE_TRY_AUDIENCE].filter(Boolean).length;
+  if (freeTrySet !== 0 && freeTrySet !== 3) problems.push("FREE_TRY_ISSUER, FREE_TRY_JWKS_URL, FREE_TRY_AUDIENCE: set all three or none");
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -180,6 +187,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     webhookConcurrencyPerSubscription: e.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,
     nodeCapacityCheckSeconds: e.NODE_CAPACITY_CHECK_SECONDS,
+    freeTryProvider:
+      e.FREE_TRY_ISSUER && e.FREE_TRY_JWKS_URL && e.FREE_TRY_AUDIENCE
+        ? { issuer: e.FREE_TRY_ISSUER, jwksUrl: e.FREE_TRY_JWKS_URL, audience: e.FREE_TRY_AUDIENCE }
+        : null,
   };
 }
 

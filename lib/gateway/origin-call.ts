@@ -56,6 +56,8 @@ export type OriginRequest = {
   secrets: OriginSecretPair;
   /** Whole-call timeout for non-stream endpoints; null for streams. */
   timeoutMs: number | null;
+  /** How long the origin may take to send its response headers (streams: about a second, spec 4.7). */
+  headersTimeoutMs?: number;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
   /** Marks health probes so origins can skip work. */
@@ -73,7 +75,7 @@ export function originTarget(originUrl: string, path: string, search: string): U
 }
 
 /** Builds the signed header set the origin receives. */
-export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signal" | "timeoutMs">, now = Date.now()): Record<string, string | string[]> {
+export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signal" | "timeoutMs" | "headersTimeoutMs">, now = Date.now()): Record<string, string | string[]> {
   const headers = stripHopByHop(request.clientHeaders);
   for (const name of Object.keys(headers)) {
     if (withheldFromOrigin.has(name) || name.startsWith("x-gateway-") || name.startsWith("x-forwarded-") || name === "x-hub-probe") delete headers[name];
@@ -113,7 +115,7 @@ export async function callOrigin(request: OriginRequest): Promise<OriginResponse
       body: request.body && request.body.length ? request.body : null,
       signal,
       // Streams may stay silent for long stretches; the stream layer enforces its own limits.
-      headersTimeout: request.timeoutMs ?? 30_000,
+      headersTimeout: request.headersTimeoutMs ?? request.timeoutMs ?? 30_000,
       bodyTimeout: request.timeoutMs === null ? 0 : request.timeoutMs,
     });
     return { kind: "response", statusCode: response.statusCode, headers: stripHopByHop(response.headers as Record<string, string | string[]>), body: response.body };

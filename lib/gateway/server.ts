@@ -1,29 +1,34 @@
 // The gateway: a plain node:http server in front of every tenant's origin (no Next imports).
 // request -> request id -> tenant -> endpoint -> tenant state -> body limit -> credential
-//   -> challenge (402) | claim proof -> origin call (signed) -> consume / release -> response
+//   -> reservePayment: challenge (402) | reserve (proof claim, session debit, credit burn, free try)
+//   -> cache hit | origin call (signed) -> plain relay | per_kb metering | SSE relay
+//   -> commit (consume / keep debit) or refund (revert / refunded_to_balance) -> response
 import { randomUUID } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Agent, type Dispatcher } from "undici";
 import { gatewayHostSuffix, type Config } from "../config/index.ts";
 import type { PrismaClient } from "../db/client.ts";
 import type { ErrorCode } from "../errors/index.ts";
 import { parseAuthorization } from "../l402/headers.ts";
-import { verifyL402, type L402VerifyFailure } from "../l402/macaroon.ts";
 import type { DevLightningNode } from "../lightning/dev-node.ts";
 import { WalletError, type WalletBackend } from "../lightning/types.ts";
 import type { CapableWalletBackend } from "../lightning/wallet-capabilities.ts";
 import type { Logger } from "../logging/logger.ts";
+import { createFreeTryVerifier, type FreeTryVerifier } from "../payments/free-try.ts";
 import { issueChallenge } from "../payments/issue-challenge.ts";
-import { claimProof, finishProof } from "../payments/redeem-proof.ts";
-import { isSessionModel, quoteEndpoint, type PricingQuote } from "../pricing/quote.ts";
+import { formatKb, quoteEndpoint, streamPricing } from "../pricing/quote.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { openWalletBackend } from "../wallets/open-wallet.ts";
+import { EventStreamRelay, StreamTicker } from "./event-stream-relay.ts";
 import { callOrigin, isRetryableUpstreamStatus, type OriginResponse } from "./origin-call.ts";
 import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, type RateLimits } from "./rate-limit.ts";
 import { readBody } from "./read-body.ts";
+import { challengeOffer, reservePayment, type ChallengeOffer, type PaymentRefusal, type PerKbMeter, type Reservation } from "./reserve-payment.ts";
 import { normalizeRequestPath, resolveTenant } from "./resolve-tenant.ts";
+import { cacheKey, isStorableResponse, MAX_CACHED_BODY_BYTES, responseCacheFor, type CachedResponse, type ResponseCache } from "./response-cache.ts";
 import { matchRoute } from "./route-match.ts";
 import { TenantCache, type GatewayEndpoint, type GatewayTenant } from "./tenant-cache.ts";
 
@@ -35,6 +40,22 @@ export const gatewayLimits = {
   proofValiditySeconds: 24 * 3600,
   /** A claim blocks concurrent use of a proof; it lapses if this process dies mid-call. */
   claimLeaseMs: 2 * 60_000,
+  /** A streaming origin must send its headers this soon, or the call is an upstream failure (spec 4.7 rule 7). */
+  streamHeadersTimeoutMs: 1_500,
+  /** A `: keep-alive` comment after this much silence on a stream (spec 8). */
+  streamKeepAliveMs: 15_000,
+  /** Stream lifetime when the endpoint sets no maxStreamSeconds. */
+  streamMaxSeconds: 3_600,
+  /** Origin silence that closes a stream when the endpoint sets no idleTimeoutSeconds. */
+  streamIdleSeconds: 120,
+  /** How long a stream that must end waits for the origin's current event to complete. */
+  streamCloseGraceMs: 1_000,
+  /** Resolution of stream timing (one interval per gateway drives every open stream). */
+  streamTickMs: 1_000,
+  /** Largest per_kb response the gateway buffers to measure and charge. */
+  perKbMaxBytes: 8 * 1024 * 1024,
+  /** Bound of the in-memory response cache (used without Redis). */
+  memoryCacheBytes: 64 * 1024 * 1024,
 };
 
 const exposedHeaders = [
@@ -63,9 +84,21 @@ export type GatewayOptions = {
   rateLimits?: RateLimits;
   /** Overrides of gatewayLimits (tests shorten timeouts). */
   limits?: Partial<typeof gatewayLimits>;
+  /** Milliseconds since the epoch: decides session, credit and stream expiry (tests move it). */
+  clock?: () => number;
+  /** Free-try token verifier; by default our own issuer plus FREE_TRY_* from the config. */
+  freeTry?: FreeTryVerifier;
+  /** Response cache; by default Redis when the store is Redis, bounded memory otherwise. */
+  responseCache?: ResponseCache;
 };
 
 type PaymentHeaders = { payment: "charged" | "reverted" | "refunded_to_balance" | "not_charged"; code?: "upstream_failed_retryable" | "upstream_rejected" | "payment_failed" };
+
+/** How a call ended for its payment: served (2xx/3xx), rejected by the origin (other 4xx), or refunded. */
+type CallOutcome = "served" | "rejected" | "refunded";
+
+/** One call on its way to the origin, paid for. */
+type PaidCall = { ctx: Ctx; tenant: GatewayTenant; endpoint: GatewayEndpoint; reservation: Reservation; path: string; search: string; body: Buffer | null };
 
 type Ctx = {
   req: IncomingMessage;
@@ -75,17 +108,11 @@ type Ctx = {
   abort: AbortController;
 };
 
-const verifyMessages: Record<Exclude<L402VerifyFailure, "expired">, string> = {
-  malformed: "The L402 credential is malformed",
-  bad_signature: "The macaroon signature is invalid",
-  bad_identifier: "The macaroon identifier is invalid",
-  unknown_caveat: "The macaroon carries a caveat this gateway does not accept",
-  wrong_preimage: "The preimage does not match the macaroon's payment hash",
-};
-
 export type Gateway = {
   server: http.Server;
   tenants: TenantCache;
+  /** SSE streams open right now (tests and the benchmark watch resources being released). */
+  openStreams(): number;
   listen(port: number, host?: string): Promise<number>;
   close(): Promise<void>;
 };
@@ -98,6 +125,18 @@ export function createGateway(options: GatewayOptions): Gateway {
   const limits = { ...gatewayLimits, ...options.limits };
   const clientIp = clientIpResolver(config.trustedProxies);
   const limiter = new GatewayRateLimiter(store, options.rateLimits ?? defaultRateLimits);
+  const clock = options.clock ?? Date.now;
+  const cache = options.responseCache ?? responseCacheFor(store, limits.memoryCacheBytes);
+  const ticker = new StreamTicker(limits.streamTickMs, clock);
+  const paymentDeps = {
+    prisma,
+    appSecret: config.appSecret,
+    clock,
+    freeTry: options.freeTry ?? createFreeTryVerifier({ appSecret: config.appSecret, ownIssuer: config.siteUrl, external: config.freeTryProvider }),
+    proofValiditySeconds: limits.proofValiditySeconds,
+    creditTtlSeconds: config.creditTtlDays * 86_400,
+    balanceTtlMs: config.creditTtlDays * 86_400_000,
+  };
 
   function send(ctx: Ctx, status: number, body: unknown, headers: Record<string, string | string[]> = {}) {
     if (ctx.res.headersSent) return void ctx.res.destroy();
@@ -126,7 +165,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     return backend;
   }
 
-  async function challenge(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, quote: PricingQuote, extra?: PaymentHeaders) {
+  async function challenge(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, offer: ChallengeOffer, extra?: PaymentHeaders) {
     let issued;
     try {
       issued = await issueChallenge({
@@ -135,11 +174,12 @@ export function createGateway(options: GatewayOptions): Gateway {
         appSecret: config.appSecret,
         tenantId: tenant.id,
         endpointId: endpoint.id,
-        scope: { kind: "endpoint", endpointId: endpoint.id },
-        quote,
-        description: `${tenant.name}: ${endpoint.method} ${endpoint.path}`.slice(0, 200),
+        scope: offer.scope,
+        quote: offer.quote,
+        description: `${tenant.name}: ${offer.scope.kind === "credit" ? "prepaid credit" : `${endpoint.method} ${endpoint.path}`}`.slice(0, 200),
         invoiceExpirySeconds: config.invoiceExpirySeconds,
-        tokenValiditySeconds: limits.proofValiditySeconds,
+        tokenValiditySeconds: offer.tokenValiditySeconds,
+        now: new Date(clock()),
       });
     } catch (err) {
       if (!(err instanceof WalletError)) throw err;
@@ -156,21 +196,227 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
-  /** Streams the origin's response to the client with our headers on top. */
-  async function relay(ctx: Ctx, response: OriginResponse, extra: Record<string, string>) {
+  /**
+   * Streams the origin's response to the client with our headers on top. With `keep`, the body is
+   * also collected (up to the cache's entry limit) and handed over once fully delivered.
+   */
+  async function relay(ctx: Ctx, response: OriginResponse, extra: Record<string, string>, keep?: (body: Buffer) => void) {
     const headers = { ...response.headers, ...extra };
     delete headers["access-control-allow-origin"];
     ctx.res.writeHead(response.statusCode, headers);
     ctx.res.flushHeaders();
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    const tap = keep
+      ? new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            kept += chunk.length;
+            if (kept <= MAX_CACHED_BODY_BYTES) chunks.push(chunk);
+            callback(null, chunk);
+          },
+        })
+      : null;
     try {
-      await pipeline(response.body, ctx.res);
+      await (tap ? pipeline(response.body, tap, ctx.res) : pipeline(response.body, ctx.res));
+      if (keep && kept <= MAX_CACHED_BODY_BYTES) keep(Buffer.concat(chunks));
     } catch (err) {
       if (!ctx.res.destroyed) ctx.res.destroy(err as Error);
       response.body.destroy();
     }
   }
 
-  async function proxy(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, path: string, search: string, body: Buffer | null) {
+  /** X-Hub-Payment (spec 7.2) and the session, credit or free-try headers of a call's outcome. */
+  function outcomeHeaders(reservation: Reservation, outcome: CallOutcome): Record<string, string> {
+    if (reservation.kind === "free") return {};
+    if (reservation.kind === "free_try") return outcome === "refunded" ? {} : reservation.stateHeaders();
+    const state = reservation.stateHeaders();
+    if (outcome === "served") return { ...state, ...paymentHeaders({ payment: "charged" }) };
+    if (outcome === "rejected") return { ...state, ...paymentHeaders({ payment: "charged", code: "upstream_rejected" }) };
+    const payment = reservation.kind === "proof" ? "reverted" : "refunded_to_balance";
+    return { ...state, ...paymentHeaders({ payment, code: "upstream_failed_retryable" }) };
+  }
+
+  /** Answers a request that got no reservation. */
+  async function refuse(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, refusal: PaymentRefusal) {
+    switch (refusal.kind) {
+      case "challenge":
+        return challenge(ctx, tenant, endpoint, refusal.offer, refusal.notCharged ? { payment: "not_charged", code: "payment_failed" } : undefined);
+      case "forged":
+        return forged(ctx, refusal.message);
+      case "unauthorized":
+        return sendError(ctx, 401, "unauthorized", refusal.message);
+      case "bad_request":
+        return sendError(ctx, 400, "bad_request", refusal.message);
+      case "in_use":
+        return sendError(ctx, 409, "conflict", "This proof is being redeemed by another request right now; retry when it completes", {
+          "retry-after": "1",
+          ...paymentHeaders({ payment: "not_charged", code: "payment_failed" }),
+        });
+    }
+  }
+
+  /** A new 402 for a call its reservation could not pay for after all (per_kb: the response costs more than the balance). */
+  async function challengeAgain(call: PaidCall) {
+    const offer = challengeOffer(paymentDeps, call.endpoint, {});
+    if ("problem" in offer) throw new Error(offer.problem);
+    return challenge(call.ctx, call.tenant, call.endpoint, offer, { payment: "not_charged", code: "payment_failed" });
+  }
+
+  /** Answers an origin that could not be reached or timed out; the reservation is given back first. */
+  async function upstreamFailed(call: PaidCall, failure: { kind: "unreachable" | "timeout" | "aborted"; message: string }) {
+    await call.reservation.refund();
+    if (failure.kind === "aborted") return;
+    return sendError(call.ctx, failure.kind === "timeout" ? 504 : 502, "bad_gateway", failure.message, outcomeHeaders(call.reservation, "refunded"));
+  }
+
+  /** A non-stream call: cache hit, or origin call then relay (per_kb: metered). */
+  async function serveCall(call: PaidCall) {
+    const { ctx, tenant, endpoint, reservation } = call;
+    const ttl = endpoint.cacheTtlSeconds ?? 0;
+    const key =
+      ttl > 0 && ctx.req.method === "GET"
+        ? cacheKey({ tenantId: tenant.id, method: "GET", path: call.path, search: call.search, acceptEncoding: [ctx.req.headers["accept-encoding"]].flat().join(",") })
+        : null;
+    if (key) {
+      const hit = await cache.get(key, clock()).catch((err) => {
+        log.warn("response cache read failed", { requestId: ctx.requestId, error: err });
+        return null;
+      });
+      if (hit) return serveCached(call, hit);
+    }
+    const cacheHeaders: Record<string, string> = key ? { "x-cache": "MISS" } : {};
+    const result = await proxy(ctx, tenant, endpoint, call.path, call.search, call.body, null);
+    if (result.kind !== "response") return upstreamFailed(call, result);
+    if (isRetryableUpstreamStatus(result.statusCode)) {
+      await reservation.refund();
+      return relay(ctx, result, { ...outcomeHeaders(reservation, "refunded"), ...cacheHeaders });
+    }
+    const outcome: CallOutcome = result.statusCode >= 400 ? "rejected" : "served";
+    const keep =
+      key && isStorableResponse(result.statusCode, result.headers)
+        ? (body: Buffer) => storeInCache(key, { statusCode: result.statusCode, headers: result.headers, body, storedAt: clock() }, ttl)
+        : undefined;
+    if (reservation.meter) return serveMetered(call, result, outcome, cacheHeaders, keep);
+    await reservation.commit();
+    return relay(ctx, result, { ...outcomeHeaders(reservation, outcome), ...cacheHeaders }, keep);
+  }
+
+  function storeInCache(key: string, entry: CachedResponse, ttlSeconds: number) {
+    cache.set(key, entry, ttlSeconds * 1000).catch((err) => log.warn("response cache write failed", { error: err }));
+  }
+
+  /** A cache hit: the payment still applies (docs/decisions.md), the origin is not called. */
+  async function serveCached(call: PaidCall, hit: CachedResponse) {
+    const { ctx, reservation } = call;
+    const extra: Record<string, string> = {};
+    let costSats = 0;
+    if (reservation.meter) {
+      const charged = await reservation.meter.charge(hit.body.length);
+      if (!charged.ok) return challengeAgain(call);
+      costSats = charged.costSats;
+      extra["x-data-size-kb"] = formatKb(hit.body.length);
+      extra["x-data-cost-sats"] = String(costSats);
+    } else {
+      await reservation.commit();
+    }
+    const headers: Record<string, string | string[]> = {
+      ...hit.headers,
+      ...outcomeHeaders(reservation, "served"),
+      ...extra,
+      "x-cache": "HIT",
+      "x-cache-age": String(Math.max(0, Math.floor((clock() - hit.storedAt) / 1000))),
+      "content-length": String(hit.body.length),
+    };
+    delete headers["access-control-allow-origin"];
+    if (reservation.meter) return sendMetered(ctx, reservation.meter, costSats, hit.statusCode, headers, hit.body);
+    ctx.res.writeHead(hit.statusCode, headers);
+    ctx.res.end(hit.body);
+  }
+
+  /**
+   * per_kb: the body is buffered (up to what the balance pays for, and perKbMaxBytes) so its size
+   * is known, charged in one conditional debit, then sent with X-Data-Size-KB / X-Data-Cost-Sats.
+   * A body larger than the balance pays for is not delivered and not charged: a fresh 402.
+   */
+  async function serveMetered(call: PaidCall, result: OriginResponse, outcome: CallOutcome, cacheHeaders: Record<string, string>, keep?: (body: Buffer) => void) {
+    const { ctx, reservation } = call;
+    const meter = reservation.meter!;
+    const affordable = meter.affordableBytes();
+    const cap = Math.min(affordable, limits.perKbMaxBytes);
+    const read = await readCapped(result.body, cap, Number(result.headers["content-length"] ?? NaN));
+    if (read.kind === "error") return upstreamFailed(call, { kind: "unreachable", message: "The origin broke off its response" });
+    if (read.kind === "too_large") {
+      if (affordable > limits.perKbMaxBytes) {
+        return sendError(ctx, 502, "bad_gateway", `The response is larger than the ${limits.perKbMaxBytes / 1048576} MB a per_kb endpoint can meter`, paymentHeaders({ payment: "not_charged" }));
+      }
+      return challengeAgain(call);
+    }
+    const charged = await meter.charge(read.body.length);
+    if (!charged.ok) return challengeAgain(call);
+    const headers: Record<string, string | string[]> = {
+      ...result.headers,
+      ...outcomeHeaders(reservation, outcome),
+      ...cacheHeaders,
+      "x-data-size-kb": formatKb(read.body.length),
+      "x-data-cost-sats": String(charged.costSats),
+      "content-length": String(read.body.length),
+    };
+    delete headers["access-control-allow-origin"];
+    sendMetered(ctx, meter, charged.costSats, result.statusCode, headers, read.body);
+    keep?.(read.body);
+  }
+
+  /** Sends a charged per_kb body; if the client is gone before it was all handed over, the charge goes back. */
+  function sendMetered(ctx: Ctx, meter: PerKbMeter, costSats: number, statusCode: number, headers: Record<string, string | string[]>, body: Buffer) {
+    ctx.res.once("close", () => {
+      if (!ctx.res.writableFinished) {
+        meter.uncharge(costSats).catch((err) => log.error("per_kb refund failed", { requestId: ctx.requestId, error: err }));
+      }
+    });
+    ctx.res.writeHead(statusCode, headers);
+    ctx.res.end(body);
+  }
+
+  /** A streaming endpoint: origin headers within streamHeadersTimeoutMs, then the SSE relay. */
+  async function serveStream(call: PaidCall, maxDurationMs: number) {
+    const { ctx, tenant, endpoint, reservation } = call;
+    const result = await proxy(ctx, tenant, endpoint, call.path, call.search, call.body, limits.streamHeadersTimeoutMs);
+    if (result.kind !== "response") return upstreamFailed(call, result);
+    if (isRetryableUpstreamStatus(result.statusCode)) {
+      await reservation.refund();
+      return relay(ctx, result, outcomeHeaders(reservation, "refunded"));
+    }
+    const contentType = String(result.headers["content-type"] ?? "").toLowerCase();
+    if (result.statusCode >= 300 || !contentType.startsWith("text/event-stream")) {
+      await reservation.commit();
+      return relay(ctx, result, outcomeHeaders(reservation, result.statusCode >= 400 ? "rejected" : "served"));
+    }
+    const headers: Record<string, string | string[]> = { ...result.headers, ...outcomeHeaders(reservation, "served"), "x-accel-buffering": "no" };
+    headers["cache-control"] ??= "no-cache";
+    delete headers["content-length"];
+    delete headers["access-control-allow-origin"];
+    ctx.res.writeHead(result.statusCode, headers);
+    ctx.res.flushHeaders();
+    const streamed = await ticker.run(
+      new EventStreamRelay({
+        res: ctx.res,
+        body: result.body,
+        clock,
+        keepAliveMs: limits.streamKeepAliveMs,
+        idleTimeoutMs: (endpoint.idleTimeoutSeconds ?? limits.streamIdleSeconds) * 1000,
+        maxDurationMs,
+        windowEndsAt: reservation.windowEndsAt,
+        closeGraceMs: limits.streamCloseGraceMs,
+        // A per_request proof is consumed by the first content it buys; a stream with none releases it.
+        onFirstContent: () => void reservation.commit().catch((err) => log.error("stream commit failed", { requestId: ctx.requestId, error: err })),
+      }),
+    );
+    // A stream that delivered no content gives its deduction back afterwards (spec 4.7 rule 6).
+    if (streamed.contentSeen) await reservation.commit();
+    else await reservation.refund();
+  }
+
+  async function proxy(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, path: string, search: string, body: Buffer | null, headersTimeoutMs: number | null) {
     return callOrigin({
       dispatcher,
       originUrl: tenant.originUrl!,
@@ -185,6 +431,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       forwardedProto: "http",
       secrets: tenant.secrets,
       timeoutMs: endpoint.streaming ? null : limits.originTimeoutMs,
+      headersTimeoutMs: headersTimeoutMs ?? undefined,
       signal: ctx.abort.signal,
     });
   }
@@ -239,10 +486,9 @@ export function createGateway(options: GatewayOptions): Gateway {
 
     const quote = quoteEndpoint(endpoint);
     if (quote && !tenant.wallet) return sendError(ctx, 503, "service_unavailable", "The provider has not connected a wallet yet");
-    if (quote && isSessionModel(endpoint.pricingModel)) {
-      // Session models (issue: session pricing) are refused before any invoice, so nobody pays
-      // for something this gateway cannot serve yet.
-      return sendError(ctx, 503, "service_unavailable", `The ${endpoint.pricingModel} pricing model is not served by this gateway version`);
+    if (endpoint.streaming && endpoint.pricingModel && streamPricing(endpoint.pricingModel) === "refused") {
+      // per_kb streams are refused before any invoice (spec 4.7 rule 5): nobody pays for what we will not serve.
+      return sendError(ctx, 503, "service_unavailable", "This endpoint streams but is priced per_kb; streams are priced per connection");
     }
 
     const read = await readBody(req, limits.maxBodyBytes, limits.bodyReadTimeoutMs);
@@ -250,56 +496,19 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (read.kind === "timeout") return sendError(ctx, 408, "request_timeout", "The request body was not received in time", { connection: "close" });
     if (read.kind === "aborted") return;
 
-    if (!quote) {
-      const result = await proxy(ctx, tenant, endpoint, normalized.path, search, read.body);
-      if (result.kind === "response") return relay(ctx, result, {});
-      if (result.kind === "aborted") return;
-      return sendError(ctx, result.kind === "timeout" ? 504 : 502, "bad_gateway", result.message);
-    }
-
-    if (credential.kind === "malformed") return forged(ctx, `Malformed Authorization header: ${credential.reason}`);
-    if (credential.kind !== "l402") return challenge(ctx, tenant, endpoint, quote);
-
-    const verified = verifyL402({ appSecret: config.appSecret, macaroon: credential.macaroon, preimage: credential.preimage });
-    if (!verified.ok) {
-      if (verified.reason === "expired") return challenge(ctx, tenant, endpoint, quote, { payment: "not_charged", code: "payment_failed" });
-      return forged(ctx, verifyMessages[verified.reason]);
-    }
-    const { claims } = verified;
-    if (claims.tenantId !== tenant.id || claims.scope.kind !== "endpoint" || claims.scope.endpointId !== endpoint.id) {
-      return forged(ctx, "This token was issued for a different endpoint");
-    }
-
-    const claim = await claimProof({
-      prisma,
-      paymentHash: claims.paymentHash,
-      tenantId: tenant.id,
-      endpointId: endpoint.id,
+    const maxStreamMs = (endpoint.maxStreamSeconds ?? limits.streamMaxSeconds) * 1000;
+    const reserved = await reservePayment(paymentDeps, {
+      tenant,
+      endpoint,
+      headers: req.headers,
+      credential,
       requestId: ctx.requestId,
-      leaseMs: limits.claimLeaseMs,
+      // A stream's proof stays claimed for the stream's whole life, so no second connection can use it.
+      claimLeaseMs: endpoint.streaming ? maxStreamMs + 60_000 : limits.claimLeaseMs,
     });
-    if (claim === "spent") return challenge(ctx, tenant, endpoint, quote, { payment: "not_charged", code: "payment_failed" });
-    if (claim === "in_use") {
-      return sendError(ctx, 409, "conflict", "This proof is being redeemed by another request right now; retry when it completes", {
-        "retry-after": "1",
-        ...paymentHeaders({ payment: "not_charged", code: "payment_failed" }),
-      });
-    }
-
-    const result = await proxy(ctx, tenant, endpoint, normalized.path, search, read.body);
-    const release = () => finishProof({ prisma, paymentHash: claims.paymentHash, requestId: ctx.requestId, outcome: "release" });
-    if (result.kind !== "response") {
-      await release();
-      if (result.kind === "aborted") return;
-      return sendError(ctx, result.kind === "timeout" ? 504 : 502, "bad_gateway", result.message, paymentHeaders({ payment: "reverted", code: "upstream_failed_retryable" }));
-    }
-    if (isRetryableUpstreamStatus(result.statusCode)) {
-      await release();
-      return relay(ctx, result, paymentHeaders({ payment: "reverted", code: "upstream_failed_retryable" }));
-    }
-    await finishProof({ prisma, paymentHash: claims.paymentHash, requestId: ctx.requestId, outcome: "consume" });
-    const rejected = result.statusCode >= 400;
-    return relay(ctx, result, paymentHeaders(rejected ? { payment: "charged", code: "upstream_rejected" } : { payment: "charged" }));
+    if (!reserved.ok) return refuse(ctx, tenant, endpoint, reserved.refusal);
+    const call: PaidCall = { ctx, tenant, endpoint, reservation: reserved.reservation, path: normalized.path, search, body: read.body };
+    return endpoint.streaming ? serveStream(call, maxStreamMs) : serveCall(call);
   }
 
   /** 401 for a forged or malformed credential; repeated forgeries demote the IP (spec 5.1). */
@@ -341,6 +550,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     server,
     tenants,
+    openStreams: () => ticker.size,
     async listen(port, host = config.host) {
       await tenants.start();
       await new Promise<void>((resolve, reject) => {
@@ -358,4 +568,28 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!options.dispatcher) await (dispatcher as Agent).close();
     },
   };
+}
+
+/**
+ * Reads an origin body of at most `cap` bytes (per_kb metering). A larger one, declared or
+ * counted, is abandoned unread: it is never delivered, so it is never charged.
+ */
+async function readCapped(body: Readable, cap: number, declaredLength: number): Promise<{ kind: "ok"; body: Buffer } | { kind: "too_large" } | { kind: "error" }> {
+  if (Number.isFinite(declaredLength) && declaredLength > cap) {
+    body.on("error", () => {}); // undici reports its own abort as an error
+    body.destroy();
+    return { kind: "too_large" };
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > cap) return { kind: "too_large" }; // leaving the loop destroys the body
+      chunks.push(chunk as Buffer);
+    }
+  } catch {
+    return { kind: "error" };
+  }
+  return { kind: "ok", body: Buffer.concat(chunks, size) };
 }

@@ -1,0 +1,322 @@
+// "The pricing model decides: challenge (402) | reserve" (DESIGN.md, the gateway's request path).
+// Given the endpoint and the request's credential, reservePayment either refuses (a challenge, a
+// 401, a 409, a 400) or takes what the call costs and returns a Reservation that the server later
+// commits (served) or refunds (upstream failure, client gone, a stream that delivered nothing):
+//   no price                      → free
+//   X-Session-Token (session)     → one conditional debit of the session (lib/payments/debit-session)
+//   L402 proof, endpoint scope    → per_request: claim the proof; session models: open the proof's
+//                                   one session (or find it) and debit it
+//   L402 proof, credit scope      → burn this endpoint's price from the tenant's credit
+//   Bearer JWT (free try on)      → today's free try of this endpoint for this user
+//   nothing usable                → 402 challenge (a credit challenge when X-Hub-Credit asks for one)
+import type { IncomingHttpHeaders } from "node:http";
+import { hashToken } from "../crypto/secret-box.ts";
+import type { PrismaClient } from "../db/client.ts";
+import type { ParsedCredential } from "../l402/headers.ts";
+import { verifyL402, type L402Scope, type L402VerifyFailure } from "../l402/macaroon.ts";
+import { chargeSession, debitSession, refundSession, type DebitedSession, type SessionLookup } from "../payments/debit-session.ts";
+import { claimFreeTry, releaseFreeTry, type FreeTryVerifier } from "../payments/free-try.ts";
+import { isSessionTokenShape, openSession } from "../payments/open-session.ts";
+import { claimProof, finishProof } from "../payments/redeem-proof.ts";
+import { refundCredit, spendCredit } from "../payments/spend-credit.ts";
+import {
+  affordableBytes,
+  isSessionModel,
+  parseCreditRequest,
+  perKbCost,
+  quoteCredit,
+  quoteEndpoint,
+  type PricingQuote,
+  type SessionModel,
+} from "../pricing/quote.ts";
+import type { GatewayEndpoint, GatewayTenant } from "./tenant-cache.ts";
+
+/** How a served call was paid; decides X-Hub-Payment on success and on refund (spec 7.2). */
+export type ReservationKind = "free" | "free_try" | "proof" | "session" | "credit";
+
+/** per_kb: the charge is taken once the response size is known (see docs/decisions.md). */
+export interface PerKbMeter {
+  readonly unitCostSats: number;
+  /** The largest body the balance paid for at reservation time (concurrent calls may lower it). */
+  affordableBytes(): number;
+  /** Takes the charge for a body of this size: one conditional debit; false when the balance cannot pay. */
+  charge(bytes: number): Promise<{ ok: true; costSats: number } | { ok: false }>;
+  /** Returns a charge whose body never left this process (the client went away first). */
+  uncharge(costSats: number): Promise<void>;
+}
+
+/** A call's payment while the call runs. */
+export interface Reservation {
+  readonly kind: ReservationKind;
+  /** time_pass: when the paid window ends (ms since the epoch), else null. */
+  readonly windowEndsAt: number | null;
+  /** per_kb sessions only. */
+  readonly meter: PerKbMeter | null;
+  /** X-Session-Token (on creation), X-Session-Expires, X-Session-Balance; X-Free-Try. */
+  stateHeaders(): Record<string, string>;
+  /** Makes the charge final (per_request: the proof is consumed). Idempotent. */
+  commit(): Promise<void>;
+  /** Gives the charge back: proof released, debit returned, free try restored. Idempotent; nothing after a consumed proof. */
+  refund(): Promise<void>;
+}
+
+/** What a challenge sells: the quote, the macaroon's scope and how long the paid token stays usable. */
+export type ChallengeOffer = { quote: PricingQuote; scope: L402Scope; tokenValiditySeconds: number };
+
+/** Why no reservation was made, and what to answer. */
+export type PaymentRefusal =
+  | { kind: "challenge"; offer: ChallengeOffer; notCharged: boolean }
+  | { kind: "forged"; message: string }
+  | { kind: "unauthorized"; message: string }
+  | { kind: "in_use" }
+  | { kind: "bad_request"; message: string };
+
+export type ReservePaymentDeps = {
+  prisma: PrismaClient;
+  appSecret: string;
+  clock: () => number;
+  freeTry: FreeTryVerifier;
+  /** Validity of per_request and session proofs (a session proof also reopens its session). */
+  proofValiditySeconds: number;
+  /** Validity of credit tokens and lifetime of credit (CREDIT_TTL_DAYS). */
+  creditTtlSeconds: number;
+  /** Lifetime of balance sessions (token_bucket, metered, per_kb). */
+  balanceTtlMs: number;
+};
+
+export type ReserveRequest = {
+  tenant: GatewayTenant;
+  endpoint: GatewayEndpoint;
+  headers: IncomingHttpHeaders;
+  credential: ParsedCredential;
+  requestId: string;
+  /** How long a per_request claim blocks other uses of the proof: a call's lease, or a stream's lifetime. */
+  claimLeaseMs: number;
+};
+
+export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; refusal: PaymentRefusal };
+
+const verifyMessages: Record<Exclude<L402VerifyFailure, "expired">, string> = {
+  malformed: "The L402 credential is malformed",
+  bad_signature: "The macaroon signature is invalid",
+  bad_identifier: "The macaroon identifier is invalid",
+  unknown_caveat: "The macaroon carries a caveat this gateway does not accept",
+  wrong_preimage: "The preimage does not match the macaroon's payment hash",
+};
+
+const refuse = (refusal: PaymentRefusal): ReserveResult => ({ ok: false, refusal });
+const reserved = (reservation: Reservation): ReserveResult => ({ ok: true, reservation });
+
+/** A once-only async step (commit and refund may be reached from several paths). */
+function once(step: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  return () => (running ??= step());
+}
+
+/** The free reservation: nothing to take, nothing to give back. */
+export const FREE_RESERVATION: Reservation = {
+  kind: "free",
+  windowEndsAt: null,
+  meter: null,
+  stateHeaders: () => ({}),
+  commit: async () => {},
+  refund: async () => {},
+};
+
+/**
+ * The challenge a request gets when it has nothing usable: the endpoint's own, or for a
+ * per_request endpoint with X-Hub-Credit, a credit purchase (400 when the amount is out of range).
+ */
+export function challengeOffer(deps: Pick<ReservePaymentDeps, "proofValiditySeconds" | "creditTtlSeconds">, endpoint: GatewayEndpoint, headers: IncomingHttpHeaders): ChallengeOffer | { problem: string } {
+  const quote = quoteEndpoint(endpoint);
+  if (!quote) throw new Error("challengeOffer called for a free endpoint");
+  const creditHeader = headers["x-hub-credit"];
+  if (endpoint.pricingModel === "per_request") {
+    const credit = parseCreditRequest(creditHeader, quote.amountSats);
+    if (credit.kind === "invalid") return { problem: credit.message };
+    if (credit.kind === "credit") return { quote: quoteCredit(credit.sats), scope: { kind: "credit" }, tokenValiditySeconds: deps.creditTtlSeconds };
+  } else if (creditHeader !== undefined) {
+    return { problem: `X-Hub-Credit buys prepaid credit for per_request endpoints; this endpoint is priced ${endpoint.pricingModel}` };
+  }
+  return { quote, scope: { kind: "endpoint", endpointId: endpoint.id }, tokenValiditySeconds: deps.proofValiditySeconds };
+}
+
+/** Decides the request's payment: a reservation to serve under, or a refusal to answer with. */
+export async function reservePayment(deps: ReservePaymentDeps, request: ReserveRequest): Promise<ReserveResult> {
+  const { endpoint, tenant, headers, credential } = request;
+  const quote = quoteEndpoint(endpoint);
+  if (!quote || !endpoint.pricingModel) return reserved(FREE_RESERVATION);
+  const model = endpoint.pricingModel;
+  const now = new Date(deps.clock());
+
+  const challenge = (notCharged: boolean): ReserveResult => {
+    const offer = challengeOffer(deps, endpoint, headers);
+    return "problem" in offer ? refuse({ kind: "bad_request", message: offer.problem }) : refuse({ kind: "challenge", offer, notCharged });
+  };
+
+  const sessionToken = headers["x-session-token"];
+  if (isSessionModel(model) && sessionToken !== undefined) {
+    if (typeof sessionToken !== "string" || !isSessionTokenShape(sessionToken.trim())) return refuse({ kind: "forged", message: "The session token is malformed" });
+    return spendSession(deps, request, model, { tokenHash: hashToken(sessionToken.trim()) }, null, now, challenge);
+  }
+
+  if (credential.kind === "malformed") return refuse({ kind: "forged", message: `Malformed Authorization header: ${credential.reason}` });
+
+  if (credential.kind === "l402") {
+    const verified = verifyL402({ appSecret: deps.appSecret, macaroon: credential.macaroon, preimage: credential.preimage, now });
+    if (!verified.ok) return verified.reason === "expired" ? challenge(true) : refuse({ kind: "forged", message: verifyMessages[verified.reason] });
+    const { claims } = verified;
+    if (claims.tenantId !== tenant.id) return refuse({ kind: "forged", message: "This token was issued by a different API" });
+
+    if (claims.scope.kind === "credit") {
+      if (model !== "per_request") return refuse({ kind: "forged", message: "Prepaid credit pays for this API's per_request endpoints only" });
+      const spent = await spendCredit({
+        prisma: deps.prisma,
+        tenantId: tenant.id,
+        paymentHash: claims.paymentHash,
+        endpointId: endpoint.id,
+        priceSats: quote.amountSats,
+        expiresAt: claims.validUntil,
+        now,
+      });
+      if (!spent.ok) return spent.reason === "no_invoice" ? refuse({ kind: "forged", message: "This credit token matches no credit of this API" }) : challenge(true);
+      return reserved(creditReservation(deps, spent.creditId, spent.balanceSats, quote.amountSats));
+    }
+    if (claims.scope.endpointId !== endpoint.id) return refuse({ kind: "forged", message: "This token was issued for a different endpoint" });
+
+    if (model === "per_request") {
+      const claim = await claimProof({
+        prisma: deps.prisma,
+        paymentHash: claims.paymentHash,
+        tenantId: tenant.id,
+        endpointId: endpoint.id,
+        requestId: request.requestId,
+        leaseMs: request.claimLeaseMs,
+      });
+      if (claim === "spent") return challenge(true);
+      if (claim === "in_use") return refuse({ kind: "in_use" });
+      return reserved(proofReservation(deps, claims.paymentHash, request.requestId));
+    }
+
+    const opened = await openSession({
+      prisma: deps.prisma,
+      tenantId: tenant.id,
+      endpointId: endpoint.id,
+      paymentHash: claims.paymentHash,
+      balanceTtlMs: deps.balanceTtlMs,
+      now,
+    });
+    if (opened.kind === "no_invoice") return refuse({ kind: "forged", message: "This token matches no session sale of this endpoint" });
+    return spendSession(deps, request, model, { sessionId: opened.session.id }, opened.kind === "created" ? opened.token : null, now, challenge);
+  }
+
+  if (credential.kind === "bearer" && endpoint.freeTryEnabled) {
+    const check = await deps.freeTry.verify(credential.token, now);
+    if (!check.ok) return check.reason === "invalid" ? refuse({ kind: "unauthorized", message: "The bearer token is not a valid free-try token" }) : challenge(false);
+    const use = await claimFreeTry({ prisma: deps.prisma, endpointId: endpoint.id, userKey: check.userKey, now });
+    if (!use) return challenge(false);
+    return reserved({
+      kind: "free_try",
+      windowEndsAt: null,
+      meter: null,
+      stateHeaders: () => ({ "x-free-try": "used" }),
+      commit: async () => {},
+      refund: once(() => releaseFreeTry({ prisma: deps.prisma, use })),
+    });
+  }
+
+  return challenge(false);
+}
+
+/** Debits a session (by token, or by id after opening it from a proof) and wraps it as a reservation. */
+async function spendSession(
+  deps: ReservePaymentDeps,
+  request: ReserveRequest,
+  model: SessionModel,
+  lookup: SessionLookup,
+  newToken: string | null,
+  now: Date,
+  challenge: (notCharged: boolean) => ReserveResult,
+): Promise<ReserveResult> {
+  const debit = await debitSession({ prisma: deps.prisma, lookup, tenantId: request.tenant.id, endpointId: request.endpoint.id, modelHint: model, now });
+  if (!debit.ok) {
+    // Tampered or unknown tokens are forgeries; expired or depleted sessions are not (spec 5.1).
+    if (debit.reason === "unknown") return refuse({ kind: "forged", message: "Unknown session token" });
+    if (debit.reason === "wrong_endpoint") return refuse({ kind: "forged", message: "This session was bought for a different endpoint" });
+    return challenge(true);
+  }
+  return reserved(sessionReservation(deps, debit.session, newToken));
+}
+
+function sessionReservation(deps: ReservePaymentDeps, session: DebitedSession, newToken: string | null): Reservation {
+  let balance = session.balance;
+  const { prisma } = deps;
+  const meter: PerKbMeter | null =
+    session.model === "per_kb" && session.unitCostSats !== null
+      ? {
+          unitCostSats: session.unitCostSats,
+          affordableBytes: () => affordableBytes(balance ?? 0, session.unitCostSats ?? 0),
+          async charge(bytes) {
+            const costSats = perKbCost(bytes, session.unitCostSats ?? 0);
+            if (costSats === 0) return { ok: true, costSats };
+            const charged = await chargeSession({ prisma, sessionId: session.id, amount: costSats, now: new Date(deps.clock()) });
+            if (!charged) return { ok: false };
+            balance = charged.balance;
+            return { ok: true, costSats };
+          },
+          async uncharge(costSats) {
+            if (costSats <= 0) return;
+            balance = (await refundSession({ prisma, sessionId: session.id, amount: costSats, now: new Date(deps.clock()) })).balance;
+          },
+        }
+      : null;
+  return {
+    kind: "session",
+    windowEndsAt: session.model === "time_pass" ? session.expiresAt.getTime() : null,
+    meter,
+    stateHeaders() {
+      const headers: Record<string, string> = { "x-session-expires": session.expiresAt.toISOString() };
+      if (newToken) headers["x-session-token"] = newToken;
+      if (balance !== null) headers["x-session-balance"] = String(balance);
+      return headers;
+    },
+    commit: async () => {},
+    refund: once(async () => {
+      if (session.debited <= 0) return;
+      const refunded = await refundSession({ prisma, sessionId: session.id, amount: session.debited, now: new Date(deps.clock()) });
+      balance = refunded.balance;
+    }),
+  };
+}
+
+function creditReservation(deps: ReservePaymentDeps, creditId: string, balanceSats: number, priceSats: number): Reservation {
+  let balance: number | null = balanceSats;
+  return {
+    kind: "credit",
+    windowEndsAt: null,
+    meter: null,
+    stateHeaders: (): Record<string, string> => (balance === null ? {} : { "x-session-balance": String(balance) }),
+    commit: async () => {},
+    refund: once(async () => {
+      balance = (await refundCredit({ prisma: deps.prisma, creditId, amount: priceSats, now: new Date(deps.clock()) })).balanceSats;
+    }),
+  };
+}
+
+function proofReservation(deps: ReservePaymentDeps, paymentHash: string, requestId: string): Reservation {
+  let consumed = false;
+  const commit = once(async () => {
+    consumed = true;
+    await finishProof({ prisma: deps.prisma, paymentHash, requestId, outcome: "consume" });
+  });
+  return {
+    kind: "proof",
+    windowEndsAt: null,
+    meter: null,
+    stateHeaders: () => ({}),
+    commit,
+    refund: once(async () => {
+      if (!consumed) await finishProof({ prisma: deps.prisma, paymentHash, requestId, outcome: "release" });
+    }),
+  };
+}

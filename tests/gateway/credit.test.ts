@@ -1,0 +1,157 @@
+// Prepaid credit end to end (spec 2.3, 4.1 rule 7, INTEROP.md): X-Hub-Credit buys a sats budget
+// usable on every per_request endpoint of one provider, each call burning that endpoint's price.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import bolt11 from "bolt11";
+import type { Gateway } from "../../lib/gateway/server.ts";
+import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { MAX_CREDIT_SATS } from "../../lib/pricing/quote.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { call, header, payChallenge, startGateways, testClock } from "../helpers/gateway.ts";
+import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+
+let ctx: TestContext;
+let origin: TestOrigin;
+let devNode: DevLightningNode;
+let urls: string[];
+let gateways: Gateway[];
+let closeGateways: () => Promise<void>;
+const clock = testClock();
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  origin = await startTestOrigin();
+  for (const path of ["/v1/a", "/v1/b", "/v1/bucket"]) {
+    origin.route(path, (req, res) => {
+      const status = Number(new URL(req.url, "http://o").searchParams.get("status") ?? 200);
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ path }));
+    });
+  }
+  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
+  ({ urls, gateways, close: closeGateways } = await startGateways(ctx, devNode, 2, { clock: clock.now }));
+});
+
+afterAll(async () => {
+  await closeGateways?.();
+  await origin?.close();
+  await ctx?.close();
+});
+
+let base: string;
+let base2: string;
+let otherBase: string;
+let tenantId: string;
+
+beforeEach(async () => {
+  await ctx.reset();
+  clock.reset();
+  gateways.forEach((g) => g.tenants.invalidate());
+  origin.received.length = 0;
+  const tenant = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
+  tenantId = tenant.tenantId;
+  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3 });
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/b", pricingModel: "per_request", priceSats: 5 });
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 10, tokenBudget: 5 });
+  const other = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
+  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, other.tenantId, devNode.nodePubkey);
+  await endpointFactory(ctx.db.prisma, other.tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3 });
+  base = `${urls[0]}/gw/${tenant.slug}`;
+  base2 = `${urls[1]}/gw/${tenant.slug}`;
+  otherBase = `${urls[0]}/gw/${other.slug}`;
+});
+
+async function buyCredit(sats: number) {
+  const challenge = await call(`${base}/v1/a`, { "x-hub-credit": String(sats) });
+  return { challenge, ...(await payChallenge(devNode, challenge)) };
+}
+
+describe("prepaid credit", () => {
+  it("sells the credit as the invoice, echoes creditSats, and burns each endpoint's price until it is spent", async () => {
+    const { challenge, authorization, paymentHash } = await buyCredit(20);
+    expect(challenge.json).toMatchObject({ error: "Payment Required", amountSats: 20, creditSats: 20 });
+    expect(typeof challenge.json.creditSats).toBe("number");
+    expect(bolt11.decode(challenge.json.paymentRequest).satoshis).toBe(20);
+    expect(await ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ purpose: "credit", amountSats: 20, status: "pending" });
+
+    const steps: [string, string, number, string | undefined][] = [
+      [base, "/v1/a", 200, "17"],
+      [base2, "/v1/b", 200, "12"],
+      [base, "/v1/b", 200, "7"],
+      [base2, "/v1/b", 200, "2"],
+    ];
+    for (const [at, path, status, balance] of steps) {
+      const res = await call(`${at}${path}`, { authorization });
+      expect([path, res.status, header(res, "x-session-balance"), header(res, "x-hub-payment")]).toEqual([path, status, balance, "charged"]);
+    }
+    for (const path of ["/v1/b", "/v1/a"]) {
+      const spent = await call(`${base}${path}`, { authorization });
+      expect([spent.status, header(spent, "x-hub-payment"), header(spent, "x-hub-payment-code")]).toEqual([402, "not_charged", "payment_failed"]);
+      expect(spent.json.creditSats).toBeUndefined();
+    }
+    expect(await ctx.db.prisma.credit.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ tenantId, balanceSats: 2, initialSats: 20 });
+    const settled = await ctx.db.prisma.outboxEvent.findMany({ where: { type: "invoice.settled" } });
+    expect(settled).toHaveLength(1);
+    expect(settled[0].data).toMatchObject({ paymentHash, amountSats: 20, purpose: "credit", source: "proof" });
+    expect(origin.received).toHaveLength(4);
+  });
+
+  it("answers 400 naming X-Hub-Credit for amounts out of range or on a session endpoint, before any invoice", async () => {
+    for (const value of ["0", "-1", "2.5", "lots", "2", String(MAX_CREDIT_SATS + 1)]) {
+      const res = await call(`${base}/v1/a`, { "x-hub-credit": value });
+      expect(res.status, value).toBe(400);
+      expect(res.json.error.message).toMatch(/X-Hub-Credit/);
+    }
+    const session = await call(`${base}/v1/bucket`, { "x-hub-credit": "100" });
+    expect(session.status).toBe(400);
+    expect(session.json.error.message).toMatch(/X-Hub-Credit.*per_request/);
+    expect(await ctx.db.prisma.invoice.count()).toBe(0);
+  });
+
+  it("returns the price to the credit when the origin fails and keeps it on another 4xx", async () => {
+    const { authorization } = await buyCredit(10);
+    for (const status of [500, 429]) {
+      const failed = await call(`${base}/v1/a?status=${status}`, { authorization });
+      expect([failed.status, header(failed, "x-hub-payment"), header(failed, "x-hub-payment-code"), header(failed, "x-session-balance")]).toEqual([
+        status,
+        "refunded_to_balance",
+        "upstream_failed_retryable",
+        "10",
+      ]);
+    }
+    const rejected = await call(`${base}/v1/a?status=422`, { authorization });
+    expect([rejected.status, header(rejected, "x-hub-payment"), header(rejected, "x-session-balance")]).toEqual([422, "charged", "7"]);
+  });
+
+  it("lapses after CREDIT_TTL_DAYS: the unused rest is not refunded and the proof gets a fresh 402", async () => {
+    const { authorization, paymentHash } = await buyCredit(10);
+    expect((await call(`${base}/v1/a`, { authorization })).status).toBe(200);
+    clock.advance(29 * 86_400_000);
+    expect((await call(`${base}/v1/a`, { authorization })).status).toBe(200);
+    clock.advance(2 * 86_400_000);
+    const expired = await call(`${base}/v1/a`, { authorization });
+    expect([expired.status, header(expired, "x-hub-payment")]).toEqual([402, "not_charged"]);
+    expect((await ctx.db.prisma.credit.findUniqueOrThrow({ where: { paymentHash } })).balanceSats).toBe(4);
+  });
+
+  it("is never usable at another provider, nor on a session endpoint (401)", async () => {
+    const { authorization } = await buyCredit(10);
+    const elsewhere = await call(`${otherBase}/v1/a`, { authorization });
+    expect([elsewhere.status, elsewhere.json.error.code]).toEqual([401, "unauthorized"]);
+    expect((await call(`${base}/v1/bucket`, { authorization })).status).toBe(401);
+    expect(await ctx.db.prisma.credit.count()).toBe(0);
+    expect((await call(`${base}/v1/a`, { authorization })).status).toBe(200);
+  });
+
+  it("burns exactly the credit under concurrent first use on two gateway instances", async () => {
+    const { authorization, paymentHash } = await buyCredit(30);
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => call(`${i % 2 ? base2 : base}/v1/a?i=${i}`, { authorization })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 402)).toHaveLength(14);
+    const balances = results.filter((r) => r.status === 200).map((r) => Number(header(r, "x-session-balance")));
+    expect(balances.sort((a, b) => a - b)).toEqual([0, 3, 6, 9, 12, 15, 18, 21, 24, 27]);
+    expect(await ctx.db.prisma.credit.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ balanceSats: 0 });
+    expect(await ctx.db.prisma.outboxEvent.count({ where: { type: "invoice.settled" } })).toBe(1);
+    expect(origin.received).toHaveLength(10);
+  });
+});
