@@ -428,7 +428,7 @@ export class WebhookSender {
   }
 
   /** Sends one claimed delivery and records the outcome. */
-  async attempt(delivery: ClaimedDelivery): Promise<AttemptOutcome> {
+  private async attempt(delivery: ClaimedDelivery): Promise<AttemptOutcome> {
     const body = serializeEnvelope({ id: delivery.id, event: delivery.eventType, timestamp: new Date(delivery.eventCreatedAt).toISOString(), data: delivery.data });
     let outcome: AttemptOutcome;
     try {

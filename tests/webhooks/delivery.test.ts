@@ -16,7 +16,9 @@ import { retryDelivery } from "../../lib/webhooks/retry-delivery.ts";
 import { sendTestDelivery, TEST_PAYMENT_HASH } from "../../lib/webhooks/send-test-delivery.ts";
 import type { HostResolver, TargetPolicy } from "../../lib/webhooks/ssrf.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { platformJobs } from "../../lib/jobs/schedule.ts";
+import { createLogger } from "../../lib/logging/logger.ts";
+import { createTestContext, testConfig, type TestContext } from "../helpers/context.ts";
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from "./https-receiver.ts";
 
 let ctx: TestContext;
@@ -324,6 +326,34 @@ describe("SSRF at connect time", () => {
     await deliverAll(sender());
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0].headers.host).toBe(`hooks.test:${receiver.port}`);
+  });
+});
+
+describe("the worker's webhook job", () => {
+  it("fans out and sends with the configured SSRF policy and verified TLS", async () => {
+    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    // Saved under the test allow-list; each run below sends with its own configuration's policy.
+    const sub = await subscribe(tenantId);
+    await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: eventExamples["invoice.settled"] });
+    const run = async (overrides: Record<string, string>) => {
+      const job = platformJobs({ prisma: prisma(), devNode: null, log: createLogger("silent"), config: testConfig({ APP_SECRET: "test-app-secret-0123456789abcdef0123456789", ...overrides }) }).find((j) => j.name === "webhook-deliveries")!;
+      expect(job.singleton).toBe(false);
+      await job.run();
+      for (let i = 0; i < 100; i += 1) {
+        const row = await prisma().webhookDelivery.findFirst({ where: { subscriptionId: sub.id } });
+        if (row && row.status !== "delivering" && row.attempts > 0) return row;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error("no attempt recorded");
+    };
+    // Default configuration: loopback is blocked at connect time.
+    expect((await run({})).lastError).toMatch(/^blocked_address: 127\.0\.0\.1 is a loopback address/);
+    await prisma().webhookDelivery.updateMany({ data: { nextAttemptAt: new Date(0) } });
+    // Allowed by WEBHOOK_ALLOWED_TARGETS: the connection is made, and the self-signed certificate is refused.
+    const second = await run({ WEBHOOK_ALLOWED_TARGETS: "127.0.0.0/8" });
+    expect(second.attempts).toBe(2);
+    expect(second.lastError).toMatch(/certificate/i);
+    expect(receiver.received).toHaveLength(0);
   });
 });
 
