@@ -11,6 +11,7 @@ import { pipeline } from "node:stream/promises";
 import { Agent, type Dispatcher } from "undici";
 import { gatewayHostSuffix, type Config } from "../config/index.ts";
 import type { PrismaClient } from "../db/client.ts";
+import { createDiscoveryServer } from "../directory/discovery.ts";
 import type { ErrorCode } from "../errors/index.ts";
 import { parseAuthorization } from "../l402/headers.ts";
 import type { DevLightningNode } from "../lightning/dev-node.ts";
@@ -121,6 +122,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const { config, prisma, store, log } = options;
   const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 256, pipelining: 1 });
   const tenants = new TenantCache({ prisma, store, appSecret: config.appSecret });
+  // /.well-known/ discovery documents (spec 4.2), rebuilt whenever the cached tenant is.
+  const discovery = createDiscoveryServer({ prisma, config });
   const hostSuffix = gatewayHostSuffix(config);
   const limits = { ...gatewayLimits, ...options.limits };
   const clientIp = clientIpResolver(config.trustedProxies);
@@ -344,7 +347,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     const affordable = meter.affordableBytes();
     const cap = Math.min(affordable, limits.perKbMaxBytes);
     const read = await readCapped(result.body, cap, Number(result.headers["content-length"] ?? NaN));
-    if (read.kind === "error") return upstreamFailed(call, { kind: "unreachable", message: "The origin broke off its response" });
+    if (read.kind === "error") {
+      return upstreamFailed(call, { kind: ctx.abort.signal.aborted ? "aborted" : "unreachable", message: "The origin broke off its response" });
+    }
     if (read.kind === "too_large") {
       if (affordable > limits.perKbMaxBytes) {
         return sendError(ctx, 502, "bad_gateway", `The response is larger than the ${limits.perKbMaxBytes / 1048576} MB a per_kb endpoint can meter`, paymentHeaders({ payment: "not_charged" }));
@@ -366,10 +371,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     keep?.(read.body);
   }
 
-  /** Sends a charged per_kb body; if the client is gone before it was all handed over, the charge goes back. */
+  /**
+   * Sends a charged per_kb body; if the client is gone before it was all handed over, the charge
+   * goes back. Node reports such a response as finished anyway once the socket is torn down, so the
+   * socket's own error (a reset with data still unread) is what tells.
+   */
   function sendMetered(ctx: Ctx, meter: PerKbMeter, costSats: number, statusCode: number, headers: Record<string, string | string[]>, body: Buffer) {
+    const socket = ctx.res.socket;
     ctx.res.once("close", () => {
-      if (!ctx.res.writableFinished) {
+      if (!ctx.res.writableFinished || socket?.errored) {
         meter.uncharge(costSats).catch((err) => log.error("per_kb refund failed", { requestId: ctx.requestId, error: err }));
       }
     });
@@ -461,6 +471,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     const tenant = await tenants.get(address.slug);
     if (!tenant) return sendError(ctx, 404, "not_found", `No API named "${address.slug}"`);
     if (tenant.status !== "active") return sendError(ctx, 403, "forbidden", `This API is ${tenant.status}`);
+    if (normalized.path.startsWith("/.well-known/")) {
+      const doc = await discovery({ tenantKey: tenant, tenantId: tenant.id, method, path: normalized.path });
+      ctx.res.writeHead(doc.status, { ...doc.headers, "content-length": Buffer.byteLength(doc.body) });
+      return void ctx.res.end(method === "HEAD" ? undefined : doc.body);
+    }
 
     const match = matchRoute(tenant.routes, method, normalized.path);
     if (match.kind === "method_not_allowed") {

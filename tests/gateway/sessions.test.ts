@@ -1,6 +1,7 @@
 // Session pricing models end to end (spec 2.2, 2.3, 3.3, 4.1, 7.3): real gateways (two instances on
 // one database), a real origin, dev node payments, an injectable clock. Concurrency here is what
 // PostgreSQL decides when DATABASE_URL is set.
+import net from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashToken } from "../../lib/crypto/secret-box.ts";
 import type { Gateway } from "../../lib/gateway/server.ts";
@@ -78,6 +79,56 @@ async function openSession(path: string, query = ""): Promise<{ token: string; a
   const token = header(first, "x-session-token")!;
   expect(token).toMatch(/^hst_[A-Za-z0-9_-]{43}$/);
   return { token, authorization, paymentHash, first };
+}
+
+/**
+ * A raw client that sends one GET, then stops reading and hangs up: after the response head
+ * arrived ("headers"), or once the origin has received the request ("origin"). Returns the head read.
+ */
+function stalledClient(url: string, token: string, hangUpAfter: "headers" | "origin"): Promise<string> {
+  const target = new URL(url);
+  const seen = origin.received.length;
+  return new Promise((resolve, reject) => {
+    let head = "";
+    const socket = net.connect(Number(target.port), target.hostname, () => {
+      socket.write(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nX-Session-Token: ${token}\r\n\r\n`);
+    });
+    const hangUp = () => {
+      socket.pause();
+      setTimeout(() => {
+        socket.destroy();
+        resolve(head);
+      }, 300);
+    };
+    socket.on("data", (chunk: Buffer) => {
+      head += chunk.toString("latin1");
+      const end = head.indexOf("\r\n\r\n");
+      if (end !== -1 && hangUpAfter === "headers") {
+        head = head.slice(0, end);
+        socket.removeAllListeners("data");
+        hangUp();
+      }
+    });
+    socket.on("error", reject);
+    if (hangUpAfter === "origin") {
+      const poll = setInterval(() => {
+        if (origin.received.length > seen) {
+          clearInterval(poll);
+          hangUp();
+        }
+      }, 10);
+    }
+  });
+}
+
+async function waitForBalance(expected: number) {
+  const deadline = Date.now() + 5_000;
+  let balance: number | null = null;
+  while (Date.now() < deadline && balance !== expected) {
+    balance = (await ctx.db.prisma.paymentSession.findFirstOrThrow()).balance;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(balance).toBe(expected);
 }
 
 const eventsOf = (type: string) => ctx.db.prisma.outboxEvent.findMany({ where: { type }, orderBy: { createdAt: "asc" } });
@@ -293,6 +344,39 @@ describe("per_kb", () => {
     expect([exact.status, exact.text.length, header(exact, "x-data-cost-sats"), header(exact, "x-session-balance")]).toEqual([200, 3584, "7", "0"]);
     const empty = await call(`${setup.base}/v1/kb?bytes=0`, { "x-session-token": token });
     expect(empty.status).toBe(402); // depleted: a session that cannot pay one sat serves nothing
+  });
+
+  it("gives the charge back when the client goes away before the body was handed over", async () => {
+    // A client that reads the response head, stops reading (so socket buffers fill up and the body
+    // cannot all be handed over), then hangs up.
+    // The body must outgrow loopback's socket buffers (4 MB sent + up to 32 MB received on Linux),
+    // so this gateway meters bodies up to 64 MB.
+    const big = await startGateways(ctx, devNode, 1, { clock: clock.now, limits: { perKbMaxBytes: 64 * 1024 * 1024 } });
+    try {
+      await ctx.db.prisma.endpoint.update({ where: { id: setup.ids.kb }, data: { priceSats: 100_000, unitCostSats: 1 } });
+      const { token } = await openSession("/v1/kb", "?bytes=0");
+      const bytes = 48 * 1024 * 1024;
+      const head = await stalledClient(`${big.urls[0]}${new URL(setup.base).pathname}/v1/kb?bytes=${bytes}`, token, "headers");
+      expect(head).toMatch(/x-data-cost-sats: 49152/i);
+      await waitForBalance(100_000);
+    } finally {
+      await big.close();
+    }
+  });
+
+  it("charges nothing when the client leaves while the body is still being measured", async () => {
+    const { token } = await openSession("/v1/kb", "?bytes=0");
+    origin.route("/v1/kb", (_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.write("k".repeat(1000)); // and then nothing: the gateway is still buffering
+    });
+    try {
+      expect(await stalledClient(`${setup.base}/v1/kb`, token, "origin")).toBe("");
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await ctx.db.prisma.paymentSession.findFirstOrThrow()).balance).toBe(10);
+    } finally {
+      origin.route("/v1/kb", originAnswer);
+    }
   });
 
   it("charges nothing when the origin fails, and exactly the balance under concurrency", async () => {

@@ -1,0 +1,297 @@
+// SSE streaming end to end (spec 4.7, 6.3, 8): a real origin the test drives frame by frame, a real
+// SSE client (eventsource-parser) and two gateway instances with short stream timings and an
+// injectable clock.
+import type { ServerResponse } from "node:http";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { request } from "undici";
+import type { Gateway } from "../../lib/gateway/server.ts";
+import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { call, header, payChallenge, startGateways, testClock } from "../helpers/gateway.ts";
+import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+
+let ctx: TestContext;
+let origin: TestOrigin;
+let devNode: DevLightningNode;
+let urls: string[];
+let gateways: Gateway[];
+let closeGateways: () => Promise<void>;
+const clock = testClock();
+
+/** Streams the origin has open, newest last: tests write frames into them. */
+type OriginStream = { res: ServerResponse; closed: boolean };
+const originStreams: OriginStream[] = [];
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  origin = await startTestOrigin();
+  for (const path of ["/v1/events", "/v1/pass", "/v1/bucket", "/v1/meter", "/v1/kb"]) {
+    origin.route(path, (req, res) => {
+      const query = new URL(req.url, "http://o").searchParams;
+      const start = () => {
+        const stream: OriginStream = { res, closed: false };
+        res.on("close", () => (stream.closed = true));
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        res.flushHeaders();
+        originStreams.push(stream);
+        if (query.has("empty")) res.end(": nothing to say today\n\n");
+      };
+      if (query.has("late")) setTimeout(start, 2_000);
+      else start();
+    });
+  }
+  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
+  ({ urls, gateways, close: closeGateways } = await startGateways(ctx, devNode, 2, {
+    clock: clock.now,
+    limits: { streamTickMs: 20, streamKeepAliveMs: 250, streamHeadersTimeoutMs: 600, streamCloseGraceMs: 300 },
+  }));
+});
+
+afterAll(async () => {
+  await closeGateways?.();
+  await origin?.close();
+  await ctx?.close();
+});
+
+let base: string;
+let base2: string;
+
+beforeEach(async () => {
+  await ctx.reset();
+  clock.reset();
+  gateways.forEach((g) => g.tenants.invalidate());
+  origin.received.length = 0;
+  originStreams.length = 0;
+  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
+  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
+  const stream = { streaming: true };
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/events", pricingModel: "per_request", priceSats: 4, ...stream, idleTimeoutSeconds: 30, maxStreamSeconds: 600 });
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/pass", pricingModel: "time_pass", priceSats: 20, durationMinutes: 1, ...stream });
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 9, tokenBudget: 3, ...stream });
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/meter", pricingModel: "metered", priceSats: 10, unitCostSats: 2, ...stream });
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/kb", pricingModel: "per_kb", priceSats: 10, unitCostSats: 2, ...stream });
+  base = `${urls[0]}/gw/${slug}`;
+  base2 = `${urls[1]}/gw/${slug}`;
+});
+
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A real SSE client: events and comments as eventsource-parser reads them, and whether the stream ended. */
+async function openStream(url: string, headers: Record<string, string> = {}) {
+  const controller = new AbortController();
+  const res = await request(url, { headers, signal: controller.signal });
+  const stream = {
+    status: res.statusCode,
+    headers: res.headers,
+    events: [] as EventSourceMessage[],
+    comments: [] as string[],
+    raw: "",
+    ended: false,
+    abort: () => controller.abort(),
+  };
+  const parser = createParser({ onEvent: (e) => stream.events.push(e), onComment: (c) => stream.comments.push(c) });
+  const decoder = new TextDecoder();
+  void (async () => {
+    try {
+      for await (const chunk of res.body) {
+        const text = decoder.decode(chunk as Buffer, { stream: true });
+        stream.raw += text;
+        parser.feed(text);
+      }
+    } catch {
+      // aborted by the test
+    }
+    stream.ended = true;
+  })();
+  return stream;
+}
+
+const latestOrigin = () => originStreams.at(-1)!;
+
+describe("per_request streams", () => {
+  it("answers 402 first, then streams one paid connection unbuffered; the proof is consumed and a reconnect pays again", async () => {
+    const challenge = await call(`${base}/v1/events`);
+    expect(challenge.status).toBe(402);
+    const { authorization, paymentHash } = await payChallenge(devNode, challenge);
+
+    const stream = await openStream(`${base}/v1/events`, { authorization });
+    expect(stream.status).toBe(200);
+    expect(String(stream.headers["content-type"])).toMatch(/^text\/event-stream/);
+    expect(stream.headers["x-hub-payment"]).toBe("charged");
+    expect(stream.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+
+    latestOrigin().res.write("data: one\n\n");
+    await waitFor(() => stream.events.length === 1, "the first event");
+    latestOrigin().res.write("event: tick\nid: 2\ndata: a\ndata: b\n\n");
+    await waitFor(() => stream.events.length === 2, "the second event");
+    expect(stream.events).toEqual([
+      { event: undefined, id: undefined, data: "one" },
+      { event: "tick", id: "2", data: "a\nb" },
+    ]);
+    await waitFor(async () => (await ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state === "consumed", "the proof to be consumed");
+
+    latestOrigin().res.end();
+    await waitFor(() => stream.ended, "the stream to end");
+    const again = await call(`${base2}/v1/events`, { authorization });
+    expect([again.status, header(again, "x-hub-payment")]).toEqual([402, "not_charged"]);
+  });
+
+  it("sends keep-alive comments while the origin is silent, never inside an origin event", async () => {
+    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/events`));
+    const stream = await openStream(`${base}/v1/events`, { authorization });
+    latestOrigin().res.write("data: par");
+    await new Promise((r) => setTimeout(r, 700)); // well past the 250 ms keep-alive interval
+    expect(stream.comments).toHaveLength(0); // mid-line: nothing may be inserted
+    latestOrigin().res.write("tial\n\n");
+    await waitFor(() => stream.events.length === 1, "the event");
+    expect(stream.events[0].data).toBe("partial");
+    await waitFor(() => stream.comments.length >= 2, "keep-alive comments");
+    expect(new Set(stream.comments)).toEqual(new Set(["keep-alive"]));
+    expect(stream.raw).toContain("\n\n: keep-alive\n\n");
+    stream.abort();
+  });
+
+  it("gives the proof back when the stream delivers no content, and fails over to 504 when the origin is slow to answer", async () => {
+    const { authorization, paymentHash } = await payChallenge(devNode, await call(`${base}/v1/events`));
+    const empty = await openStream(`${base}/v1/events?empty=1`, { authorization });
+    expect(empty.status).toBe(200);
+    await waitFor(() => empty.ended, "the empty stream to end");
+    expect(empty.comments).toEqual(["nothing to say today"]);
+    await waitFor(async () => (await ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state === "released", "the proof to be released");
+
+    const started = Date.now();
+    const late = await call(`${base}/v1/events?late=1`, { authorization });
+    expect([late.status, late.json.error.code, header(late, "x-hub-payment"), header(late, "x-hub-payment-code")]).toEqual([
+      504,
+      "bad_gateway",
+      "reverted",
+      "upstream_failed_retryable",
+    ]);
+    expect(Date.now() - started).toBeLessThan(1_900);
+    // Still the same proof: the retry is the reconnect.
+    const retry = await openStream(`${base2}/v1/events`, { authorization });
+    expect(retry.status).toBe(200);
+    retry.abort();
+  });
+
+  it("closes a stream whose origin stays silent past the idle timeout, and one that outlives its maximum", async () => {
+    const first = await payChallenge(devNode, await call(`${base}/v1/events`));
+    const idle = await openStream(`${base}/v1/events`, first);
+    latestOrigin().res.write("data: hello\n\n");
+    await waitFor(() => idle.events.length === 1, "the event");
+    const idleOrigin = latestOrigin();
+    clock.advance(31_000);
+    await waitFor(() => idle.ended && idleOrigin.closed, "the idle stream to close");
+
+    const second = await payChallenge(devNode, await call(`${base}/v1/events`));
+    const long = await openStream(`${base}/v1/events`, second);
+    const longOrigin = latestOrigin();
+    for (let i = 0; i < 5; i++) {
+      clock.advance(119_000); // never idle, but 595 s in
+      longOrigin.res.write(`data: ${i}\n\n`);
+      await waitFor(() => long.events.length === i + 1, `event ${i}`);
+    }
+    expect(long.ended).toBe(false);
+    clock.advance(10_000);
+    await waitFor(() => long.ended && longOrigin.closed, "the long stream to close");
+    expect(long.events.map((e) => e.event)).not.toContain("payment_required");
+    await waitFor(() => gateways.every((g) => g.openStreams() === 0), "no open streams");
+  });
+
+  it("releases the origin connection and the stream when the client goes away", async () => {
+    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/events`));
+    const stream = await openStream(`${base}/v1/events`, { authorization });
+    latestOrigin().res.write("data: x\n\n");
+    await waitFor(() => stream.events.length === 1, "the event");
+    expect(gateways[0].openStreams()).toBe(1);
+    const upstream = latestOrigin();
+    stream.abort();
+    await waitFor(() => upstream.closed, "the origin connection to close");
+    await waitFor(() => gateways[0].openStreams() === 0, "the stream to be released");
+  });
+});
+
+describe("session streams", () => {
+  it("time_pass: reconnects free within the window; when it ends mid-stream, a payment_required frame follows the current event", async () => {
+    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/pass`));
+    const first = await openStream(`${base}/v1/pass`, { authorization });
+    expect(first.status).toBe(200);
+    const token = first.headers["x-session-token"] as string;
+    expect(token).toMatch(/^hst_/);
+    const firstOrigin = latestOrigin();
+    const second = await openStream(`${base2}/v1/pass`, { "x-session-token": token });
+    expect([second.status, second.headers["x-hub-payment"]]).toEqual([200, "charged"]);
+    const secondOrigin = latestOrigin();
+
+    firstOrigin.res.write("data: before\n\ndata: half");
+    secondOrigin.res.write("data: ready\n\n");
+    await waitFor(() => first.events.length === 1 && second.events.length === 1, "the first events");
+    clock.advance(61_000);
+    // At a boundary: the frame comes at once. Mid-event: after the origin finishes the event.
+    await waitFor(() => second.ended, "the second stream to end");
+    expect(second.events.at(-1)).toMatchObject({ event: "payment_required", data: '{"reason":"time_pass_expired"}' });
+    expect(JSON.parse(second.events.at(-1)!.data)).toEqual({ reason: "time_pass_expired" });
+    firstOrigin.res.write(" and half\n\ndata: never delivered\n\n");
+    await waitFor(() => first.ended, "the first stream to end");
+    expect(first.events.map((e) => [e.event, e.data])).toEqual([
+      [undefined, "before"],
+      [undefined, "half and half"],
+      ["payment_required", '{"reason":"time_pass_expired"}'],
+    ]);
+    await waitFor(() => firstOrigin.closed && secondOrigin.closed, "the origin connections to close");
+
+    const after = await call(`${base}/v1/pass`, { "x-session-token": token });
+    expect([after.status, header(after, "x-hub-payment")]).toEqual([402, "not_charged"]);
+  });
+
+  it("time_pass: a window that ends while the origin stays mid-event closes after the grace period", async () => {
+    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/pass`));
+    const stream = await openStream(`${base}/v1/pass`, { authorization });
+    latestOrigin().res.write("data: stuck");
+    await new Promise((r) => setTimeout(r, 50));
+    clock.advance(61_000);
+    await waitFor(() => stream.ended, "the stream to end");
+    expect(stream.events.at(-1)).toMatchObject({ event: "payment_required" });
+  });
+
+  it("token_bucket and metered debit one unit per connection, and a stream with no content gives it back", async () => {
+    const bucket = await payChallenge(devNode, await call(`${base}/v1/bucket`));
+    const opened = await openStream(`${base}/v1/bucket`, { authorization: bucket.authorization });
+    expect(opened.headers["x-session-balance"]).toBe("2");
+    const token = opened.headers["x-session-token"] as string;
+    latestOrigin().res.write("data: paid for\n\n");
+    await waitFor(() => opened.events.length === 1, "the event");
+    opened.abort();
+    const empty = await openStream(`${base2}/v1/bucket?empty=1`, { "x-session-token": token });
+    expect(empty.headers["x-session-balance"]).toBe("1");
+    await waitFor(() => empty.ended, "the empty stream to end");
+    // The refund lands after the stream; the next connection shows it.
+    await waitFor(async () => (await ctx.db.prisma.paymentSession.findFirst({ where: { model: "token_bucket" } }))?.balance === 2, "the refund");
+    const next = await openStream(`${base}/v1/bucket`, { "x-session-token": token });
+    expect(next.headers["x-session-balance"]).toBe("1");
+    next.abort();
+
+    const meter = await payChallenge(devNode, await call(`${base}/v1/meter`));
+    const metered = await openStream(`${base}/v1/meter`, { authorization: meter.authorization });
+    expect([metered.status, metered.headers["x-session-balance"]]).toEqual([200, "8"]);
+    // A client that leaves before any content was delivered also gets the unit back.
+    metered.abort();
+    await waitFor(async () => (await ctx.db.prisma.paymentSession.findFirst({ where: { model: "metered" } }))?.balance === 10, "the metered refund");
+  });
+
+  it("refuses per_kb streams with 503 before any invoice", async () => {
+    const res = await call(`${base}/v1/kb`);
+    expect([res.status, res.json.error.code]).toEqual([503, "service_unavailable"]);
+    expect(res.json.error.message).toMatch(/per_kb/);
+    expect(await ctx.db.prisma.invoice.count()).toBe(0);
+    expect(origin.received).toHaveLength(0);
+  });
+});
