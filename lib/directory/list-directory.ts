@@ -8,7 +8,7 @@ import { endpointDisplayOrder, toDirectoryEntry } from "./entry-shape.ts";
 import { listDirectoryTags } from "./list-tags.ts";
 import { listedTenantSql } from "./listing-rule.ts";
 import { loadQuality } from "./quality.ts";
-import type { DirectoryList, DirectoryQuery } from "./schemas.ts";
+import type { DirectoryEntry, DirectoryList, DirectoryQuery } from "./schemas.ts";
 import { parseSearch, searchCondition, searchRank, type DirectorySearch } from "./search-query.ts";
 
 export type ListDirectoryOptions = Partial<Pick<DirectoryQuery, "search" | "tag">> &
@@ -49,25 +49,36 @@ export async function listDirectory(options: ListDirectoryOptions): Promise<Dire
   ]);
   const ids = idRows.map((row) => row.id);
   const total = Number(countRows[0]?.total ?? 0);
-
-  const [tenants, quality] = await Promise.all([
-    ids.length === 0
-      ? Promise.resolve([])
-      : prisma.tenant.findMany({
-          where: { id: { in: ids } },
-          include: { endpoints: { where: { isActive: true }, orderBy: [...endpointDisplayOrder] } },
-        }),
-    loadQuality({ prisma, tenantIds: ids, now }),
-  ]);
-  const byId = new Map(tenants.map((tenant) => [tenant.id, tenant]));
-
   return {
-    entries: ids.flatMap((id) => {
-      const tenant = byId.get(id);
-      return tenant ? [toDirectoryEntry(config, tenant, quality.get(id)!)] : [];
-    }),
+    entries: await loadDirectoryEntries({ prisma, config, ids, now }),
     tags: tagCounts.map((t) => t.tag),
     total,
     hasMore: page * limit < total,
   };
+}
+
+/**
+ * Directory entries of the given tenants, in the order of `ids`, with their active endpoints and
+ * quality (two round trips for any number). Shared by the list, the featured APIs and llms.txt.
+ */
+export async function loadDirectoryEntries(options: {
+  prisma: PrismaClient;
+  config: Pick<Config, "gatewayUrlTemplate">;
+  ids: string[];
+  now?: Date;
+}): Promise<DirectoryEntry[]> {
+  const { prisma, config, ids, now } = options;
+  if (ids.length === 0) return [];
+  const [tenants, quality] = await Promise.all([
+    prisma.tenant.findMany({
+      where: { id: { in: ids } },
+      include: { endpoints: { where: { isActive: true }, orderBy: [...endpointDisplayOrder] } },
+    }),
+    loadQuality({ prisma, tenantIds: ids, now }),
+  ]);
+  const byId = new Map(tenants.map((tenant) => [tenant.id, tenant]));
+  return ids.flatMap((id) => {
+    const tenant = byId.get(id);
+    return tenant ? [toDirectoryEntry(config, tenant, quality.get(id)!)] : [];
+  });
 }

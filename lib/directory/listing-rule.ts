@@ -1,20 +1,18 @@
-// When a hosted tenant appears in the public directory, written once in both query languages we
-// use (a Prisma filter and a SQL fragment). tests/directory/listing-rules.test.ts holds both to it.
+// When a hosted tenant appears in the public directory, in both query languages we use (a Prisma
+// filter and a SQL fragment). tests/directory/listing-rules.test.ts holds both to the rule below.
 import { Prisma } from "../db/client.ts";
 
 /**
  * A tenant is listed when it is active (not suspended or inactive), has not opted out
  * (listed=true), can be paid (has a wallet) and has at least one active endpoint to call.
+ *
+ * The database decides it: triggers (migration directory_listed) keep Tenant.directoryListed equal
+ * to that rule whenever the tenant's status or opt-out, its wallet or its endpoints change, so
+ * every directory query filters on one indexed column instead of two joins per tenant.
  */
 export const listedTenantWhere = {
-  status: "active",
-  listed: true,
-  wallet: { isNot: null },
-  endpoints: { some: { isActive: true } },
+  directoryListed: true,
 } satisfies Prisma.TenantWhereInput;
 
 /** The same rule as listedTenantWhere, for raw queries aliasing "Tenant" as `t`. */
-export const listedTenantSql = Prisma.sql`t."status" = 'active'
-  AND t."listed" = true
-  AND EXISTS (SELECT 1 FROM "Wallet" w WHERE w."tenantId" = t."id")
-  AND EXISTS (SELECT 1 FROM "Endpoint" le WHERE le."tenantId" = t."id" AND le."isActive" = true)`;
+export const listedTenantSql = Prisma.sql`t."directoryListed" = true`;

@@ -64,18 +64,28 @@ export async function loadQuality({ prisma, tenantIds, now = new Date() }: LoadQ
       WHERE s."tenantId" IN (${Prisma.join(tenantIds)})
         AND s."checkedAt" >= CAST(${since} AS timestamp)
     ),
+    stats AS (
+      SELECT r."tenantId",
+        count(*)::int AS "total",
+        (count(*) FILTER (WHERE r."ok"))::int AS "ok",
+        (avg(r."latencyMs") FILTER (WHERE r."ok" AND r."latencyMs" IS NOT NULL))::float8 AS "avgOkLatencyMs"
+      FROM recent r
+      GROUP BY r."tenantId"
+    ),
     latest AS (
       SELECT DISTINCT ON ("endpointId") "tenantId", "ok"
       FROM recent
       ORDER BY "endpointId", "checkedAt" DESC, "id" DESC
+    ),
+    failing AS (
+      SELECT "tenantId", (count(*) FILTER (WHERE NOT "ok"))::int AS "failingEndpoints"
+      FROM latest
+      GROUP BY "tenantId"
     )
-    SELECT r."tenantId",
-      count(*)::int AS "total",
-      (count(*) FILTER (WHERE r."ok"))::int AS "ok",
-      (avg(r."latencyMs") FILTER (WHERE r."ok" AND r."latencyMs" IS NOT NULL))::float8 AS "avgOkLatencyMs",
-      (SELECT count(*)::int FROM latest l WHERE l."tenantId" = r."tenantId" AND NOT l."ok") AS "failingEndpoints"
-    FROM recent r
-    GROUP BY r."tenantId"`);
+    -- One pass over the window's samples for both aggregates (a correlated subquery per tenant
+    -- would rescan them once per tenant on a 50-API page).
+    SELECT s."tenantId", s."total", s."ok", s."avgOkLatencyMs", coalesce(f."failingEndpoints", 0)::int AS "failingEndpoints"
+    FROM stats s LEFT JOIN failing f ON f."tenantId" = s."tenantId"`);
   for (const row of rows) {
     result.set(
       row.tenantId,

@@ -32,7 +32,7 @@ export type DirectoryQueryInput = z.input<typeof directoryQuerySchema>;
  * For HTML pages: a hand-edited URL with one bad parameter (page=abc) should still render the
  * directory, so each invalid parameter falls back to its default instead of failing the request.
  * `defaults` replaces the schema's defaults for parameters absent or invalid (a page's own page
- * size, say). The JSON API uses directoryQuerySchema strictly and answers 422 naming the field.
+ * size, say). The JSON API reads it strictly (parseDirectoryQueryStrict) and answers 400 naming the field.
  */
 export function parseDirectoryQueryLenient(
   raw: Record<string, string | string[] | undefined>,
@@ -145,3 +145,31 @@ export type DirectoryDetail = z.infer<typeof directoryDetailSchema>;
 /** Categories response of `GET /directory/categories` (spec 2.4). */
 export const tagCountSchema = z.object({ tag: z.string(), count: z.number().int().positive() });
 export type TagCount = z.infer<typeof tagCountSchema>;
+
+/** Categories response of `GET /directory/categories` (spec 2.4): `total` counts the categories. */
+export const directoryCategoriesSchema = z.object({ categories: z.array(tagCountSchema), total: z.number().int().nonnegative() });
+export type DirectoryCategories = z.infer<typeof directoryCategoriesSchema>;
+
+/** A query parameter the JSON API refused, and why (the 400 names each one). */
+export type QueryProblem = { field: string; message: string };
+
+/**
+ * For the JSON API: the strict reading of `GET /directory`'s query. Unknown parameters are ignored
+ * (tracking tags and cache busters are common); a known one given twice, or out of range, is a
+ * problem naming it. The HTML pages use parseDirectoryQueryLenient instead.
+ */
+export function parseDirectoryQueryStrict(params: URLSearchParams): { ok: true; query: DirectoryQuery } | { ok: false; problems: QueryProblem[] } {
+  const input: Record<string, string> = {};
+  const problems: QueryProblem[] = [];
+  for (const key of Object.keys(directoryQuerySchema.shape)) {
+    const values = params.getAll(key);
+    if (values.length > 1) problems.push({ field: key, message: "must be given at most once" });
+    else if (values.length === 1) input[key] = values[0];
+  }
+  const parsed = directoryQuerySchema.safeParse(input);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push({ field: String(issue.path[0] ?? "query"), message: issue.message });
+  }
+  if (problems.length || !parsed.success) return { ok: false, problems };
+  return { ok: true, query: parsed.data };
+}
