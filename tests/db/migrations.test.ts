@@ -14,7 +14,7 @@ describe("migrations", () => {
       migrationsDir: path.join(root, "prisma/migrations"),
     });
     expect(sql).toBe("");
-  });
+  }, 120_000); // the wasm schema engine needs 5-10 s on a quiet machine, several times that under load
 
   it("apply once, record themselves in _prisma_migrations, and are skipped the second time", async () => {
     const db = await openDatabase({ databaseUrl: null, pgliteDir: null, migrate: false });
