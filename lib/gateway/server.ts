@@ -57,6 +57,8 @@ export const gatewayLimits = {
   perKbMaxBytes: 8 * 1024 * 1024,
   /** Bound of the in-memory response cache (used without Redis). */
   memoryCacheBytes: 64 * 1024 * 1024,
+  /** Pooled connections per origin for ordinary calls (streams use their own, uncapped). */
+  originConnections: 256,
 };
 
 const exposedHeaders = [
@@ -120,12 +122,15 @@ export type Gateway = {
 
 export function createGateway(options: GatewayOptions): Gateway {
   const { config, prisma, store, log } = options;
-  const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 256, pipelining: 1 });
+  const limits = { ...gatewayLimits, ...options.limits };
+  const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: limits.originConnections, pipelining: 1 });
+  // A stream holds its upstream connection for its whole life: streams get their own agent with no
+  // per-origin cap, so they never queue behind the pool (and never starve ordinary calls).
+  const streamDispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, pipelining: 1 });
   const tenants = new TenantCache({ prisma, store, appSecret: config.appSecret });
   // /.well-known/ discovery documents (spec 4.2), rebuilt whenever the cached tenant is.
   const discovery = createDiscoveryServer({ prisma, config });
   const hostSuffix = gatewayHostSuffix(config);
-  const limits = { ...gatewayLimits, ...options.limits };
   const clientIp = clientIpResolver(config.trustedProxies);
   const limiter = new GatewayRateLimiter(store, options.rateLimits ?? defaultRateLimits);
   const clock = options.clock ?? Date.now;
@@ -428,7 +433,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   async function proxy(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, path: string, search: string, body: Buffer | null, headersTimeoutMs: number | null) {
     return callOrigin({
-      dispatcher,
+      dispatcher: endpoint.streaming ? streamDispatcher : dispatcher,
       originUrl: tenant.originUrl!,
       method: ctx.req.method ?? "GET",
       path,
@@ -580,7 +585,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       wallets.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (!options.dispatcher) await (dispatcher as Agent).close();
+      if (!options.dispatcher) await Promise.all([(dispatcher as Agent).close(), (streamDispatcher as Agent).close()]);
     },
   };
 }

@@ -27,7 +27,8 @@ const originStreams: OriginStream[] = [];
 beforeAll(async () => {
   ctx = await createTestContext();
   origin = await startTestOrigin();
-  for (const path of ["/v1/events", "/v1/pass", "/v1/bucket", "/v1/meter", "/v1/kb"]) {
+  origin.route("/v1/plain", (_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+  for (const path of ["/v1/events", "/v1/free-events", "/v1/pass", "/v1/bucket", "/v1/meter", "/v1/kb"]) {
     origin.route(path, (req, res) => {
       const query = new URL(req.url, "http://o").searchParams;
       const start = () => {
@@ -68,6 +69,8 @@ beforeEach(async () => {
   await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
   const stream = { streaming: true };
   await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/events", pricingModel: "per_request", priceSats: 4, ...stream, idleTimeoutSeconds: 30, maxStreamSeconds: 600 });
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/free-events", ...stream });
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/plain" });
   await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/pass", pricingModel: "time_pass", priceSats: 20, durationMinutes: 1, ...stream });
   await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 9, tokenBudget: 3, ...stream });
   await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/meter", pricingModel: "metered", priceSats: 10, unitCostSats: 2, ...stream });
@@ -216,6 +219,26 @@ describe("per_request streams", () => {
     stream.abort();
     await waitFor(() => upstream.closed, "the origin connection to close");
     await waitFor(() => gateways[0].openStreams() === 0, "the stream to be released");
+  });
+});
+
+describe("free streams", () => {
+  it("never queue behind the origin connection pool, and ordinary calls still get through", async () => {
+    const small = await startGateways(ctx, devNode, 1, { clock: clock.now, limits: { originConnections: 2, streamTickMs: 20 } });
+    try {
+      const at = `${small.urls[0]}${new URL(base).pathname}`;
+      const streams = await Promise.all([1, 2, 3, 4, 5].map(() => openStream(`${at}/v1/free-events`)));
+      expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(streams.every((s) => s.headers["x-hub-payment"] === undefined)).toBe(true);
+      for (const o of originStreams) o.res.write("data: all\n\n");
+      await waitFor(() => streams.every((s) => s.events.length === 1), "every stream's event");
+      expect((await call(`${at}/v1/plain`)).status).toBe(200);
+      expect(small.gateways[0].openStreams()).toBe(5);
+      streams.forEach((s) => s.abort());
+      await waitFor(() => small.gateways[0].openStreams() === 0, "the streams to close");
+    } finally {
+      await small.close();
+    }
   });
 });
 
