@@ -11,6 +11,7 @@ import { ConfigError, gatewayUrlFor, loadConfig, type Config } from "./lib/confi
 import { databaseOptionsFrom, openDatabase, registerDatabase } from "./lib/db/client.ts";
 import { seedDemoTenant } from "./lib/demo/seed-demo.ts";
 import { createGateway } from "./lib/gateway/server.ts";
+import { clientIpResolver } from "./lib/gateway/rate-limit.ts";
 import { platformJobs } from "./lib/jobs/schedule.ts";
 import { startWorker } from "./lib/jobs/worker.ts";
 import { createLogger } from "./lib/logging/logger.ts";
@@ -106,7 +107,13 @@ async function main() {
     const app = next({ dev, dir: root, hostname: "localhost", port: config.port });
     await app.prepare();
     const handler = app.getRequestHandler();
-    const web = http.createServer((req, res) => void handler(req, res));
+    // The caller's address for the directory API's rate limits: a header no client can forge
+    // (overwritten here), resolved through TRUSTED_PROXIES like the gateway does.
+    const webClientIp = clientIpResolver(config.trustedProxies);
+    const web = http.createServer((req, res) => {
+      req.headers["x-hub-client-ip"] = webClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
+      void handler(req, res);
+    });
     await new Promise<void>((resolve, reject) => {
       web.once("error", reject);
       web.listen(config.port, config.host, () => resolve());

@@ -3,6 +3,8 @@ import { getConfig, type Config } from "../config/index.ts";
 import type { PrismaClient } from "../db/client.ts";
 import type { DevLightningNode } from "../lightning/dev-node.ts";
 import { walletBackendFor } from "../lightning/index.ts";
+import { Agent } from "undici";
+import { HealthMonitor } from "../health/monitor.ts";
 import type { Logger } from "../logging/logger.ts";
 import { expireSessions } from "../payments/expire-sessions.ts";
 import { pollInvoiceSettlements } from "../payments/record-settlement.ts";
@@ -17,6 +19,7 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
   // The process configuration unless the caller passes one (server.ts reads the same environment).
   const config = () => deps.config ?? getConfig();
   let sender: WebhookSender | null = null;
+  let health: HealthMonitor | null = null;
   return [
     {
       name: "invoice-settlements",
@@ -82,6 +85,25 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
       run: async () => {
         const expired = await expireSessions({ prisma: deps.prisma });
         if (expired) deps.log.info("session.expired events written", { count: expired });
+      },
+    },
+    {
+      // Health probes straight to each origin (lib/health/monitor.ts): a singleton so one worker
+      // probes per interval; the monitor bounds concurrency and skips tenants still being probed.
+      name: "health-probes",
+      intervalMs: config().healthIntervalSeconds * 1000,
+      singleton: true,
+      run: async () => {
+        health ??= new HealthMonitor({
+          prisma: deps.prisma,
+          dispatcher: new Agent({ keepAliveTimeout: 10_000, connections: 32 }),
+          appSecret: config().appSecret,
+          log: deps.log.child({ job: "health-probes" }),
+          // Leave a margin before the next interval so rounds never overlap.
+          roundBudgetMs: Math.max(1_000, config().healthIntervalSeconds * 1000 - 30_000),
+        });
+        const round = await health.runRound();
+        if (round.transitions || round.skipped) deps.log.info("health probes", round);
       },
     },
   ];

@@ -1,0 +1,87 @@
+// The ready-to-paste MCP client config of one API (spec 2.4 "MCP config shape"), served at
+// `{api_url}/directory/:slug/mcp-config` and `{gateway_url}/.well-known/mcp.json`.
+//
+// The server it starts is the stdio MCP server of the consumer issue (lib/sdk/mcp/server.ts): on a
+// local install the command runs that file from this checkout with the checkout's own tsx, so the
+// config works as pasted with no package to publish. Its environment selects the wallet:
+// HUB_WALLET=dev pays through this install's dev Lightning node (HUB_DEV_WALLET_URL), any other
+// value is a wallet connection string (NWC); HUB_BUDGET_SATS caps what it may spend.
+// docs/discovery.md documents the contract.
+import path from "node:path";
+import { gatewayUrlFor, type Config } from "../config/index.ts";
+import { inputSchema, operationName, type DocumentedEndpoint } from "./openapi.ts";
+
+export type McpConfigApi = {
+  slug: string;
+  name: string;
+  description: string;
+  tags: string[];
+  endpoints: DocumentedEndpoint[];
+};
+
+export type McpConfigOptions = {
+  config: Pick<Config, "gatewayUrlTemplate" | "apiUrl" | "siteUrl" | "lightningDevNode">;
+  api: McpConfigApi;
+  /** The checkout the command runs from; the process's working directory (the project root). */
+  installDir?: string;
+  /** The Node binary; this process's own, so the command works without PATH lookups. */
+  nodePath?: string;
+};
+
+/** The default spending cap written into configs: enough for a few hundred cheap calls. */
+export const defaultMcpBudgetSats = 1000;
+
+/** Placeholder shown where the user must paste their own wallet connection (no dev node). */
+export const walletPlaceholder = "nostr+walletconnect://<your wallet connection string>";
+
+/** The stdio server entry of the consumer issue, relative to the checkout. */
+export const mcpServerEntry = "lib/sdk/mcp/server.ts";
+
+/** The server name in `mcpServers`: the API's slug, prefixed so it reads well in client UIs. */
+export function mcpServerName(slug: string): string {
+  return `l402-${slug}`;
+}
+
+/** Builds the config object (pure apart from the default paths). */
+export function buildMcpConfig({ config, api, installDir = process.cwd(), nodePath = process.execPath }: McpConfigOptions) {
+  const gateway = gatewayUrlFor(config, api.slug);
+  const env: Record<string, string> = config.lightningDevNode
+    ? { HUB_WALLET: "dev", HUB_DEV_WALLET_URL: `${config.apiUrl}/dev/lightning/pay`, HUB_BUDGET_SATS: String(defaultMcpBudgetSats) }
+    : { HUB_WALLET: walletPlaceholder, HUB_BUDGET_SATS: String(defaultMcpBudgetSats) };
+  return {
+    mcpServers: {
+      [mcpServerName(api.slug)]: {
+        command: nodePath,
+        args: [path.join(installDir, "node_modules/tsx/dist/cli.mjs"), path.join(installDir, mcpServerEntry), "--gateway", gateway],
+        env,
+      },
+    },
+    tools: api.endpoints.map((endpoint) => ({
+      name: operationName(endpoint),
+      description: [endpoint.title || `${endpoint.method} ${endpoint.path}`, endpoint.description].filter(Boolean).join(": "),
+      url: `${gateway}${endpoint.path}`,
+      method: endpoint.method,
+      ...(endpoint.pricingModel !== null ? { costSats: endpoint.priceSats, pricingModel: endpoint.pricingModel } : {}),
+      ...(Object.keys(endpoint.exampleRequest).length ? { exampleInput: exampleInput(endpoint) } : {}),
+      inputSchema: inputSchema(endpoint),
+    })),
+    metadata: {
+      name: api.name,
+      description: api.description,
+      tags: api.tags,
+      gateway,
+      discoveryUrl: `${gateway}/.well-known/l402-gateway.json`,
+      openApiUrl: `${gateway}/.well-known/openapi.json`,
+    },
+  };
+}
+
+export type McpConfig = ReturnType<typeof buildMcpConfig>;
+
+/** The example request flattened into tool arguments: query values by name, plus `body`. */
+function exampleInput(endpoint: DocumentedEndpoint): Record<string, unknown> {
+  const { query, body } = endpoint.exampleRequest;
+  const input: Record<string, unknown> = typeof query === "object" && query !== null && !Array.isArray(query) ? { ...query } : {};
+  if (body !== undefined) input.body = body;
+  return input;
+}
