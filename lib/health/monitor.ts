@@ -188,7 +188,9 @@ export class HealthMonitor {
     });
     const latencyMs = Math.round(performance.now() - started);
     if (response.kind !== "response") return { ok: false, statusCode: null, latencyMs: null, error: response.message };
-    // Headers decide; the body (possibly an endless stream) is dropped.
+    // Headers decide; the body (possibly an endless stream) is dropped, and the abort error that
+    // destroying it raises is expected.
+    response.body.on("error", () => {});
     response.body.destroy();
     const ok = response.statusCode < 500;
     return { ok, statusCode: response.statusCode, latencyMs, error: ok ? null : `origin answered ${response.statusCode}` };
