@@ -1,4 +1,4 @@
-// /sitemap.xml: the home page, the directory and every listed API.
+// /sitemap.xml: the home page, the directory, the docs and every listed API.
 import type { MetadataRoute } from "next";
 import { listDirectorySlugs } from "@/lib/directory/list-directory-slugs.ts";
 import { getServerContext } from "@/lib/server-context.ts";
@@ -13,6 +13,7 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
   return [
     { url: `${config.siteUrl}/`, lastModified: newest, changeFrequency: "daily", priority: 1 },
     { url: `${config.siteUrl}/directory`, lastModified: newest, changeFrequency: "daily", priority: 0.9 },
+    { url: `${config.siteUrl}/docs`, changeFrequency: "monthly", priority: 0.8 },
     ...apis.map((api) => ({
       url: `${config.siteUrl}/directory/${api.slug}`,
       lastModified: api.updatedAt,

@@ -45,7 +45,7 @@ test("a skip link leads to the main content", async ({ page }) => {
 });
 
 test("nothing overflows the viewport sideways", async ({ page }) => {
-  for (const path of ["/", "/directory", `/directory/${demo.slug}`]) {
+  for (const path of ["/", "/directory", `/directory/${demo.slug}`, "/docs"]) {
     await page.goto(path);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${path} is wider than the viewport`).toBeLessThanOrEqual(0);

@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 const links = [
   { href: "/", label: "Home", matches: (p: string) => p === "/" },
   { href: "/directory", label: "Directory", matches: (p: string) => p === "/directory" || p.startsWith("/directory/") },
+  { href: "/docs", label: "Docs", matches: (p: string) => p === "/docs" || p.startsWith("/docs/") },
 ];
 
 export function NavLinks() {

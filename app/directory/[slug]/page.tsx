@@ -1,16 +1,21 @@
 // /directory/:slug: one API in full: gateway address, endpoints with prices in words, parameters,
-// examples, and how to call it with curl.
+// examples, how to call it with curl, its 7-day health history, the badge embed snippet, the MCP
+// client config and the OpenAPI document.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, permanentRedirect } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { callExample, pickCallExampleEndpoint } from "@/lib/directory/call-example.ts";
+import { loadListedDocumentedApi } from "@/lib/directory/discovery.ts";
 import { getDirectoryEntry } from "@/lib/directory/get-directory-entry.ts";
+import { loadHealthHistory } from "@/lib/directory/health-history.ts";
+import { buildMcpConfig } from "@/lib/directory/mcp-config.ts";
 import { describePriceRange, describePricingModels } from "@/lib/pricing/describe-price.ts";
 import { getServerContext } from "@/lib/server-context.ts";
 import { CodeBlock } from "../../components/code-block.tsx";
 import { EndpointCard, endpointAnchor } from "../../components/endpoint-card.tsx";
 import { HealthIndicator, formatUptime } from "../../components/health-indicator.tsx";
+import { HealthSparkline } from "../../components/health-sparkline.tsx";
 import { MethodBadge } from "../../components/method-badge.tsx";
 import { TagList } from "../../components/tag-list.tsx";
 
@@ -48,10 +53,20 @@ export async function generateMetadata({ params }: PageProps): Promise<Metadata>
 
 export default async function ApiPage({ params }: PageProps) {
   const { slug } = await params;
-  const { entry } = await loadApi(slug);
+  const { config, entry } = await loadApi(slug);
   if (!entry) notFound();
   // A slug typed in another case finds the API; send the reader to its one canonical address.
   if (entry.slug !== slug) permanentRedirect(`/directory/${entry.slug}`);
+  const { db } = await getServerContext();
+  const tenant = await db.prisma.tenant.findUnique({ where: { slug: entry.slug }, select: { id: true } });
+  const [history, documented] = await Promise.all([
+    tenant ? loadHealthHistory({ prisma: db.prisma, tenantId: tenant.id }) : Promise.resolve([]),
+    loadListedDocumentedApi({ prisma: db.prisma, config, slug: entry.slug }),
+  ]);
+  const mcpConfig = documented ? JSON.stringify(buildMcpConfig({ config, api: documented }), null, 2) : null;
+  const openApiUrl = `${entry.gatewayDomain}/.well-known/openapi.json`;
+  const badgeUrl = `${config.apiUrl}/badge/${entry.slug}.svg`;
+  const badgeMarkdown = `[![L402: ${entry.name}](${badgeUrl})](${config.siteUrl}/directory/${entry.slug})`;
 
   const example = pickCallExampleEndpoint(entry.endpoints);
   const paid = entry.endpoints.filter((e) => e.pricingModel !== null).length;
@@ -130,6 +145,33 @@ export default async function ApiPage({ params }: PageProps) {
               <CodeBlock caption="Shell" code={callExample(entry.gatewayDomain, example)} copyLabel="Copy curl example" className="mt-4" />
             </section>
           ) : null}
+
+          <section aria-labelledby="agents-heading">
+            <h2 id="agents-heading" className="text-xl font-semibold tracking-tight">
+              Use it from an agent
+            </h2>
+            <p className="mt-2 max-w-2xl text-sm leading-6 text-muted">
+              Paste this into your MCP client&apos;s configuration: it starts an MCP server that offers each endpoint as a tool and pays
+              for calls from the wallet in its <code className="font-mono">env</code>, within the budget. The{" "}
+              <a href={openApiUrl} className="font-medium text-accent hover:underline">
+                OpenAPI document
+              </a>{" "}
+              describes the same endpoints with their prices.
+            </p>
+            {mcpConfig ? <CodeBlock caption="MCP config" code={mcpConfig} copyLabel="Copy MCP config" className="mt-4" /> : null}
+          </section>
+
+          <section aria-labelledby="badge-heading">
+            <h2 id="badge-heading" className="text-xl font-semibold tracking-tight">
+              Badge
+            </h2>
+            <div className="mt-3 flex flex-wrap items-center gap-4">
+              {/* eslint-disable-next-line @next/next/no-img-element -- an SVG from our own API, sized by itself */}
+              <img src={`/api/badge/${entry.slug}.svg`} alt={`L402 badge of ${entry.name}`} height={20} />
+            </div>
+            <p className="mt-3 text-sm text-muted">Show the price and health of this API in a README:</p>
+            <CodeBlock caption="Markdown" code={badgeMarkdown} copyLabel="Copy badge markdown" wrap className="mt-2" />
+          </section>
         </div>
         <aside aria-label="About this API" className="space-y-4 lg:sticky lg:top-20 lg:self-start">
           <h2 className="text-sm font-semibold">At a glance</h2>
@@ -153,6 +195,19 @@ export default async function ApiPage({ params }: PageProps) {
               </div>
             ) : null}
           </dl>
+          <section aria-labelledby="history-heading" className="rounded-2xl border border-line bg-surface px-4 py-3">
+            <h2 id="history-heading" className="text-sm font-semibold">
+              Health, last 7 days
+            </h2>
+            <div className="mt-2">
+              <HealthSparkline buckets={history} />
+            </div>
+          </section>
+          <p className="text-sm">
+            <a href={openApiUrl} className="font-medium text-accent hover:underline">
+              OpenAPI document
+            </a>
+          </p>
           <p className="text-xs leading-5 text-muted">
             Payments go straight to the provider&apos;s wallet. L402 Hub never holds funds.
           </p>
