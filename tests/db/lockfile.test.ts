@@ -3,7 +3,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error -- plain ESM script without type declarations
 import { platformOf, restoreOptionalPlatforms } from "../../scripts/lockfile-platforms.mjs";
 
 describe("package-lock.json", () => {
