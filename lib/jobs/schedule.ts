@@ -2,7 +2,6 @@
 import { getConfig, type Config } from "../config/index.ts";
 import type { PrismaClient } from "../db/client.ts";
 import type { DevLightningNode } from "../lightning/dev-node.ts";
-import { walletBackendFor } from "../lightning/index.ts";
 import { Agent } from "undici";
 import { HealthMonitor } from "../health/monitor.ts";
 import type { Logger } from "../logging/logger.ts";
@@ -12,6 +11,7 @@ import { checkNodeCapacity } from "../webhooks/capacity-monitor.ts";
 import { WebhookSender } from "../webhooks/deliver.ts";
 import { dispatchOutbox } from "../webhooks/dispatch-outbox.ts";
 import { targetPolicyFor } from "../webhooks/ssrf.ts";
+import { openWalletBackend } from "../wallets/open-wallet.ts";
 import type { Job } from "./worker.ts";
 
 /** Every periodic job of the worker, wired to real dependencies (config defaults to the process's). */
@@ -28,10 +28,10 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
       run: async () => {
         const recorded = await pollInvoiceSettlements({
           prisma: deps.prisma,
+          // Every backend type: the pass closes what it opens.
           walletFor: async (tenantId) => {
-            const wallet = await deps.prisma.wallet.findUnique({ where: { tenantId }, select: { type: true } });
-            if (wallet?.type !== "dev" || !deps.devNode) return null;
-            return walletBackendFor({ type: "dev", devNode: deps.devNode });
+            const wallet = await deps.prisma.wallet.findUnique({ where: { tenantId }, select: { type: true, credentialsEnc: true } });
+            return wallet ? openWalletBackend({ appSecret: config().appSecret, wallet, devNode: deps.devNode }) : null;
           },
         });
         if (recorded) deps.log.info("invoice settlements recorded", { count: recorded });
@@ -64,16 +64,26 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
       intervalMs: config().nodeCapacityCheckSeconds * 1000,
       singleton: true,
       run: async () => {
-        const checked = await checkNodeCapacity({
-          prisma: deps.prisma,
-          log: deps.log,
-          // Backends that can report channels: the dev node now; LND as walletBackendFor learns it.
-          walletFor: async (wallet) => {
-            if (wallet.type !== "dev" || !deps.devNode || wallet.nodePubkey !== deps.devNode.nodePubkey) return null;
-            return deps.devNode.wallet();
-          },
-        });
-        if (checked.events) deps.log.info("node capacity events written", checked);
+        const opened: { close?(): Promise<void> }[] = [];
+        try {
+          const checked = await checkNodeCapacity({
+            prisma: deps.prisma,
+            log: deps.log,
+            // Backends that report channels: the dev node (simulated) and LND (/v1/channels).
+            walletFor: async (wallet) => {
+              if (wallet.type === "dev") return deps.devNode && wallet.nodePubkey === deps.devNode.nodePubkey ? deps.devNode.wallet() : null;
+              if (wallet.type !== "lnd") return null;
+              const row = await deps.prisma.wallet.findUnique({ where: { tenantId: wallet.tenantId }, select: { type: true, credentialsEnc: true } });
+              if (!row) return null;
+              const backend = openWalletBackend({ appSecret: config().appSecret, wallet: row, devNode: deps.devNode });
+              opened.push(backend);
+              return backend;
+            },
+          });
+          if (checked.events) deps.log.info("node capacity events written", checked);
+        } finally {
+          await Promise.allSettled(opened.map((b) => b.close?.()));
+        }
       },
     },
     {

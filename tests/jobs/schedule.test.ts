@@ -1,0 +1,61 @@
+// The worker's real job list against real wallet backends (faithful local fakes): settlement
+// polling and node capacity work for LND too, not only the dev node.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sealSecret } from "../../lib/crypto/secret-box.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../../lib/lightning/fakes/lnd.ts";
+import { LndRestBackend } from "../../lib/lightning/lnd-rest.ts";
+import { lndCredentialsSchema } from "../../lib/lightning/credentials.ts";
+import { platformJobs } from "../../lib/jobs/schedule.ts";
+import { createLogger } from "../../lib/logging/logger.ts";
+import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { createTestContext, type TestContext } from "../helpers/context.ts";
+
+let ctx: TestContext;
+let lnd: FakeLnd;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  lnd = await FakeLnd.start();
+});
+afterAll(async () => {
+  await lnd?.close();
+  await ctx?.close();
+});
+beforeEach(() => ctx.reset());
+
+async function lndTenant() {
+  const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+  const credentials = { restUrl: lnd.url, macaroonHex: lnd.bakeMacaroon(LND_RECOMMENDED_PERMISSIONS) };
+  await ctx.db.prisma.wallet.create({
+    data: { tenantId, type: "lnd", nodePubkey: lnd.node.nodePubkey, credentialsEnc: sealSecret(ctx.config.appSecret, JSON.stringify(credentials)) },
+  });
+  return { tenantId, credentials };
+}
+
+const job = (name: string) => platformJobs({ prisma: ctx.db.prisma, devNode: null, log: createLogger("silent"), config: ctx.config }).find((j) => j.name === name)!;
+
+describe("worker jobs with an LND wallet", () => {
+  it("records a settlement the LND node reports", async () => {
+    const { tenantId, credentials } = await lndTenant();
+    const endpoint = await endpointFactory(ctx.db.prisma, tenantId, { pricingModel: "per_request", priceSats: 4 });
+    const backend = new LndRestBackend({ credentials: lndCredentialsSchema.parse({ type: "lnd", ...credentials }) });
+    const invoice = await backend.createInvoice({ amountSats: 4, description: "job test", expirySeconds: 600 });
+    await backend.close?.();
+    await ctx.db.prisma.invoice.create({
+      data: { tenantId, endpointId: endpoint.id, paymentHash: invoice.paymentHash, paymentRequest: invoice.paymentRequest, amountSats: 4, purpose: "per_request", expiresAt: invoice.expiresAt },
+    });
+    lnd.markPaid(invoice.paymentHash);
+    await job("invoice-settlements").run();
+    expect((await ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash: invoice.paymentHash } })).status).toBe("settled");
+    expect(await ctx.db.prisma.outboxEvent.count({ where: { tenantId, type: "invoice.settled" } })).toBe(1);
+  });
+
+  it("reports a node without channels as degraded (no_channels) once the state persists", async () => {
+    const { tenantId } = await lndTenant();
+    lnd.channels = [];
+    const capacity = job("node-capacity");
+    for (let i = 0; i < 3; i++) await capacity.run();
+    const events = await ctx.db.prisma.outboxEvent.findMany({ where: { tenantId, type: "node.capacity_changed" } });
+    expect(events).toHaveLength(1);
+    expect(events[0].data).toMatchObject({ nodeId: lnd.node.nodePubkey, status: "degraded", reason: "no_channels", activeChannels: 0, totalChannels: 0 });
+  });
+});
