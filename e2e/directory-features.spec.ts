@@ -10,7 +10,7 @@ test("search finds the demo API by a word of its endpoint and by a misspelt name
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL("/directory?search=fortun");
   await expect(page.getByRole("article").filter({ hasText: demo.name })).toBeVisible();
-  await page.goto("/directory?search=hub%20dmeo");
+  await page.goto("/directory?search=hbu%20demo%20api");
   await expect(page.getByRole("article").filter({ hasText: demo.name })).toBeVisible();
 });
 
