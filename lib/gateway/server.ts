@@ -211,8 +211,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   async function relay(ctx: Ctx, response: OriginResponse, extra: Record<string, string>, keep?: (body: Buffer) => void) {
     const headers = { ...response.headers, ...extra };
     delete headers["access-control-allow-origin"];
+    // Headers leave with the first body chunk: one write instead of two (SSE flushes its own, below).
     ctx.res.writeHead(response.statusCode, headers);
-    ctx.res.flushHeaders();
     const chunks: Buffer[] = [];
     let kept = 0;
     const tap = keep

@@ -2,10 +2,12 @@
 // per_request endpoint of the tenant that issued it, each call burning that endpoint's price. The
 // Credit row is created on the proof's first valid presentation (INSERT … ON CONFLICT DO NOTHING,
 // with the invoice's settlement and invoice.settled in the same transaction); every burn and refund
-// is one conditional statement, so concurrent calls never spend a sat twice.
+// is one conditional statement, so concurrent calls never spend a sat twice. Burns commit
+// asynchronously like session debits (lib/payments/debit-session.ts); refunds stay durable.
 import { randomUUID } from "node:crypto";
-import type { PrismaClient } from "../db/client.ts";
+import { Prisma, type PrismaClient } from "../db/client.ts";
 import { enqueueEvent } from "../webhooks/enqueue-event.ts";
+import { asyncCommitSql } from "./debit-session.ts";
 import type { InvoiceSettledData } from "./outbox.ts";
 
 /** `no_invoice`: the proof's invoice is not a credit invoice of this tenant (never expected for a valid macaroon). */
@@ -28,9 +30,11 @@ type Burnt = { id: string; balanceSats: number };
 /** Burns one call's price from the credit, opening the credit on its first use. */
 export async function spendCredit(options: SpendCreditOptions): Promise<CreditSpendResult> {
   const { prisma, tenantId, paymentHash, priceSats, now } = options;
-  const burn = (db: Pick<PrismaClient, "$queryRaw">) => db.$queryRaw<Burnt[]>`
+  // Alone, a burn commits asynchronously; inside the opening transaction it commits with it, durably.
+  const burn = (db: Pick<PrismaClient, "$queryRaw">, alone = true) => db.$queryRaw<Burnt[]>`
     UPDATE "Credit" SET "balanceSats" = "balanceSats" - ${priceSats}, "updatedAt" = ${now}
     WHERE "paymentHash" = ${paymentHash} AND "tenantId" = ${tenantId} AND "balanceSats" >= ${priceSats} AND "expiresAt" > ${now}
+      AND ${alone ? asyncCommitSql : Prisma.sql`TRUE`}
     RETURNING "id", "balanceSats"`;
 
   const burnt = (await burn(prisma))[0];
@@ -73,7 +77,7 @@ export async function spendCredit(options: SpendCreditOptions): Promise<CreditSp
       }
     }
     // Whether this request or a concurrent one opened it, the burn itself is the one conditional update.
-    return (await burn(tx))[0] ?? null;
+    return (await burn(tx, false))[0] ?? null;
   });
   return first ? { ok: true, creditId: first.id, balanceSats: first.balanceSats } : { ok: false, reason: "depleted" };
 }
