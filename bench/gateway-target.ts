@@ -1,13 +1,16 @@
 // Child process of bench/gateway.ts: the servers under test, apart from the load generator.
 // Starts an origin, a plain Node reverse proxy in front of it, and our gateway on PostgreSQL
-// (a scratch database) with a free and a per_request endpoint; mints pre-paid proofs; prints
-// one JSON line with the addresses.
-import { createHash, randomBytes } from "node:crypto";
+// (a scratch database) with a free, a per_request and a token_bucket endpoint, plus a time_pass
+// streaming endpoint in front of the parent's SSE origin (BENCH_SSE_ORIGIN); mints pre-paid proofs
+// and session tokens; serves GET /memory (after a forced GC) on a control port for the stream
+// test; prints one JSON line with the addresses.
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import pg from "pg";
 import { loadConfig } from "../lib/config/index.ts";
+import { hashToken, randomToken } from "../lib/crypto/secret-box.ts";
 import { openDatabase } from "../lib/db/client.ts";
 import { createGateway } from "../lib/gateway/server.ts";
 import { mintL402Macaroon } from "../lib/l402/macaroon.ts";
@@ -19,6 +22,10 @@ import { devWalletFactory, endpointFactory, tenantFactory } from "../prisma/fact
 const baseUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const proofCount = Number(process.env.BENCH_PROOFS ?? 40_000);
 const proofsFile = process.env.BENCH_PROOFS_FILE!;
+const sessionsFile = process.env.BENCH_SESSIONS_FILE!;
+const sseOrigin = process.env.BENCH_SSE_ORIGIN!;
+/** Sessions for the session-token run: one per load-generator connection. */
+const sessionCount = Number(process.env.BENCH_SESSIONS ?? 32);
 
 const listen = (server: http.Server) =>
   new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
@@ -76,6 +83,32 @@ for (let i = 0; i < proofCount; i++) {
 for (let i = 0; i < invoices.length; i += 5000) await db.prisma.invoice.createMany({ data: invoices.slice(i, i + 5000) });
 writeFileSync(proofsFile, JSON.stringify(proofs));
 
+// Session tokens: what clients hold after their first paid call on a session endpoint.
+const bucket = await endpointFactory(db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 1000, tokenBudget: 100_000_000 });
+const streamTenant = await tenantFactory(db.prisma, config.appSecret, { originUrl: sseOrigin });
+await devWalletFactory(db.prisma, config.appSecret, streamTenant.tenantId, devNode.nodePubkey);
+const stream = await endpointFactory(db.prisma, streamTenant.tenantId, { path: "/v1/stream", pricingModel: "time_pass", priceSats: 100, durationMinutes: 600, streaming: true });
+const later = new Date(Date.now() + 10 * 3_600_000);
+const session = (tenant: string, endpointId: string, model: "token_bucket" | "time_pass", balance: number | null) => {
+  const token = randomToken("hst_", 32);
+  const row = {
+    id: randomUUID(),
+    tenantId: tenant,
+    endpointId,
+    model,
+    tokenHash: hashToken(token),
+    paymentHash: randomBytes(32).toString("hex"),
+    balance,
+    initialBalance: balance,
+    expiresAt: later,
+  };
+  return { token, row };
+};
+const bucketSessions = Array.from({ length: sessionCount }, () => session(tenantId, bucket.id, "token_bucket", 100_000_000));
+const pass = session(streamTenant.tenantId, stream.id, "time_pass", null);
+await db.prisma.paymentSession.createMany({ data: [...bucketSessions.map((s) => s.row), pass.row] });
+writeFileSync(sessionsFile, JSON.stringify({ bucket: bucketSessions.map((s) => s.token), pass: pass.token }));
+
 const gateway = createGateway({
   config,
   prisma: db.prisma,
@@ -87,7 +120,20 @@ const gateway = createGateway({
 });
 const gatewayPort = await gateway.listen(0, "127.0.0.1");
 
-console.log(JSON.stringify({ originPort, proxyPort, gatewayPort, slug, store: store.kind }));
+// The stream test reads this process's memory with and without 1,000 open streams.
+const gc = (globalThis as { gc?: () => void }).gc;
+const control = http.createServer((_req, res) => {
+  gc?.();
+  gc?.();
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...process.memoryUsage(), openStreams: gateway.openStreams(), gc: Boolean(gc) }));
+});
+const controlPort = await listen(control);
+// Drop the proof-minting garbage now, so the stream test's memory readings start from a settled heap.
+gc?.();
+gc?.();
+await new Promise((r) => setTimeout(r, 1_000));
+
+console.log(JSON.stringify({ originPort, proxyPort, gatewayPort, controlPort, slug, streamSlug: streamTenant.slug, store: store.kind }));
 
 process.on("SIGTERM", async () => {
   await gateway.close();

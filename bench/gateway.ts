@@ -1,58 +1,248 @@
-// `npm run bench:gateway`: one run, side by side, on loopback and PostgreSQL:
+// `npm run bench:gateway`: one run on loopback and PostgreSQL, about 2-3 minutes.
+// First 1,000 concurrent SSE streams (time_pass session token): event latency through the gateway
+// vs straight from the origin, and the gateway process's memory per open stream. Then, side by side:
 //   origin called directly | a plain Node reverse proxy | our gateway, free endpoint |
-//   our gateway, per_request endpoint with a fresh pre-paid proof on every request.
-// Then p99 latency at half of the plain proxy's max rate, proxy vs gateway. Prints ratios.
+//   our gateway, per_request endpoint with a fresh pre-paid proof on every request |
+//   our gateway, token_bucket endpoint with session tokens (one session per connection, and one
+//   session shared by every connection).
+// Then p99 latency at half of the plain proxy's max rate, proxy vs gateway. Prints ratios against the goals.
 import { spawn } from "node:child_process";
 import { readFileSync, mkdtempSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
+import { createParser } from "eventsource-parser";
+import { Agent, request } from "undici";
 
 const root = path.resolve(import.meta.dirname, "..");
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const proofsFile = path.join(mkdtempSync(path.join(os.tmpdir(), "hub-bench-")), "proofs.json");
+const streamCount = Number(process.env.BENCH_STREAMS ?? 1000);
+const streamRounds = Number(process.env.BENCH_STREAM_ROUNDS ?? 5);
+const scratch = mkdtempSync(path.join(os.tmpdir(), "hub-bench-"));
 
-const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "bench/gateway-target.ts"], {
-  cwd: root,
-  env: { ...process.env, BENCH_PROOFS_FILE: proofsFile },
-  stdio: ["ignore", "pipe", "inherit"],
+// The SSE origin lives in this process, so an event's latency is measured on one clock: stamped
+// when the origin writes it, read when the client parses it.
+const sseClients = new Set<http.ServerResponse>();
+const sseOrigin = http.createServer((req, res) => {
+  req.resume();
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.flushHeaders();
+  res.write(": connected\n\n");
+  sseClients.add(res);
+  res.on("close", () => sseClients.delete(res));
 });
-const ready = await new Promise<{ originPort: number; proxyPort: number; gatewayPort: number; slug: string; store: string }>((resolve, reject) => {
-  child.once("exit", (code) => reject(new Error(`target exited with ${code}`)));
-  createInterface({ input: child.stdout! }).once("line", (line) => resolve(JSON.parse(line)));
-});
-const proofs: string[] = JSON.parse(readFileSync(proofsFile, "utf8"));
+await new Promise<void>((resolve) => sseOrigin.listen(0, "127.0.0.1", resolve));
+const ssePort = (sseOrigin.address() as AddressInfo).port;
+
+type Ready = { originPort: number; proxyPort: number; gatewayPort: number; controlPort: number; slug: string; streamSlug: string; store: string };
+type Target = { ready: Ready; proofs: string[]; sessions: { bucket: string[]; pass: string }; stop: () => Promise<void> };
+
+/** Starts bench/gateway-target.ts in its own process (with `proofs` pre-paid proofs) and waits until it listens. */
+async function startTarget(proofs: number): Promise<Target> {
+  const proofsFile = path.join(scratch, "proofs.json");
+  const sessionsFile = path.join(scratch, "sessions.json");
+  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", "bench/gateway-target.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      BENCH_PROOFS: String(proofs),
+      BENCH_PROOFS_FILE: proofsFile,
+      BENCH_SESSIONS_FILE: sessionsFile,
+      BENCH_SSE_ORIGIN: `http://127.0.0.1:${ssePort}`,
+      BENCH_SESSIONS: String(connections),
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`target exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once("line", (line) => resolve(JSON.parse(line)));
+  });
+  return {
+    ready,
+    proofs: JSON.parse(readFileSync(proofsFile, "utf8")),
+    sessions: JSON.parse(readFileSync(sessionsFile, "utf8")),
+    stop: async () => {
+      child.removeAllListeners("exit");
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    },
+  };
+}
+
 
 type Result = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
-async function run(name: string, url: string, options: { proofs?: boolean; rate?: number; duration?: number } = {}): Promise<Result> {
+/** One autocannon run; `credentials` puts a different value of one header on each request, round robin. */
+async function run(name: string, url: string, options: { credentials?: { header: string; values: string[] }; rate?: number; duration?: number } = {}): Promise<Result> {
   let next = 0;
+  const credentials = options.credentials;
   const result = await autocannon({
     url,
     connections,
     duration: options.duration ?? seconds,
     overallRate: options.rate,
-    requests: options.proofs
-      ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, authorization: proofs[next++ % proofs.length] } }) }]
+    requests: credentials
+      ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, [credentials.header]: credentials.values[next++ % credentials.values.length] } }) }]
       : undefined,
   });
-  if (options.proofs && next > proofs.length) console.warn(`  note: ${next} requests used ${proofs.length} proofs (some were reused and refused)`);
+  if (credentials?.header === "authorization" && next > credentials.values.length) {
+    console.warn(`  note: ${next} requests used ${credentials.values.length} proofs (some were reused and refused)`);
+  }
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
 }
 
+console.log(
+  `gateway benchmark: ${seconds} s per run, ${connections} connections, PostgreSQL, store=${process.env.REDIS_URL ? "redis" : "memory"}, ${os.cpus().length} cores, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}\n`,
+);
+// ---------------------------------------------------------------- 1,000 SSE streams
+// First, on a target process of their own (no proofs minted, no earlier load), so its memory shows
+// what streams cost.
+const streamsTarget = await startTarget(0);
+
+const streamAgent = new Agent({ pipelining: 1, connections: null, keepAliveTimeout: 1_000 });
+type OpenStream = { abort: () => void; connected: Promise<void> };
+
+/** Opens one SSE stream; every event's latency (now minus the origin's stamp) goes to `onLatency`. */
+async function openStream(url: string, headers: Record<string, string>, onLatency: (ms: number) => void): Promise<OpenStream> {
+  const controller = new AbortController();
+  const res = await request(url, { headers, signal: controller.signal, dispatcher: streamAgent });
+  if (res.statusCode !== 200) throw new Error(`stream answered ${res.statusCode}: ${await res.body.text()}`);
+  let connected!: () => void;
+  const ready = new Promise<void>((resolve) => (connected = resolve));
+  const parser = createParser({ onComment: () => connected(), onEvent: (event) => onLatency(performance.now() - (JSON.parse(event.data) as { t: number }).t) });
+  const decoder = new TextDecoder();
+  void (async () => {
+    try {
+      for await (const chunk of res.body) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+    } catch {
+      // aborted at the end of the run
+    }
+  })();
+  return { abort: () => controller.abort(), connected: ready };
+}
+
+/** Opens `count` streams in batches (no SYN flood) and waits until each has its first frame. */
+async function openMany(url: string, headers: Record<string, string>, count: number, onLatency: (ms: number) => void): Promise<OpenStream[]> {
+  const streams: OpenStream[] = [];
+  for (let i = 0; i < count; i += 100) {
+    streams.push(...(await Promise.all(Array.from({ length: Math.min(100, count - i) }, () => openStream(url, headers, onLatency)))));
+  }
+  await Promise.all(streams.map((s) => s.connected));
+  return streams;
+}
+
+/**
+ * Sends `streamRounds` stamped events to every open origin stream and collects their latencies.
+ * `burst`: each round writes to all streams at once (the last stream waits for the 999 before it,
+ * on both paths); `paced`: each round spreads the writes over one second, so an event's latency is
+ * the path's own, not the queue behind a fan-out.
+ */
+async function measureLatency(latencies: number[], expectedPerRound: number, mode: "burst" | "paced"): Promise<{ p50: number; p99: number; received: number }> {
+  latencies.length = 0;
+  const stamp = () => `data: ${JSON.stringify({ t: performance.now() })}\n\n`;
+  for (let round = 1; round <= streamRounds; round++) {
+    const clients = [...sseClients];
+    if (mode === "burst") {
+      const frame = stamp();
+      for (const client of clients) client.write(frame);
+    } else {
+      for (let i = 0; i < clients.length; i += 10) {
+        for (const client of clients.slice(i, i + 10)) client.write(stamp());
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+    const deadline = Date.now() + 3_000;
+    while (latencies.length < expectedPerRound * round && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return { p50: at(0.5), p99: at(0.99), received: sorted.length };
+}
+
+async function gatewayMemory(): Promise<{ rss: number; heapUsed: number; external: number; openStreams: number; gc: boolean }> {
+  const res = await request(`http://127.0.0.1:${streamsTarget.ready.controlPort}/memory`);
+  return (await res.body.json()) as { rss: number; heapUsed: number; external: number; openStreams: number; gc: boolean };
+}
+
+async function closeAll(streams: OpenStream[]) {
+  streams.forEach((s) => s.abort());
+  const deadline = Date.now() + 10_000;
+  while (sseClients.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+}
+
+console.log(`${streamCount} concurrent SSE streams (time_pass session token), ${streamRounds} events per stream per mode:`);
+const latencies: number[] = [];
+const direct = await openMany(`http://127.0.0.1:${ssePort}/v1/stream`, {}, streamCount, (ms) => latencies.push(ms));
+const directPaced = await measureLatency(latencies, streamCount, "paced");
+const directBurst = await measureLatency(latencies, streamCount, "burst");
+await closeAll(direct);
+
+// Memory: the first 1,000 streams also grow pools and heap for good; the second 1,000, opened after
+// those closed, show the steady cost of an open stream.
+const streamUrl = `http://127.0.0.1:${streamsTarget.ready.gatewayPort}/gw/${streamsTarget.ready.streamSlug}/v1/stream`;
+const streamHeaders = { "x-session-token": streamsTarget.sessions.pass };
+const cold = await gatewayMemory();
+await closeAll(await openMany(streamUrl, streamHeaders, streamCount, () => {}));
+const warm = await waitForStreamsClosed();
+const viaGateway = await openMany(streamUrl, streamHeaders, streamCount, (ms) => latencies.push(ms));
+const during = await gatewayMemory();
+const gatewayPaced = await measureLatency(latencies, streamCount, "paced");
+const gatewayBurst = await measureLatency(latencies, streamCount, "burst");
+await closeAll(viaGateway);
+const after = await waitForStreamsClosed();
+
+async function waitForStreamsClosed() {
+  let memory = await gatewayMemory();
+  for (let i = 0; i < 50 && memory.openStreams > 0; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    memory = await gatewayMemory();
+  }
+  return memory;
+}
+
+const ms = (n: number) => n.toFixed(2);
+console.table([
+  { path: "origin direct, paced", "p50 ms": ms(directPaced.p50), "p99 ms": ms(directPaced.p99), events: directPaced.received },
+  { path: "gateway, paced", "p50 ms": ms(gatewayPaced.p50), "p99 ms": ms(gatewayPaced.p99), events: gatewayPaced.received },
+  { path: "origin direct, burst", "p50 ms": ms(directBurst.p50), "p99 ms": ms(directBurst.p99), events: directBurst.received },
+  { path: "gateway, burst", "p50 ms": ms(gatewayBurst.p50), "p99 ms": ms(gatewayBurst.p99), events: gatewayBurst.received },
+]);
+const kb = (bytes: number) => (bytes / 1024 / streamCount).toFixed(1);
+console.log(
+  `gateway memory per open stream: ${kb(during.rss - cold.rss)} KB RSS on the fresh process (first ${streamCount} streams, pools and JIT included), ${kb(during.rss - warm.rss)} KB RSS and ${kb(during.heapUsed - warm.heapUsed)} KB heap once warm (goal ≤ 50 KB; GC forced: ${during.gc})\n`,
+);
+console.log(
+  `event latency added by the gateway: paced p50 ${ms(gatewayPaced.p50 - directPaced.p50)} ms, p99 ${ms(gatewayPaced.p99 - directPaced.p99)} ms (goal ≤ 2 ms); burst of ${streamCount} p50 ${ms(gatewayBurst.p50 - directBurst.p50)} ms, p99 ${ms(gatewayBurst.p99 - directBurst.p99)} ms`,
+);
+console.log(`open streams in the gateway after the clients left: ${after.openStreams} (was ${during.openStreams})`);
+await streamAgent.close();
+await streamsTarget.stop();
+
+// ---------------------------------------------------------------- calls
+const target = await startTarget(Number(process.env.BENCH_PROOFS ?? 40_000));
+const { ready, proofs, sessions } = target;
 const origin = `http://127.0.0.1:${ready.originPort}/v1/data`;
 const proxied = `http://127.0.0.1:${ready.proxyPort}/v1/data`;
 const gwBase = `http://127.0.0.1:${ready.gatewayPort}/gw/${ready.slug}`;
 
-console.log(`gateway benchmark: ${seconds} s per run, ${connections} connections, PostgreSQL, store=${ready.store}, ${os.cpus().length} cores\n`);
+
 await run("warm-up", `${gwBase}/v1/free`, { duration: 2 });
 const results: Result[] = [];
 results.push(await run("origin direct", origin));
 results.push(await run("plain Node proxy", proxied));
 results.push(await run("gateway, free endpoint", `${gwBase}/v1/free`));
-results.push(await run("gateway, per_request (fresh proof each)", `${gwBase}/v1/paid`, { proofs: true, duration: Math.min(seconds, 6) }));
+results.push(await run("gateway, per_request (fresh proof each)", `${gwBase}/v1/paid`, { credentials: { header: "authorization", values: proofs }, duration: Math.min(seconds, 6) }));
+results.push(await run("gateway, token_bucket (session per connection)", `${gwBase}/v1/bucket`, { credentials: { header: "x-session-token", values: sessions.bucket }, duration: Math.min(seconds, 6) }));
+results.push(await run("gateway, token_bucket (one shared session)", `${gwBase}/v1/bucket`, { credentials: { header: "x-session-token", values: sessions.bucket.slice(0, 1) }, duration: Math.min(seconds, 4) }));
 
 const proxy = results[1];
 const table = results.map((r) => ({
@@ -72,6 +262,8 @@ console.table(atHalf.map((r) => ({ scenario: r.name, "req/s": Math.round(r.rps),
 console.log(`p99 added by the gateway at ${half} req/s: ${(atHalf[1].p99 - atHalf[0].p99).toFixed(2)} ms (goal ≤ 5 ms)`);
 console.log(`free endpoint throughput: ${((results[2].rps / proxy.rps) * 100).toFixed(0)}% of the plain proxy (goal ≥ 80%)`);
 console.log(`per_request throughput: ${((results[3].rps / proxy.rps) * 100).toFixed(0)}% of the plain proxy (goal ≥ 50%)`);
+console.log(`session-token throughput: ${((results[4].rps / proxy.rps) * 100).toFixed(0)}% of the plain proxy (goal ≥ 60%); one shared session: ${((results[5].rps / proxy.rps) * 100).toFixed(0)}%`);
 
-child.kill("SIGTERM");
-await new Promise((r) => child.once("exit", r));
+sseOrigin.closeAllConnections();
+sseOrigin.close();
+await target.stop();
