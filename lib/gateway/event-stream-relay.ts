@@ -15,6 +15,7 @@ export type StreamEnd = "origin_end" | "origin_error" | "client_gone" | "idle_ti
 /** What a finished stream delivered: `contentSeen` is false when no origin field line reached the client. */
 export type StreamOutcome = { end: StreamEnd; contentSeen: boolean; bytes: number };
 
+/** One stream's sockets, clock and limits (the endpoint's, or the gateway's defaults). */
 export type EventStreamRelayOptions = {
   res: ServerResponse;
   body: Readable;

@@ -71,6 +71,7 @@ export type PaymentRefusal =
   | { kind: "in_use" }
   | { kind: "bad_request"; message: string };
 
+/** What reservePayment needs from the gateway: the database, keys, clock and the limits it applies. */
 export type ReservePaymentDeps = {
   prisma: PrismaClient;
   appSecret: string;
@@ -84,6 +85,7 @@ export type ReservePaymentDeps = {
   balanceTtlMs: number;
 };
 
+/** The request as reservePayment sees it: where it goes and what credential it carries. */
 export type ReserveRequest = {
   tenant: GatewayTenant;
   endpoint: GatewayEndpoint;
@@ -94,6 +96,7 @@ export type ReserveRequest = {
   claimLeaseMs: number;
 };
 
+/** Either a reservation to serve the call under, or what to answer instead. */
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; refusal: PaymentRefusal };
 
 const verifyMessages: Record<Exclude<L402VerifyFailure, "expired">, string> = {

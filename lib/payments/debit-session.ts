@@ -21,6 +21,7 @@ export type SessionLookup = { tokenHash: string } | { sessionId: string };
  */
 export type SessionRefusal = "unknown" | "wrong_endpoint" | "expired" | "depleted";
 
+/** Which session pays for which endpoint's call, and when (the gateway's clock decides expiry). */
 export type DebitSessionOptions = {
   prisma: PrismaClient;
   lookup: SessionLookup;
@@ -37,6 +38,7 @@ export type DebitSessionOptions = {
 /** A debited session, with what this call took (to give back on a refund). */
 export type DebitedSession = SessionState & { debited: number };
 
+/** The debited session, or why it could not pay (the gateway maps reasons to 401 or 402). */
 export type SessionDebitResult = { ok: true; session: DebitedSession } | { ok: false; reason: SessionRefusal };
 
 type Row = { id: string; endpointId: string; model: SessionModel; balance: number | null; unitCostSats: number | null; expiresAt: Date; debited: number };

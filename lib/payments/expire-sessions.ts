@@ -6,6 +6,7 @@ import type { PrismaClient } from "../db/client.ts";
 import type { SessionModel } from "../pricing/quote.ts";
 import { enqueueEvent } from "../webhooks/enqueue-event.ts";
 
+/** One pass of the session-expiry job; `now` is injectable so tests need not wait for real time. */
 export type ExpireSessionsOptions = {
   prisma: PrismaClient;
   now?: Date;

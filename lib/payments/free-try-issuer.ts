@@ -42,6 +42,7 @@ export async function freeTryJwks(appSecret: string): Promise<{ keys: JWK[] }> {
   return { keys: [(await freeTryIssuerKeys(appSecret)).publicJwk] };
 }
 
+/** Who gets a token, from which issuer identifier; `now` is injectable for tests. */
 export type MintFreeTryTokenOptions = {
   appSecret: string;
   /** Our issuer identifier: the site's base address (SITE_URL). */

@@ -10,6 +10,7 @@ export const freeTryTokenResponseSchema = z.object({
   issuer: z.string(),
   audience: z.string(),
 });
+/** The token route's response, typed for clients of the platform API. */
 export type FreeTryTokenResponse = z.infer<typeof freeTryTokenResponseSchema>;
 
 /** GET /api/.well-known/jwks.json: public keys only (an Ed25519 OKP key has no private `d` to leak, and we strip it anyway). */

@@ -20,6 +20,7 @@ export type FreeTryVerifier = { verify(token: string, now: Date): Promise<FreeTr
 /** The external identity provider, when configured (all three variables together). */
 export type ExternalIdentityProvider = { issuer: string; jwksUrl: string; audience: string };
 
+/** The issuers a verifier trusts: ours (keys from APP_SECRET) and, optionally, one external provider. */
 export type FreeTryVerifierOptions = {
   appSecret: string;
   /** Our own issuer identifier (SITE_URL). */

@@ -31,6 +31,7 @@ export type SessionState = {
   expiresAt: Date;
 };
 
+/** Which proof opens which endpoint's session, and when (the gateway's clock). */
 export type OpenSessionOptions = {
   prisma: PrismaClient;
   tenantId: string;

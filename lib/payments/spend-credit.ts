@@ -13,6 +13,7 @@ import type { InvoiceSettledData } from "./outbox.ts";
 /** `no_invoice`: the proof's invoice is not a credit invoice of this tenant (never expected for a valid macaroon). */
 export type CreditSpendResult = { ok: true; creditId: string; balanceSats: number } | { ok: false; reason: "expired" | "depleted" | "no_invoice" };
 
+/** Whose credit (the proof's payment hash, at this tenant) pays which call, and when. */
 export type SpendCreditOptions = {
   prisma: PrismaClient;
   tenantId: string;

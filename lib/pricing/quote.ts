@@ -2,11 +2,13 @@
 // for, what a session is granted, what each call or KB costs, how a stream is priced, and the
 // bounds of a prepaid credit request. No I/O: the gateway and lib/payments apply these.
 
+/** The five pricing models of spec 2.2; an endpoint without one is free. */
 export type PricingModel = "per_request" | "per_kb" | "token_bucket" | "time_pass" | "metered";
 
 /** The models that sell a session (a token with a balance or a window) rather than one call. */
 export type SessionModel = Exclude<PricingModel, "per_request">;
 
+/** The pricing fields of an endpoint (a GatewayEndpoint or a database row both fit). */
 export type PricedEndpoint = {
   pricingModel: PricingModel | null;
   priceSats: number | null;
@@ -15,6 +17,7 @@ export type PricedEndpoint = {
   unitCostSats: number | null;
 };
 
+/** What a 402 challenge sells: the invoice amount, the invoice purpose and the body fields. */
 export type PricingQuote = {
   amountSats: number;
   purpose: "per_request" | "session" | "credit";

@@ -10,6 +10,7 @@ import type { TestContext } from "./context.ts";
 /** A clock the tests move forward: real time plus an offset, shared by every gateway of a file. */
 export type TestClock = { now: () => number; advance: (ms: number) => void; reset: () => void };
 
+/** A fresh clock at real time; advance() moves every gateway that was given it. */
 export function testClock(): TestClock {
   let offset = 0;
   return { now: () => Date.now() + offset, advance: (ms) => void (offset += ms), reset: () => void (offset = 0) };
@@ -43,6 +44,7 @@ export async function startGateways(
   return { gateways, urls, close: async () => void (await Promise.all(gateways.map((g) => g.close()))) };
 }
 
+/** A response read whole: status, headers, text and JSON (null when the body is not JSON). */
 export type CallResult = { status: number; headers: Record<string, string | string[] | undefined>; text: string; json: any };
 
 /** One HTTP call, body read as text (and JSON when it parses). */
