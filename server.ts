@@ -96,12 +96,6 @@ async function main() {
     log.info("gateway listening", { url: `http://localhost:${port}`, example: gatewayUrlFor(config, "<slug>") });
   }
 
-  if (only.includes("worker")) {
-    const worker = startWorker({ prisma: db.prisma, jobs: platformJobs({ prisma: db.prisma, devNode: ctx.devNode, log, config }), log: log.child({ part: "worker" }) });
-    stops.push(() => worker.stop());
-    log.info("worker started");
-  }
-
   if (only.includes("web")) {
     const { default: next } = await import("next");
     const app = next({ dev, dir: root, hostname: "localhost", port: config.port });
@@ -124,6 +118,13 @@ async function main() {
       await app.close?.();
     });
     log.info("web app listening", { url: config.siteUrl, dev });
+  }
+
+  // Last, so the first health probes of a one-process install find the demo origin listening.
+  if (only.includes("worker")) {
+    const worker = startWorker({ prisma: db.prisma, jobs: platformJobs({ prisma: db.prisma, devNode: ctx.devNode, log, config }), log: log.child({ part: "worker" }) });
+    stops.push(() => worker.stop());
+    log.info("worker started");
   }
 
   let stopping = false;
