@@ -8,8 +8,9 @@
 //        unknown hash (or another wallet's, when a valid key is given) -> 404 {"detail": "Payment does not exist."}
 // Request validation errors are FastAPI's 422 `{"detail": [{loc, msg, type}]}`. Test-only code.
 import { randomBytes } from "node:crypto";
+import { FakeWalletApi } from "./fake-wallet-api.ts";
 import { FakeHttpServer, jsonBody, type FakeReply, type RecordedRequest } from "./fake-http-server.ts";
-import { FakeLightningNode, type FakeInvoice } from "./fake-invoices.ts";
+import type { FakeInvoice } from "./fake-invoices.ts";
 
 /** Which LNbits generation to imitate: pre-1.0 field names, or the 1.x Payment model. */
 export type LnbitsApiStyle = "legacy" | "v1";
@@ -26,22 +27,19 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 const unix = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** A running fake LNbits with one wallet, and its test controls. */
-export class FakeLnbits {
-  /** The funding node: signs the invoices; `markPaid` settles them. */
-  readonly node: FakeLightningNode;
+export class FakeLnbits extends FakeWalletApi {
   /** The wallet's invoice/read key. */
   readonly invoiceKey = randomBytes(16).toString("hex");
   /** The wallet's admin key (also accepted for invoices, as in LNbits). */
   readonly adminKey = randomBytes(16).toString("hex");
   private readonly walletId = randomBytes(16).toString("hex");
   private readonly checkingIds = new Map<string, string>();
-  private server!: FakeHttpServer;
 
   private constructor(
     private readonly style: LnbitsApiStyle,
     now: () => Date,
   ) {
-    this.node = new FakeLightningNode(now);
+    super(now);
   }
 
   /** Starts a fake LNbits on 127.0.0.1. */
@@ -51,45 +49,13 @@ export class FakeLnbits {
     return fake;
   }
 
-  /** The instance base URL. */
-  get url(): string {
-    return this.server.url;
-  }
 
-  /** Every request received, for wire-shape assertions. */
-  get requests(): RecordedRequest[] {
-    return this.server.requests;
-  }
 
-  /** Settles an invoice as if it had been paid. */
-  markPaid(paymentHash: string): FakeInvoice {
-    return this.node.markPaid(paymentHash);
-  }
 
-  /** The next request is answered with this status and body. */
-  failNext(status: number, body?: unknown): void {
-    this.server.failNext(status, body);
-  }
 
-  /** The next request is answered 200 with a malformed body. */
-  malformNext(body?: string): void {
-    this.server.malformNext(body);
-  }
 
-  /** Stops answering (timeout tests) until `resume()`. */
-  hang(): void {
-    this.server.hang();
-  }
 
-  /** Answers again after `hang()`. */
-  resume(): void {
-    this.server.resume();
-  }
 
-  /** Stops the server and drops every connection. */
-  async close(): Promise<void> {
-    await this.server.close();
-  }
 
   private keyOf(request: RecordedRequest, url: URL): string | null {
     const header = request.headers["x-api-key"];

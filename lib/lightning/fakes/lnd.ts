@@ -12,8 +12,8 @@
 import { randomBytes } from "node:crypto";
 // @ts-expect-error -- the macaroon package ships no type declarations; MacaroonPackage types what we use.
 import macaroonPackage from "macaroon";
+import { FakeWalletApi } from "./fake-wallet-api.ts";
 import { FakeHttpServer, jsonBody, type FakeReply, type RecordedRequest } from "./fake-http-server.ts";
-import { FakeLightningNode, type FakeInvoice } from "./fake-invoices.ts";
 import { generateSelfSignedCertificate } from "./self-signed-cert.ts";
 
 type Macaroon = { identifier: Uint8Array; exportBinary(): Uint8Array; verify(rootKey: Uint8Array, check: (condition: string) => string | null): void };
@@ -68,9 +68,7 @@ const seconds = (date: Date | null) => (date ? String(Math.floor(date.getTime() 
 const b64 = (hex: string) => Buffer.from(hex, "hex").toString("base64");
 
 /** A running fake LND REST server and its test controls. */
-export class FakeLnd {
-  /** The node behind the API: its key signs the invoices; `markPaid` settles them. */
-  readonly node: FakeLightningNode;
+export class FakeLnd extends FakeWalletApi {
   /** Channels ListChannels reports; tests edit this list. */
   channels: FakeLndChannel[] = [];
   /** LND's invoice.macaroon for this node (hex). */
@@ -79,14 +77,13 @@ export class FakeLnd {
   readonly adminMacaroonHex: string;
 
   private readonly rootKey = new Uint8Array(randomBytes(32));
-  private server!: FakeHttpServer;
 
   private constructor(
     private readonly now: () => Date,
     /** The node's tls.cert (PEM) when serving https, else null. */
     readonly tlsCertPem: string | null,
   ) {
-    this.node = new FakeLightningNode(now);
+    super(now);
     this.invoiceMacaroonHex = this.bakeMacaroon(LND_INVOICE_MACAROON_PERMISSIONS);
     this.adminMacaroonHex = this.bakeMacaroon(LND_ADMIN_MACAROON_PERMISSIONS);
   }
@@ -101,15 +98,7 @@ export class FakeLnd {
     return fake;
   }
 
-  /** The REST base URL (LND's restlisten). */
-  get url(): string {
-    return this.server.url;
-  }
 
-  /** Every request received, for wire-shape assertions. */
-  get requests(): RecordedRequest[] {
-    return this.server.requests;
-  }
 
   /** Bakes a macaroon with these `entity:action` permissions (`lncli bakemacaroon`), as hex. */
   bakeMacaroon(permissions: string[]): string {
@@ -119,35 +108,11 @@ export class FakeLnd {
     return Buffer.from(macaroon.exportBinary()).toString("hex");
   }
 
-  /** Settles an invoice as if it had been paid. */
-  markPaid(paymentHash: string): FakeInvoice {
-    return this.node.markPaid(paymentHash);
-  }
 
-  /** The next request is answered with this status and body. */
-  failNext(status: number, body?: unknown): void {
-    this.server.failNext(status, body);
-  }
 
-  /** The next request is answered 200 with a malformed body. */
-  malformNext(body?: string): void {
-    this.server.malformNext(body);
-  }
 
-  /** Stops answering (timeout tests) until `resume()`. */
-  hang(): void {
-    this.server.hang();
-  }
 
-  /** Answers again after `hang()`. */
-  resume(): void {
-    this.server.resume();
-  }
 
-  /** Stops the server and drops every connection. */
-  async close(): Promise<void> {
-    await this.server.close();
-  }
 
   /** Checks the macaroon as LND's interceptor does; null when it grants `permission`. */
   private authorize(request: RecordedRequest, permission: string): FakeReply | null {

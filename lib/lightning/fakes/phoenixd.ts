@@ -12,8 +12,9 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { randomBytes } from "node:crypto";
 import { WebSocketServer, type WebSocket } from "ws";
+import { FakeWalletApi } from "./fake-wallet-api.ts";
 import { FakeHttpServer, type FakeReply, type RecordedRequest } from "./fake-http-server.ts";
-import { FakeLightningNode, type FakeInvoice } from "./fake-invoices.ts";
+import type { FakeInvoice } from "./fake-invoices.ts";
 
 /** phoenixd's limit on invoice descriptions (characters). */
 const MAX_DESCRIPTION_LENGTH = 128;
@@ -27,19 +28,16 @@ const text = (status: number, body: string): FakeReply => ({ status, body, conte
 export type FakePhoenixdOptions = { now?: () => Date };
 
 /** A running fake phoenixd with its websocket, and its test controls. */
-export class FakePhoenixd {
-  /** The node: signs the invoices; `markPaid` settles them and emits payment_received. */
-  readonly node: FakeLightningNode;
+export class FakePhoenixd extends FakeWalletApi {
   /** http-password (full access). */
   readonly password = randomBytes(32).toString("hex");
   /** http-password-limited-access (invoices and reads only): enough for receiving. */
   readonly limitedPassword = randomBytes(32).toString("hex");
   private readonly externalIds = new Map<string, string>();
   private readonly sockets = new WebSocketServer({ noServer: true });
-  private server!: FakeHttpServer;
 
   private constructor(now: () => Date) {
-    this.node = new FakeLightningNode(now);
+    super(now);
     this.node.onSettled((invoice) => this.broadcastPaymentReceived(invoice));
   }
 
@@ -51,50 +49,22 @@ export class FakePhoenixd {
     return fake;
   }
 
-  /** The API base URL. */
-  get url(): string {
-    return this.server.url;
-  }
 
-  /** Every HTTP request received, for wire-shape assertions. */
-  get requests(): RecordedRequest[] {
-    return this.server.requests;
-  }
 
   /** Websocket clients currently connected. */
   get websocketClients(): number {
     return this.sockets.clients.size;
   }
 
-  /** Settles an invoice as if it had been paid; connected websockets get payment_received. */
-  markPaid(paymentHash: string): FakeInvoice {
-    return this.node.markPaid(paymentHash);
-  }
 
   /** Drops every websocket connection abruptly, as a restart of phoenixd would. */
   dropWebsockets(): void {
     for (const client of this.sockets.clients) client.terminate();
   }
 
-  /** The next HTTP request is answered with this status and body. */
-  failNext(status: number, body?: unknown): void {
-    this.server.failNext(status, body);
-  }
 
-  /** The next HTTP request is answered 200 with a malformed body. */
-  malformNext(body?: string): void {
-    this.server.malformNext(body);
-  }
 
-  /** Stops answering HTTP requests (timeout tests) until `resume()`. */
-  hang(): void {
-    this.server.hang();
-  }
 
-  /** Answers again after `hang()`. */
-  resume(): void {
-    this.server.resume();
-  }
 
   /** Closes websockets and the server. */
   async close(): Promise<void> {
