@@ -73,8 +73,7 @@ export class EventStreamRelay {
       if (now >= this.closing.deadline) this.finish(this.closing.end);
       return;
     }
-    if (o.windowEndsAt !== null && now >= o.windowEndsAt) return this.beginClose("window_ended", now);
-    if (now - this.startedAt >= o.maxDurationMs) return this.beginClose("max_duration", now);
+    if (this.passedDeadline(now)) return;
     if (now - this.lastOriginAt >= o.idleTimeoutMs) return this.finish("idle_timeout");
     if (now - this.lastWriteAt >= o.keepAliveMs) {
       const frame = keepAliveFrame(this.tracker);
@@ -85,10 +84,22 @@ export class EventStreamRelay {
     }
   }
 
+  /** Starts closing when the paid window or the lifetime is over; true when it did. */
+  private passedDeadline(now: number): boolean {
+    const o = this.options;
+    const end: StreamEnd | null =
+      o.windowEndsAt !== null && now >= o.windowEndsAt ? "window_ended" : now - this.startedAt >= o.maxDurationMs ? "max_duration" : null;
+    if (end) this.beginClose(end, now);
+    return end !== null;
+  }
+
   private readonly onData = (chunk: Buffer) => {
     if (this.done) return;
     const now = this.options.clock();
     this.lastOriginAt = now;
+    // Data that arrives after the window ended is cut at the current event even if the ticker has
+    // not run yet: the clock decides, not the timer's phase.
+    if (!this.closing && this.passedDeadline(now) && this.done) return;
     if (this.closing) {
       // Finish the origin's current event, then close: never cut an event in half if avoidable.
       const end = this.tracker.boundaryEnd(chunk);
