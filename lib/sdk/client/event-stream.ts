@@ -12,7 +12,7 @@ export type StreamEvent =
 export type StreamEndReason = "ended" | "max_events" | "max_ms" | "payment_required" | "aborted";
 
 /** The reading window; spec 8's live viewer bounds (100 events, 60 s) are the defaults. */
-export type EventStreamWindow = { maxEvents?: number; maxMs?: number; signal?: AbortSignal };
+export type EventStreamWindow = { maxEvents?: number; maxMs?: number; signal?: AbortSignal | null };
 
 export const DEFAULT_STREAM_MAX_EVENTS = 100;
 export const DEFAULT_STREAM_MAX_MS = 60_000;
