@@ -33,6 +33,7 @@ import { cacheKey, isStorableResponse, MAX_CACHED_BODY_BYTES, responseCacheFor, 
 import { matchRoute } from "./route-match.ts";
 import { TenantCache, type GatewayEndpoint, type GatewayTenant } from "./tenant-cache.ts";
 import { UsageRecorder } from "./usage-recorder.ts";
+import { DeadlineSweeper } from "./deadlines.ts";
 
 export const gatewayLimits = {
   maxBodyBytes: 1024 * 1024,
@@ -146,6 +147,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const clock = options.clock ?? Date.now;
   const cache = options.responseCache ?? responseCacheFor(store, limits.memoryCacheBytes);
   const ticker = new StreamTicker(limits.streamTickMs, clock);
+  // Whole-call origin timeouts for non-stream calls, noticed within a quarter of the limit.
+  const deadlines = new DeadlineSweeper(Math.max(10, Math.min(250, Math.floor(limits.originTimeoutMs / 4))));
   const usage = new UsageRecorder({ prisma, log, flushIntervalMs: limits.usageFlushMs, clock });
   const paymentDeps = {
     prisma,
@@ -457,6 +460,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   async function proxy(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, path: string, search: string, body: Buffer | null, headersTimeoutMs: number | null) {
+    // The deadline covers the whole call, body included; it ends when the response closes.
+    if (!endpoint.streaming) deadlines.add(ctx.abort, limits.originTimeoutMs);
     return callOrigin({
       dispatcher: endpoint.streaming ? streamDispatcher : dispatcher,
       originUrl: tenant.originUrl!,
@@ -470,7 +475,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       forwardedHost: ctx.req.headers.host ?? "",
       forwardedProto: "http",
       secrets: tenant.secrets,
-      timeoutMs: endpoint.streaming ? null : limits.originTimeoutMs,
+      timeoutMs: null,
       headersTimeoutMs: headersTimeoutMs ?? undefined,
       signal: ctx.abort.signal,
     });
@@ -599,6 +604,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     res.setHeader("access-control-allow-origin", "*");
     res.setHeader("access-control-expose-headers", exposedHeaders);
     res.on("close", () => {
+      deadlines.delete(ctx.abort);
       if (!res.writableFinished) ctx.abort.abort();
       if (ctx.usage) countUsage(ctx.usage, res.statusCode);
     });
@@ -627,6 +633,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     async close() {
       await tenants.stop();
+      deadlines.close();
       await usage.close().catch((err) => log.error("usage counters not written at shutdown", { error: err }));
       await Promise.allSettled([...wallets.values()].map((w) => w.backend.close?.()));
       wallets.clear();
