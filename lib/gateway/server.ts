@@ -10,6 +10,7 @@ import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Agent, type Dispatcher } from "undici";
 import { gatewayHostSuffix, type Config } from "../config/index.ts";
+import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
 import { createDiscoveryServer } from "../directory/discovery.ts";
 import type { ErrorCode } from "../errors/index.ts";
@@ -84,6 +85,8 @@ const exposedHeaders = [
 export type GatewayOptions = {
   config: Config;
   prisma: PrismaClient;
+  /** The PostgreSQL pool behind `prisma` (Database.pg): paid calls' money statements use it directly. */
+  pg?: pg.Pool | null;
   store: KeyValueStore;
   devNode: DevLightningNode | null;
   log: Logger;
@@ -152,6 +155,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const usage = new UsageRecorder({ prisma, log, flushIntervalMs: limits.usageFlushMs, clock });
   const paymentDeps = {
     prisma,
+    pg: options.pg ?? null,
     appSecret: config.appSecret,
     clock,
     freeTry: options.freeTry ?? createFreeTryVerifier({ appSecret: config.appSecret, ownIssuer: config.siteUrl, external: config.freeTryProvider }),
