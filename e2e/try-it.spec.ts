@@ -45,7 +45,7 @@ async function expectHeader(card: Locator, name: string, value: string | RegExp)
 test("WebLN pays a per_request call: price first, then the response with its payment headers and time", async ({ page }) => {
   await injectWebln(page);
   const card = await openTryIt(page, demo.paid.title);
-  await expect(card.getByText("Price:")).toContainText(demo.paid.price);
+  await expect(card.locator("p", { hasText: "Price:" })).toContainText(demo.paid.price);
   await card.getByRole("button", { name: "Send (pay 1 sat)" }).click();
   await expect(response(card)).toContainText("200");
   await expectHeader(card, "X-Hub-Payment", "charged");
@@ -102,7 +102,7 @@ test("the live viewer shows a paid stream's events and stops at 100 events, at t
   await card.getByLabel(/^intervalMs/).fill("50");
   await card.getByRole("button", { name: "Send (pay 1 sat)" }).click();
   await expect(card.locator("[data-stop-reason]")).toHaveAttribute("data-stop-reason", "ended", { timeout: 20_000 });
-  await expect(card.getByText("The stream ended.")).toBeVisible();
+  await expect(card.locator("[data-stop-reason]")).toHaveText("The stream ended.");
   await expect(log.getByRole("listitem")).toHaveCount(4);
   await expect(log.getByRole("listitem").first()).toContainText("block");
   await expect(log.getByRole("listitem").first()).toContainText('"height":');
@@ -111,7 +111,7 @@ test("the live viewer shows a paid stream's events and stops at 100 events, at t
   await card.getByLabel(/^count/).fill("150");
   await card.getByRole("button", { name: "Send (pay 1 sat)" }).click();
   await expect(card.locator("[data-stop-reason]")).toHaveAttribute("data-stop-reason", "limit_reached", { timeout: 30_000 });
-  await expect(card.getByText("Stopped after 100 events")).toBeVisible();
+  await expect(card.locator("[data-stop-reason]")).toContainText("Stopped after 100 events");
   await expect(log.getByRole("listitem")).toHaveCount(100);
   await expect(log.getByRole("listitem").last()).toContainText("#100");
 
@@ -120,7 +120,7 @@ test("the live viewer shows a paid stream's events and stops at 100 events, at t
   await expect(log.getByRole("listitem").filter({ hasText: "#1" }).first()).toBeVisible({ timeout: 20_000 });
   await card.getByRole("button", { name: "Stop stream" }).click();
   await expect(card.locator("[data-stop-reason]")).toHaveAttribute("data-stop-reason", "stopped");
-  await expect(card.getByText("You stopped the stream.")).toBeVisible();
+  await expect(card.locator("[data-stop-reason]")).toHaveText("You stopped the stream.");
   expect(await payments(page)).toBe(3);
 });
 

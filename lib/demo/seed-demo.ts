@@ -77,7 +77,8 @@ export async function seedDemoTenant(options: { prisma: PrismaClient; config: Co
       { name: "intervalMs", in: "query", required: false, type: "integer", description: "Milliseconds between events, 50 to 5000 (default 250)" },
     ],
     exampleRequest: { query: { count: 20, intervalMs: 250 } },
-    exampleResponse: { body: "event: block\ndata: {\"height\":840001,\"txs\":2712}\n\n" },
+    // One event of the stream (SSE frames: `event: block` with this JSON as `data`).
+    exampleResponse: { event: "block", data: { height: 840001, txs: 2712, time: "2026-01-01T00:00:00.000Z" } },
   });
   await prisma.tenant.update({ where: { id: tenantId }, data: { trialStartedAt: new Date() } });
   return true;
