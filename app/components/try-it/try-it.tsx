@@ -299,6 +299,8 @@ export function TryIt({ endpoint, gatewayBase, devWallet, signedIn }: TryItProps
       if (isStream) {
         // The run's signal also stops the stream (Stop, Cancel, a new Send, leaving the page).
         const result = await readEventStream(res.body!, { signal, onEvent: (event) => setEvents((list) => [...list, event]) });
+        // A new Send stopped this stream: the new run owns the panel now.
+        if (run.current !== controller) return;
         setStreamStop(result);
         setPhase("done");
         announce(describeStopReason(result.reason));
