@@ -1,12 +1,20 @@
 // The catalogue: every event has a schema and a documented example that satisfies it, and the
 // schemas reject what receivers must never see.
 import { describe, expect, it } from "vitest";
-import { eventDataSchemas, eventExamples, WEBHOOK_EVENT_TYPES } from "./events.ts";
+import { eventDataSchemas, eventDescriptions, eventExamples, WEBHOOK_EVENT_TYPES } from "./events.ts";
 
 describe("event catalogue", () => {
   it.each(WEBHOOK_EVENT_TYPES.map((t) => [t]))("%s example matches its schema exactly", (type) => {
     const parsed = eventDataSchemas[type].parse(eventExamples[type]);
     expect(parsed).toEqual(eventExamples[type]);
+  });
+
+  it("every event has a one-line description for the dashboard's picker, and nothing else does", () => {
+    expect(Object.keys(eventDescriptions).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      expect(eventDescriptions[type], type).toMatch(/^[A-Z].{10,100}\.$/);
+      expect(eventDescriptions[type], type).not.toContain("\n");
+    }
   });
 
   it("node.capacity_changed carries exactly the spec 6.1 fields and pairs reason with status", () => {

@@ -127,6 +127,18 @@ export const eventDataSchemas = {
 /** The `data` type of an event type. */
 export type EventData<T extends WebhookEventType> = z.output<(typeof eventDataSchemas)[T]>;
 
+/** One line per event for pickers and docs: what happened when the event is sent. */
+export const eventDescriptions: { [T in WebhookEventType]: string } = {
+  "invoice.settled": "A consumer paid one of your invoices (per request, session or credit).",
+  "session.created": "A payment bought a session: a balance of sats or requests, or a time pass.",
+  "session.expired": "A session's window ended, with what was left unused.",
+  "billing.cycle_closed": "A 30-day platform fee cycle closed; carries the invoice to pay.",
+  "billing.payment_received": "Your platform fee invoice was paid.",
+  "billing.suspended": "The fee was not paid within 7 days and the workspace was suspended.",
+  "endpoint.health_changed": "The health monitor saw an endpoint become reachable or unreachable.",
+  "node.capacity_changed": "Your Lightning node became unable (or able again) to receive payments well.",
+};
+
 /** One example per event, used by docs/webhooks.md and checked against the schemas by the tests. */
 export const eventExamples: { [T in WebhookEventType]: EventData<T> } = {
   "invoice.settled": {

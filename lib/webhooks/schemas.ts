@@ -44,8 +44,9 @@ export const webhookUpdateSchema = z
 /** A validated PATCH body with at least one field. */
 export type WebhookUpdate = z.output<typeof webhookUpdateSchema>;
 
-/** GET …/:id/deliveries?limit: 1 to 100, default 50. Out of range is a 400 naming `limit`. */
+/** GET …/:id/deliveries?limit&before: 1 to 100, default 50; `before` is the previous page's `nextCursor`. Out of range is a 400 naming the parameter. */
 export const deliveriesQuerySchema = z.object({
+  before: z.string().min(1, "must be a delivery id").max(64, "must be a delivery id").optional(),
   limit: z
     .string()
     .optional()
@@ -64,7 +65,7 @@ export type DeliveriesQuery = z.output<typeof deliveriesQuerySchema>;
 
 /** Parses the deliveries query string; a bad `limit` is a 400 naming the parameter (spec 4.5). */
 export function parseDeliveriesQuery(searchParams: URLSearchParams): DeliveriesQuery {
-  const parsed = deliveriesQuerySchema.safeParse({ limit: searchParams.get("limit") ?? undefined });
+  const parsed = deliveriesQuerySchema.safeParse({ limit: searchParams.get("limit") ?? undefined, before: searchParams.get("before") ?? undefined });
   if (parsed.success) return parsed.data;
   const fields = parsed.error.issues.map((issue) => ({ field: issue.path.join(".") || "limit", message: issue.message }));
   throw new AppError("bad_request", `Invalid query: ${fields.map((f) => `${f.field}: ${f.message}`).join("; ")}`, { fields });
@@ -117,8 +118,10 @@ export const deliveryResponseSchema = z.object({
 /** A delivery as the dashboard shows it. */
 export type DeliveryResponse = z.output<typeof deliveryResponseSchema>;
 
-/** GET …/:id/deliveries: `{deliveries: [...]}`, newest first. */
-export const deliveryListResponseSchema = z.object({ deliveries: z.array(deliveryResponseSchema) });
+/** GET …/:id/deliveries: `{deliveries: [...], nextCursor}`, newest first; `nextCursor` is null on the last page. */
+export const deliveryListResponseSchema = z.object({ deliveries: z.array(deliveryResponseSchema), nextCursor: z.string().nullable() });
+/** A page of deliveries as the dashboard reads it. */
+export type DeliveryListResponse = z.output<typeof deliveryListResponseSchema>;
 
 /** Retry and test answer 202 with the queued delivery. */
 export const deliveryQueuedResponseSchema = z.object({ delivery: deliveryResponseSchema });
