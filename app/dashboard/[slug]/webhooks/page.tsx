@@ -1,0 +1,29 @@
+// /dashboard/<slug>/webhooks: subscriptions with their delivery logs. The list and the event
+// catalogue are loaded here; each log loads when opened (and only then).
+import type { Metadata } from "next";
+import { eventDescriptions, WEBHOOK_EVENT_TYPES } from "../../../../lib/webhooks/events.ts";
+import { listWebhooks } from "../../../../lib/webhooks/list-webhooks.ts";
+import { webhookListResponseSchema } from "../../../../lib/webhooks/schemas.ts";
+import { requireWorkspace } from "../../session.ts";
+import { WebhooksPanel, type EventChoice } from "./webhooks-panel.tsx";
+
+export const metadata: Metadata = { title: "Webhooks" };
+
+export default async function WebhooksPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const { ctx, tenant, role } = await requireWorkspace(slug);
+  const initial = webhookListResponseSchema.parse({ webhooks: await listWebhooks({ prisma: ctx.db.prisma, tenantId: tenant.id }) });
+  const events: EventChoice[] = WEBHOOK_EVENT_TYPES.map((type) => ({ type, description: eventDescriptions[type] }));
+  return (
+    <div className="flex flex-col gap-8">
+      <header>
+        <h1 className="text-2xl font-semibold tracking-tight">Webhooks</h1>
+        <p className="mt-1 text-sm text-muted">
+          We POST signed JSON to your HTTPS endpoint when something happens: a payment settles, a session starts or ends, an endpoint goes down, your node cannot
+          receive. A failed delivery is tried 3 more times (after 10 s, 1 min and 5 min); after that you can retry it here.
+        </p>
+      </header>
+      <WebhooksPanel tenantId={tenant.id} initial={initial} events={events} isOwner={role === "owner"} />
+    </div>
+  );
+}
