@@ -2,6 +2,8 @@
 // state and links each open step to its page (when that page exists).
 import type { Metadata } from "next";
 import Link from "next/link";
+import { getAnalytics } from "../../../lib/analytics/get-analytics.ts";
+import { analyticsQuerySchema } from "../../../lib/analytics/schemas.ts";
 import { gatewayUrlFor } from "../../../lib/config/index.ts";
 import { getOnboardingState, onboardingSteps, type OnboardingStepId } from "../../../lib/workspaces/onboarding.ts";
 import { CodeBlock } from "../../components/code-block.tsx";
@@ -16,7 +18,12 @@ const stepSection: Record<OnboardingStepId, string> = { origin: "origin", wallet
 export default async function OverviewPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { ctx, tenant, role } = await requireWorkspace(slug);
-  const steps = onboardingSteps(await getOnboardingState({ prisma: ctx.db.prisma, tenantId: tenant.id }));
+  const [onboarding, recent] = await Promise.all([
+    getOnboardingState({ prisma: ctx.db.prisma, tenantId: tenant.id }),
+    getAnalytics({ prisma: ctx.db.prisma, tenantId: tenant.id, query: analyticsQuerySchema.parse({}) }),
+  ]);
+  const steps = onboardingSteps(onboarding);
+  const analyticsHref = sectionHref(tenant.slug, "analytics");
   const next = steps.find((s) => !s.done);
   const doneCount = steps.filter((s) => s.done).length;
   return (
@@ -32,6 +39,30 @@ export default async function OverviewPage({ params }: { params: Promise<{ slug:
           Gateway address
         </h2>
         <CodeBlock code={gatewayUrlFor(ctx.config, tenant.slug)} copyLabel="Copy gateway address" wrap />
+      </section>
+      <section aria-labelledby="recent-heading" className="flex flex-col gap-2">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="recent-heading" className="text-sm font-medium text-muted">
+            Last 30 days
+          </h2>
+          {analyticsHref ? (
+            <Link href={analyticsHref} className="text-sm text-accent underline">
+              Analytics
+            </Link>
+          ) : null}
+        </div>
+        <dl className="grid grid-cols-3 gap-3">
+          {[
+            { label: "Requests", value: recent.totals.requests.toLocaleString("en-US") },
+            { label: "Paid requests", value: recent.totals.paidRequests.toLocaleString("en-US") },
+            { label: "Earnings", value: `${recent.totals.earningsSats.toLocaleString("en-US")} sats` },
+          ].map((t) => (
+            <div key={t.label} className="card flex flex-col gap-1 p-4">
+              <dt className="text-xs font-medium text-muted">{t.label}</dt>
+              <dd className="text-lg font-semibold tabular-nums">{t.value}</dd>
+            </div>
+          ))}
+        </dl>
       </section>
       <section aria-labelledby="checklist-heading" className="card">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
