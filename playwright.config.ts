@@ -4,12 +4,32 @@
 //
 // `npm start` builds the web app only when no build exists: after changing pages, run
 // `npm run build` before `npm run e2e`, or the tests run against the previous build.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 const port = 3100;
 const gatewayPort = 8502;
 // Computed once by the runner and inherited by its workers through the environment.
 process.env.E2E_DATA_DIR ??= `.data/e2e-${Date.now()}`;
+// Webhooks are HTTPS-only and refuse loopback: the dashboard-ops test's receiver listens on
+// 127.0.0.1 with this self-signed certificate, which the server trusts through NODE_EXTRA_CA_CERTS
+// (the delivery dispatcher uses Node's default trust store) and reaches through WEBHOOK_ALLOWED_TARGETS.
+process.env.E2E_WEBHOOK_CERT_DIR ??= path.join(os.tmpdir(), `${path.basename(process.env.E2E_DATA_DIR)}-webhook-tls`);
+if (!existsSync(path.join(process.env.E2E_WEBHOOK_CERT_DIR, "cert.pem"))) {
+  mkdirSync(process.env.E2E_WEBHOOK_CERT_DIR, { recursive: true });
+  execFileSync(
+    "openssl",
+    [
+      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+      "-keyout", path.join(process.env.E2E_WEBHOOK_CERT_DIR, "key.pem"), "-out", path.join(process.env.E2E_WEBHOOK_CERT_DIR, "cert.pem"),
+      "-addext", "subjectAltName=IP:127.0.0.1",
+    ],
+    { stdio: "ignore" },
+  );
+}
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -60,6 +80,8 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       NEXT_TELEMETRY_DISABLED: "1",
       CHECKPOINT_DISABLE: "1",
+      NODE_EXTRA_CA_CERTS: path.join(process.env.E2E_WEBHOOK_CERT_DIR, "cert.pem"),
+      WEBHOOK_ALLOWED_TARGETS: "127.0.0.1/32",
     },
   },
 });

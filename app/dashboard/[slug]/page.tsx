@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getAnalytics } from "../../../lib/analytics/get-analytics.ts";
+import { plural } from "../../../lib/analytics/present.ts";
 import { analyticsQuerySchema } from "../../../lib/analytics/schemas.ts";
 import { gatewayUrlFor } from "../../../lib/config/index.ts";
 import { getOnboardingState, onboardingSteps, type OnboardingStepId } from "../../../lib/workspaces/onboarding.ts";
@@ -55,9 +56,9 @@ export default async function OverviewPage({ params }: { params: Promise<{ slug:
           {[
             { label: "Requests", value: recent.totals.requests.toLocaleString("en-US") },
             { label: "Paid requests", value: recent.totals.paidRequests.toLocaleString("en-US") },
-            { label: "Earnings", value: `${recent.totals.earningsSats.toLocaleString("en-US")} sats` },
+            { label: "Earnings", value: plural(recent.totals.earningsSats, "sat") },
           ].map((t) => (
-            <div key={t.label} className="card flex flex-col gap-1 p-4">
+            <div key={t.label} role="group" aria-label={t.label} className="card flex flex-col gap-1 p-4">
               <dt className="text-xs font-medium text-muted">{t.label}</dt>
               <dd className="text-lg font-semibold tabular-nums">{t.value}</dd>
             </div>

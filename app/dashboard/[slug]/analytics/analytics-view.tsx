@@ -6,7 +6,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { analyticsSummary, axisLabel, bucketLabel, hasTraffic } from "../../../../lib/analytics/present.ts";
+import { analyticsSummary, axisLabel, bucketLabel, hasTraffic, plural } from "../../../../lib/analytics/present.ts";
 import type { AnalyticsResponse, Granularity } from "../../../../lib/analytics/schemas.ts";
 import { CodeBlock } from "../../../components/code-block.tsx";
 import { apiFetch } from "../../_components/api-client.ts";
@@ -91,7 +91,7 @@ export function AnalyticsView({ tenantId, initial, endpoints, nextSteps }: Props
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
           <Total label="Requests" value={n(data.totals.requests)} />
           <Total label="Paid requests" value={n(data.totals.paidRequests)} />
-          <Total label="Earnings" value={`${n(data.totals.earningsSats)} sats`} />
+          <Total label="Earnings" value={plural(data.totals.earningsSats, "sat")} />
           <Total label="Refunds" value={n(data.totals.refunds)} hint="Payments given back after an origin failure" />
           <Total label="Origin errors" value={n(data.totals.upstreamErrors)} hint="5xx, timeouts and unreachable" />
         </dl>
@@ -116,7 +116,7 @@ export function AnalyticsView({ tenantId, initial, endpoints, nextSteps }: Props
               <CartesianGrid stroke="var(--line)" vertical={false} />
               <XAxis dataKey="start" tickFormatter={(s: string) => axisLabel(s, g)} tick={{ fontSize: 12, fill: "var(--muted)" }} minTickGap={16} />
               <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "var(--muted)" }} />
-              <Tooltip labelFormatter={(s) => bucketLabel(String(s), g)} formatter={(v) => [`${n(Number(v))} sats`, "Earnings"]} contentStyle={tooltipStyle} cursor={{ fill: "var(--surface-subtle)" }} />
+              <Tooltip labelFormatter={(s) => bucketLabel(String(s), g)} formatter={(v) => [plural(Number(v), "sat"), "Earnings"]} contentStyle={tooltipStyle} cursor={{ fill: "var(--surface-subtle)" }} />
               <Bar dataKey="earningsSats" name="Earnings (sats)" fill="var(--success)" radius={[3, 3, 0, 0]} isAnimationActive={false} />
             </BarChart>
           </ChartCard>
@@ -133,7 +133,7 @@ const tooltipStyle = { background: "var(--surface)", border: "1px solid var(--li
 
 function Total({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
-    <div className="card flex flex-col gap-1 p-4">
+    <div role="group" aria-label={label} className="card flex flex-col gap-1 p-4">
       <dt className="text-xs font-medium text-muted">{label}</dt>
       <dd className="text-xl font-semibold tabular-nums">{value}</dd>
       {hint ? <dd className="text-xs text-muted">{hint}</dd> : null}
