@@ -43,7 +43,7 @@ async function startOrigin() {
 }
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Workspace" });
-const envelope = (r: Received) => JSON.parse(r.rawBody.toString("utf8")) as { type: string; data: { paymentHash: string; amountSats: number; endpointId: string | null } };
+const envelope = (r: Received) => JSON.parse(r.rawBody.toString("utf8")) as { event: string; data: { paymentHash: string; amountSats: number; endpointId: string | null } };
 
 test("webhooks, API keys and analytics: create, test, rotate, revoke, and see paid traffic", async ({ page, request }, testInfo) => {
   test.setTimeout(180_000);
@@ -159,7 +159,9 @@ test("webhooks, API keys and analytics: create, test, rotate, revoke, and see pa
     await expect(keys.getByRole("row", { name: /CI/ })).not.toContainText("Never");
     await keys.getByRole("button", { name: "Revoke CI" }).click();
     await keys.getByRole("group", { name: "Confirm revoking CI" }).getByRole("button", { name: "Yes, revoke" }).click();
+    // The row turns "Revoked" at once (optimistic); the toast comes when the server has revoked it.
     await expect(keys.getByRole("row", { name: /CI/ })).toContainText("Revoked");
+    await expect(page.getByText("API key revoked: it stops working on its next request")).toBeVisible();
     const refused = await request.get(`/api/tenants/${tenantId}`, { headers: auth });
     expect(refused.status()).toBe(401);
     await page.reload();
@@ -184,10 +186,11 @@ test("webhooks, API keys and analytics: create, test, rotate, revoke, and see pa
     await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBe(3);
     const settled = receiver.received[2]!;
     expect(verifyWebhook({ secret: newSecret, headers: settled.headers, rawBody: settled.rawBody }).ok).toBe(true);
-    expect(envelope(settled)).toMatchObject({ type: "invoice.settled", data: { amountSats: 1, endpointId } });
+    expect(envelope(settled)).toMatchObject({ event: "invoice.settled", data: { amountSats: 1, endpointId } });
 
     // Usage counters are flushed every 2 s: reload until the analytics show the calls.
     await nav(page).getByRole("link", { name: "Analytics" }).click();
+    await expect(page).toHaveURL(`/dashboard/${slug}/analytics`);
     const totals = page.getByRole("region", { name: "Totals" });
     await expect(async () => {
       await page.reload();
@@ -208,11 +211,12 @@ test("webhooks, API keys and analytics: create, test, rotate, revoke, and see pa
     await page.getByRole("radiogroup", { name: "Granularity" }).getByRole("radio", { name: "Monthly" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Monthly, last 12 months" })).toBeVisible();
     await expect(totals.getByRole("group", { name: "Earnings", exact: true })).toContainText("1 sat");
-    await page.getByLabel("Endpoint").selectOption({ label: "GET /v1/quote · Quote of the day" });
+    await page.getByLabel("Endpoint", { exact: true }).selectOption({ label: "GET /v1/quote · Quote of the day" });
     await expect(totals.getByRole("group", { name: "Paid requests", exact: true })).toContainText("1");
 
     // The overview's summary.
     await nav(page).getByRole("link", { name: "Overview" }).click();
+    await expect(page).toHaveURL(`/dashboard/${slug}`);
     const recent = page.getByRole("region", { name: "Last 30 days" });
     await expect(recent.getByRole("group", { name: "Earnings", exact: true })).toContainText("1 sat");
     await expect(recent.getByRole("group", { name: "Paid requests", exact: true })).toContainText("1");
