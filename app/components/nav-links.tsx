@@ -7,6 +7,7 @@ const links = [
   { href: "/", label: "Home", matches: (p: string) => p === "/" },
   { href: "/directory", label: "Directory", matches: (p: string) => p === "/directory" || p.startsWith("/directory/") },
   { href: "/docs", label: "Docs", matches: (p: string) => p === "/docs" || p.startsWith("/docs/") },
+  { href: "/dashboard", label: "Dashboard", matches: (p: string) => p === "/dashboard" || p.startsWith("/dashboard/") || p === "/signin" },
 ];
 
 export function NavLinks() {
