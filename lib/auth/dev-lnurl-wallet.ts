@@ -3,6 +3,7 @@
 // from a wallet seed. Everyone using one dev install signs in as the same "dev wallet" user.
 import { getPublicKey, signAsync, utils as secpUtils } from "@noble/secp256k1";
 import { deriveKey } from "../crypto/secret-box.ts";
+import { compactToDer } from "./der-signature.ts";
 
 /** The dev wallet's linking key pair for a domain. */
 export function devLinkingKey(appSecret: string, domain: string): { secretKey: Uint8Array; publicKey: string } {
@@ -13,6 +14,6 @@ export function devLinkingKey(appSecret: string, domain: string): { secretKey: U
 
 /** Signs k1 as a LUD-04 wallet does: DER ECDSA over the 32 raw bytes. */
 export async function signK1(secretKey: Uint8Array, k1: string): Promise<string> {
-  const sig = await signAsync(Buffer.from(k1, "hex"), secretKey, { prehash: false, format: "der" });
-  return Buffer.from(sig).toString("hex");
+  const sig = await signAsync(Buffer.from(k1, "hex"), secretKey, { prehash: false });
+  return Buffer.from(compactToDer(sig)).toString("hex");
 }

@@ -8,6 +8,7 @@ import { verifyAsync } from "@noble/secp256k1";
 import { hashToken, safeEqual } from "../crypto/secret-box.ts";
 import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
+import { derToCompact } from "./der-signature.ts";
 import { encodeLnurl } from "./lnurl.ts";
 
 /** How long a challenge may be signed and claimed. */
@@ -58,10 +59,12 @@ export type VerifyLoginSignatureOptions = {
 /** Whether `sig` is the linking key's signature of the 32 bytes of k1 (no hashing: k1 is the digest). */
 export async function isValidK1Signature(k1: string, sig: string, key: string): Promise<boolean> {
   if (!HEX_32.test(k1) || !COMPRESSED_KEY.test(key) || !DER_SIGNATURE.test(sig)) return false;
+  const compact = derToCompact(Buffer.from(sig, "hex"));
+  if (!compact) return false;
   try {
     // lowS: false accepts high-S signatures some wallets produce; k1 is single use, so the
     // malleability lowS guards against does not matter here.
-    return await verifyAsync(Buffer.from(sig, "hex"), Buffer.from(k1, "hex"), Buffer.from(key, "hex"), { prehash: false, format: "der", lowS: false });
+    return await verifyAsync(compact, Buffer.from(k1, "hex"), Buffer.from(key, "hex"), { prehash: false, lowS: false });
   } catch {
     return false;
   }
