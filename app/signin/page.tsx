@@ -21,7 +21,14 @@ const errorMessages: Record<string, string> = {
 
 async function emailSignInAction(formData: FormData) {
   "use server";
-  await signIn("nodemailer", { email: String(formData.get("email") ?? ""), redirectTo: safeCallbackUrl(String(formData.get("callbackUrl") ?? "")) });
+  // redirect: false and our own redirect, so the address bar shows the check-email page itself.
+  const next = await signIn("nodemailer", {
+    email: String(formData.get("email") ?? ""),
+    redirectTo: safeCallbackUrl(String(formData.get("callbackUrl") ?? "")),
+    redirect: false,
+  });
+  const error = typeof next === "string" ? new URL(next, "http://x").searchParams.get("error") : null;
+  redirect(error ? `/signin?error=${encodeURIComponent(error)}` : "/signin/check-email");
 }
 
 async function githubSignInAction(formData: FormData) {

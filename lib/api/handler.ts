@@ -181,9 +181,21 @@ async function sessionPrincipal(req: Request, tenantId: string, ctx: ServerConte
  */
 function assertSameSiteWrite(req: Request, ctx: ServerContext): void {
   const origin = req.headers.get("origin");
-  if (!["GET", "HEAD"].includes(req.method) && origin && origin !== new URL(ctx.config.siteUrl).origin) {
-    throw new AppError("forbidden", "Cross-site requests are not allowed");
-  }
+  if (["GET", "HEAD"].includes(req.method) || !origin) return;
+  if (origin === new URL(ctx.config.siteUrl).origin || origin === requestOrigin(req)) return;
+  throw new AppError("forbidden", "Cross-site requests are not allowed");
+}
+
+/**
+ * The origin the browser addressed (Host, or X-Forwarded-Host/-Proto behind a proxy): the site is
+ * often reached under more than one name (localhost and 127.0.0.1 in development). A browser
+ * cannot forge Host for a cross-site request, so Origin equal to it is same-site.
+ */
+export function requestOrigin(req: Request): string {
+  const url = new URL(req.url);
+  const host = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || req.headers.get("host") || url.host;
+  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.replace(/:$/, "");
+  return `${proto}://${host}`;
 }
 
 /**

@@ -5,8 +5,10 @@
 // lazily from the server context so Next's bundle shares server.ts's database.
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import NextAuth from "next-auth";
+import { NextRequest } from "next/server";
 import GitHub from "next-auth/providers/github";
 import Nodemailer from "next-auth/providers/nodemailer";
+import { requestOrigin } from "../api/handler.ts";
 import { createLogger } from "../logging/logger.ts";
 import { getServerContext } from "../server-context.ts";
 import { acceptInvitations } from "../workspaces/members.ts";
@@ -50,6 +52,26 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async () => {
     },
   };
 });
+
+/**
+ * Auth.js's route handlers, seeing the address the browser used. Next hands route handlers a URL
+ * with "localhost" for any loopback address and its own hostname otherwise, while server actions
+ * (sign-in) read the Host header; without this a magic link asked for at 127.0.0.1 would land on
+ * localhost and lose its callbackUrl and cookie. Host is trusted exactly as `trustHost: true` says.
+ * A plain Request, because NextRequest would normalize the loopback host again.
+ */
+export const authRouteHandlers = {
+  GET: (req: NextRequest) => handlers.GET(atRequestedHost(req)),
+  POST: (req: NextRequest) => handlers.POST(atRequestedHost(req)),
+};
+
+function atRequestedHost(req: NextRequest): NextRequest {
+  const url = new URL(req.url);
+  const requested = requestOrigin(req);
+  if (requested === url.origin) return req;
+  const init = { method: req.method, headers: req.headers, body: req.body, signal: req.signal, duplex: "half" } as RequestInit;
+  return new Request(`${requested}${url.pathname}${url.search}`, init) as NextRequest;
+}
 
 /** The signed-in user's id for the current request (server side), or null without a session. */
 export async function getSignedInUserId(): Promise<string | null> {
