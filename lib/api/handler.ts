@@ -117,8 +117,8 @@ export function withErrors<S extends z.ZodType | undefined = undefined>(
 }
 
 /**
- * Routes for any signed-in user (no workspace): 401 without an Auth.js session. next-auth is
- * imported lazily, as in sessionPrincipal, so nothing else loads it.
+ * Routes for any signed-in user (no workspace): 401 without an Auth.js session, 403 for cross-site
+ * writes. next-auth is imported lazily, as in sessionPrincipal, so nothing else loads it.
  */
 export function withSignedInUser<S extends z.ZodType | undefined = undefined>(
   handler: (args: RouteArgs<S> & { userId: string }) => Promise<Response>,
@@ -126,10 +126,11 @@ export function withSignedInUser<S extends z.ZodType | undefined = undefined>(
 ): RouteHandler {
   return run(
     opts,
-    async () => {
+    async (req, _params, ctx) => {
       const { getSignedInUserId } = await import("../auth/next-auth.ts");
       const userId = await getSignedInUserId();
-      if (!userId) throw new AppError("unauthorized", "Sign in to get a free-try token");
+      if (!userId) throw new AppError("unauthorized", "Sign in first: this needs a signed-in session");
+      assertSameSiteWrite(req, ctx);
       return { userId };
     },
     handler,
@@ -170,12 +171,31 @@ async function sessionPrincipal(req: Request, tenantId: string, ctx: ServerConte
     select: { role: true },
   });
   if (!membership) throw new AppError("not_found", "Workspace not found");
-  // Cookies ride along on cross-site requests; a browser's Origin header tells us where it came from.
-  const origin = req.headers.get("origin");
-  if (!["GET", "HEAD"].includes(req.method) && origin && origin !== new URL(ctx.config.siteUrl).origin) {
-    throw new AppError("forbidden", "Cross-site requests are not allowed");
-  }
+  assertSameSiteWrite(req, ctx);
   return { kind: "user", userId, role: membership.role };
+}
+
+/**
+ * Cookies ride along on cross-site requests; a browser's Origin header tells us where a write came
+ * from, and one from another site is refused (403).
+ */
+function assertSameSiteWrite(req: Request, ctx: ServerContext): void {
+  const origin = req.headers.get("origin");
+  if (["GET", "HEAD"].includes(req.method) || !origin) return;
+  if (origin === new URL(ctx.config.siteUrl).origin || origin === requestOrigin(req)) return;
+  throw new AppError("forbidden", "Cross-site requests are not allowed");
+}
+
+/**
+ * The origin the browser addressed (Host, or X-Forwarded-Host/-Proto behind a proxy): the site is
+ * often reached under more than one name (localhost and 127.0.0.1 in development). A browser
+ * cannot forge Host for a cross-site request, so Origin equal to it is same-site.
+ */
+export function requestOrigin(req: Request): string {
+  const url = new URL(req.url);
+  const host = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || req.headers.get("host") || url.host;
+  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.replace(/:$/, "");
+  return `${proto}://${host}`;
 }
 
 /**

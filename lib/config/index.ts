@@ -57,6 +57,9 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   GITHUB_ID: z.string().min(1).optional(),
   GITHUB_SECRET: z.string().min(1).optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  EMAIL_FROM: z.string().min(3).default("L402 Hub <no-reply@localhost>"),
+  ORIGIN_ALLOW_PRIVATE: booleanFlag.optional(),
   WEBHOOK_ALLOWED_TARGETS: cidrList.default([]),
   WEBHOOK_CONCURRENCY: positiveInt.default(32),
   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt.default(4),
@@ -97,6 +100,20 @@ export type Config = {
   authSecret: string;
   /** GitHub OAuth app; sign-in with GitHub is offered only when both are set. */
   github: { clientId: string; clientSecret: string } | null;
+  /** SMTP server for sign-in e-mails (nodemailer URL), or null. */
+  smtpUrl: string | null;
+  /** Sender of sign-in e-mails. */
+  emailFrom: string;
+  /**
+   * Without SMTP_URL in development, sign-in e-mails are logged and kept for /dev/mailbox instead
+   * of sent; e-mail sign-in is offered when this or smtpUrl is set.
+   */
+  devMailbox: boolean;
+  /**
+   * Whether "Test connection" may call an origin on a private or reserved address (localhost
+   * origins in development). Defaults to true outside production.
+   */
+  originAllowPrivate: boolean;
   /** CIDRs webhooks may reach although they are private/reserved (self-hosting and tests only). */
   webhookAllowedTargets: string[];
   /** Deliveries in flight per worker process. */
@@ -183,6 +200,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     authSecret: e.AUTH_SECRET ?? deriveKey(appSecret, "auth-secret").toString("hex"),
     github: e.GITHUB_ID && e.GITHUB_SECRET ? { clientId: e.GITHUB_ID, clientSecret: e.GITHUB_SECRET } : null,
+    smtpUrl: e.SMTP_URL ?? null,
+    emailFrom: e.EMAIL_FROM,
+    devMailbox: !e.SMTP_URL && e.NODE_ENV === "development",
+    originAllowPrivate: e.ORIGIN_ALLOW_PRIVATE ?? !isProduction,
     webhookAllowedTargets: e.WEBHOOK_ALLOWED_TARGETS,
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     webhookConcurrencyPerSubscription: e.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,

@@ -81,3 +81,15 @@ export const originSecretsResponseSchema = z.object({
   previous: z.object({ ...secretPair, validUntil: isoDate }).optional(),
 });
 export type OriginSecretsResponse = z.output<typeof originSecretsResponseSchema>;
+
+/** POST /api/tenants/:tenantId/origin/test: one signed probe of the saved origin. */
+export const originTestResponseSchema = z.object({
+  ok: z.boolean(),
+  statusCode: z.number().int().nullable(),
+  latencyMs: z.number().int().nullable(),
+  error: z.string().nullable(),
+  method: z.string(),
+  path: z.string(),
+  checkedAt: isoDate,
+});
+export type OriginTestResponse = z.output<typeof originTestResponseSchema>;

@@ -249,13 +249,22 @@ function bareHostname(url: URL): string {
  * resolves to must be allowed (one blocked answer refuses the host). Returns null when acceptable.
  */
 export async function checkWebhookUrl(rawUrl: string, policy: TargetPolicy): Promise<TargetProblem | null> {
+  return checkTargetUrl(rawUrl, policy, { requireHttps: true });
+}
+
+/**
+ * The same check for any server-side call to a user-given URL (webhooks: https only; the
+ * dashboard's origin test: http or https). Returns null when acceptable.
+ */
+export async function checkTargetUrl(rawUrl: string, policy: TargetPolicy, options: { requireHttps: boolean }): Promise<TargetProblem | null> {
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
     return { rule: "invalid_url", message: "must be an absolute URL such as https://example.com/webhooks" };
   }
-  if (url.protocol !== "https:") return { rule: "https_required", message: `must use https (got ${url.protocol.replace(/:$/, "")})` };
+  const allowed = options.requireHttps ? ["https:"] : ["https:", "http:"];
+  if (!allowed.includes(url.protocol)) return { rule: "https_required", message: `must use ${allowed.map((p) => p.slice(0, -1)).join(" or ")} (got ${url.protocol.replace(/:$/, "")})` };
   if (url.username || url.password) return { rule: "credentials_not_allowed", message: "must not contain a user name or password" };
   const host = bareHostname(url);
   if (!host) return { rule: "invalid_url", message: "must name a host" };

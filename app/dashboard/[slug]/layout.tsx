@@ -1,0 +1,22 @@
+// A workspace's frame: switcher, section navigation and the page. 404 for non-members (the same
+// answer as for a slug that does not exist).
+import type { ReactNode } from "react";
+import { listWorkspacesForUser } from "../../../lib/workspaces/list-workspaces.ts";
+import { DashboardNav } from "../_components/dashboard-nav.tsx";
+import { WorkspaceSwitcher } from "../_components/workspace-switcher.tsx";
+import { requireWorkspace } from "../session.ts";
+
+export default async function WorkspaceLayout({ children, params }: { children: ReactNode; params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const { user, ctx, tenant } = await requireWorkspace(slug);
+  const workspaces = await listWorkspacesForUser({ prisma: ctx.db.prisma, userId: user.id });
+  return (
+    <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6 sm:px-6 lg:flex-row lg:gap-10 lg:py-10">
+      <aside className="flex shrink-0 flex-col gap-4 lg:w-56">
+        <WorkspaceSwitcher current={{ slug: tenant.slug, name: tenant.name }} workspaces={workspaces} />
+        <DashboardNav slug={tenant.slug} />
+      </aside>
+      <div className="min-w-0 flex-1">{children}</div>
+    </div>
+  );
+}

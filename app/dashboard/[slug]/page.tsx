@@ -1,0 +1,81 @@
+// /dashboard/<slug>: the workspace overview. The onboarding checklist is computed from the real
+// state and links each open step to its page (when that page exists).
+import type { Metadata } from "next";
+import Link from "next/link";
+import { gatewayUrlFor } from "../../../lib/config/index.ts";
+import { getOnboardingState, onboardingSteps, type OnboardingStepId } from "../../../lib/workspaces/onboarding.ts";
+import { CodeBlock } from "../../components/code-block.tsx";
+import { sectionHref } from "../_components/sections.ts";
+import { requireWorkspace } from "../session.ts";
+
+export const metadata: Metadata = { title: "Overview" };
+
+/** The dashboard section that completes each step. */
+const stepSection: Record<OnboardingStepId, string> = { origin: "origin", wallet: "wallet", endpoint: "endpoints", listed: "settings" };
+
+export default async function OverviewPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const { ctx, tenant, role } = await requireWorkspace(slug);
+  const steps = onboardingSteps(await getOnboardingState({ prisma: ctx.db.prisma, tenantId: tenant.id }));
+  const next = steps.find((s) => !s.done);
+  const doneCount = steps.filter((s) => s.done).length;
+  return (
+    <div className="flex flex-col gap-8">
+      <header>
+        <h1 className="text-2xl font-semibold tracking-tight">{tenant.name}</h1>
+        <p className="mt-1 text-sm text-muted">
+          {tenant.slug} · you are {role === "owner" ? "an owner" : "a member"} · status {tenant.status}
+        </p>
+      </header>
+      <section aria-labelledby="gateway-heading" className="flex flex-col gap-2">
+        <h2 id="gateway-heading" className="text-sm font-medium text-muted">
+          Gateway address
+        </h2>
+        <CodeBlock code={gatewayUrlFor(ctx.config, tenant.slug)} copyLabel="Copy gateway address" wrap />
+      </section>
+      <section aria-labelledby="checklist-heading" className="card">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="checklist-heading" className="text-lg font-semibold">
+            Get started
+          </h2>
+          <p className="text-sm text-muted">
+            {doneCount} of {steps.length} done
+          </p>
+        </div>
+        <ol className="mt-4 flex flex-col gap-3">
+          {steps.map((step, i) => {
+            const href = sectionHref(tenant.slug, stepSection[step.id]);
+            return (
+              <li key={step.id} className="flex items-start gap-3" aria-label={`${step.title}: ${step.done ? "done" : "to do"}`}>
+                <span
+                  aria-hidden
+                  className={`mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full border text-xs font-semibold ${
+                    step.done ? "border-success bg-success-soft text-success" : "border-line-strong text-muted"
+                  }`}
+                >
+                  {step.done ? "✓" : i + 1}
+                </span>
+                <div className="min-w-0 flex-1">
+                  <p className={`font-medium ${step.done ? "text-muted line-through" : ""}`}>{step.title}</p>
+                  <p className="text-sm text-muted">{step.hint}</p>
+                  {!step.done && step === next ? (
+                    href ? (
+                      <Link href={href} className="btn-primary mt-2">
+                        {step.title}
+                      </Link>
+                    ) : (
+                      <p className="mt-2 text-sm">
+                        Not in the dashboard yet: use the <Link href="/docs" className="text-accent underline">platform API</Link> (docs/api.md).
+                      </p>
+                    )
+                  ) : null}
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+        {!next ? <p className="mt-4 text-sm font-medium text-success">All set: your API is live and listed.</p> : null}
+      </section>
+    </div>
+  );
+}

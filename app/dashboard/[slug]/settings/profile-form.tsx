@@ -1,0 +1,67 @@
+"use client";
+// Workspace profile: name, description, tags and the directory listing switch (PATCH /api/tenants/:id).
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { ApiError, apiFetch, type FieldErrors } from "../../_components/api-client.ts";
+import { Field } from "../../_components/field.tsx";
+import { useToast } from "../../_components/toasts.tsx";
+
+type Profile = { name: string; description: string; tags: string[]; listed: boolean };
+
+export function ProfileForm({ tenantId, initial }: { tenantId: string; initial: Profile }) {
+  const toast = useToast();
+  const router = useRouter();
+  const [name, setName] = useState(initial.name);
+  const [description, setDescription] = useState(initial.description);
+  const [tags, setTags] = useState(initial.tags.join(", "));
+  const [listed, setListed] = useState(initial.listed);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const save = useMutation({
+    mutationFn: () =>
+      apiFetch<Profile>(`/tenants/${tenantId}`, {
+        method: "PATCH",
+        body: { name, description, listed, tags: tags.split(",").map((t) => t.trim()).filter(Boolean) },
+      }),
+    onSuccess: (saved) => {
+      setTags(saved.tags.join(", "));
+      toast.success("Profile saved");
+      router.refresh();
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(err.fields);
+      else toast.error(err.message);
+    },
+  });
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setErrors({});
+    save.mutate();
+  }
+  const tagError = errors.tags ?? Object.entries(errors).find(([k]) => k.startsWith("tags."))?.[1];
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+      <Field id="profile-name" label="Name" error={errors.name}>
+        {(control) => <input {...control} className="input-field" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />}
+      </Field>
+      <Field id="profile-description" label="Description" error={errors.description}>
+        {(control) => <textarea {...control} className="input-field min-h-20" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={1000} />}
+      </Field>
+      <Field id="profile-tags" label="Tags" error={tagError} hint="Comma-separated, up to 10.">
+        {(control) => <input {...control} className="input-field" value={tags} onChange={(e) => setTags(e.target.value)} />}
+      </Field>
+      <label className="flex items-start gap-3 text-sm">
+        <input type="checkbox" className="mt-0.5 size-4 accent-[var(--accent)]" checked={listed} onChange={(e) => setListed(e.target.checked)} />
+        <span>
+          <span className="font-medium">List in the public directory</span>
+          <span className="block text-muted">Shown once the workspace has an origin, a wallet and an active endpoint.</span>
+        </span>
+      </label>
+      <div>
+        <button type="submit" className="btn-primary" disabled={save.isPending}>
+          {save.isPending ? "Saving…" : "Save profile"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,52 @@
+// The dashboard's one way to call the platform API: JSON in and out, same-origin cookies, and the
+// API's error body turned into an ApiError whose `fields` feed inline form errors.
+
+export type FieldErrors = Record<string, string>;
+
+/** A failed API call: `fields` maps a field name to its message (422 `details.fields`, or 409 naming one). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: FieldErrors = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+function fieldsOf(details: unknown): FieldErrors {
+  const list = (details as { fields?: unknown })?.fields;
+  if (!Array.isArray(list)) return {};
+  const out: FieldErrors = {};
+  for (const item of list) {
+    const { field, message } = item as { field?: unknown; message?: unknown };
+    if (typeof field === "string" && typeof message === "string" && !(field in out)) out[field] = message;
+  }
+  return out;
+}
+
+/** Calls `/api${path}`; resolves with the JSON body (null for 204) or throws ApiError. */
+export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, {
+      method: init.method ?? "GET",
+      headers: init.body === undefined ? undefined : { "content-type": "application/json" },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      credentials: "same-origin",
+      signal: init.signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === "AbortError") throw err;
+    throw new ApiError(0, "network", "The server could not be reached; check your connection and try again");
+  }
+  const text = await res.text();
+  const json = text ? (JSON.parse(text) as unknown) : null;
+  if (!res.ok) {
+    const error = (json as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
+    throw new ApiError(res.status, error?.code ?? "error", error?.message ?? `Request failed (${res.status})`, fieldsOf(error?.details));
+  }
+  return json as T;
+}

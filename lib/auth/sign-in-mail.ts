@@ -1,0 +1,59 @@
+// Magic-link e-mails for Auth.js's Nodemailer provider: sent through SMTP_URL, or, in development
+// without SMTP, printed to the log and kept in the database for /dev/mailbox (shared by every web
+// process of an install). Production without SMTP_URL offers no e-mail sign-in at all.
+import { createTransport } from "nodemailer";
+import type { Config } from "../config/index.ts";
+import type { PrismaClient } from "../db/client.ts";
+import type { Logger } from "../logging/logger.ts";
+
+/** How many mails /dev/mailbox shows. */
+export const DEV_MAILBOX_SIZE = 25;
+
+export type SignInMailContent = { subject: string; text: string; html: string };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Subject and bodies of the sign-in e-mail (pure). */
+export function signInMailContent({ url, host }: { url: string; host: string }): SignInMailContent {
+  return {
+    subject: `Sign in to L402 Hub (${host})`,
+    text: `Sign in to L402 Hub (${host}) with this link:\n\n${url}\n\nThe link works once and expires in 24 hours. If you did not ask for it, ignore this e-mail.\n`,
+    html: `<p>Sign in to <strong>L402 Hub</strong> (${escapeHtml(host)}):</p><p><a href="${escapeHtml(url)}">Sign in</a></p><p>The link works once and expires in 24 hours. If you did not ask for it, ignore this e-mail.</p>`,
+  };
+}
+
+export type DeliverSignInMailOptions = {
+  config: Pick<Config, "smtpUrl" | "emailFrom" | "devMailbox">;
+  prisma: PrismaClient;
+  log: Logger;
+  to: string;
+  url: string;
+};
+
+/** Sends the sign-in link (SMTP) or captures it for the dev mailbox. */
+export async function deliverSignInMail({ config, prisma, log, to, url }: DeliverSignInMailOptions): Promise<void> {
+  const content = signInMailContent({ url, host: new URL(url).host });
+  if (config.smtpUrl) {
+    const result = await createTransport(config.smtpUrl).sendMail({ to, from: config.emailFrom, ...content });
+    const failed = [...(result.rejected ?? []), ...((result as { pending?: unknown[] }).pending ?? [])].filter(Boolean);
+    if (failed.length) throw new Error(`E-mail to ${failed.map(String).join(", ")} could not be sent`);
+    return;
+  }
+  if (!config.devMailbox) throw new Error("E-mail sign-in needs SMTP_URL outside development");
+  await prisma.devMail.create({ data: { to, subject: content.subject, text: content.text, url } });
+  log.info("sign-in e-mail kept for /dev/mailbox (no SMTP_URL)", { to, url });
+}
+
+export type DevMailView = { id: string; to: string; subject: string; url: string; createdAt: Date };
+
+/** The newest captured mails, optionally for one address. */
+export async function listDevMail({ prisma, to, limit = DEV_MAILBOX_SIZE }: { prisma: PrismaClient; to?: string; limit?: number }): Promise<DevMailView[]> {
+  return prisma.devMail.findMany({
+    where: to ? { to: to.trim().toLowerCase() } : {},
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+    select: { id: true, to: true, subject: true, url: true, createdAt: true },
+  });
+}
