@@ -11,7 +11,7 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { verifyWebhook } from "../lib/sdk/webhook-verify.ts";
 import { createWorkspace, signInByEmail, slugFor, unique } from "./dashboard-helpers.ts";
 
@@ -43,6 +43,8 @@ async function startOrigin() {
 }
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Workspace" });
+/** A full-page screenshot kept with the test's artifacts (the automatic one shows only the last page). */
+const snapshot = async (page: Page, testInfo: TestInfo, name: string) => testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
 const envelope = (r: Received) => JSON.parse(r.rawBody.toString("utf8")) as { event: string; data: { paymentHash: string; amountSats: number; endpointId: string | null } };
 
 test("webhooks, API keys and analytics: create, test, rotate, revoke, and see paid traffic", async ({ page, request }, testInfo) => {
@@ -59,6 +61,8 @@ test("webhooks, API keys and analytics: create, test, rotate, revoke, and see pa
     await nav(page).getByRole("link", { name: "Analytics" }).click();
     await expect(page).toHaveURL(`/dashboard/${slug}/analytics`);
     const noTraffic = page.getByRole("region", { name: "No traffic yet" });
+    await expect(noTraffic).toBeVisible();
+    await snapshot(page, testInfo, "analytics-empty");
     await expect(noTraffic.getByRole("listitem", { name: "Connect a wallet: to do" })).toBeVisible();
     await expect(noTraffic.getByRole("listitem", { name: "Add an endpoint: to do" })).toBeVisible();
     await expect(noTraffic).toContainText("Make a first call");
@@ -125,6 +129,8 @@ test("webhooks, API keys and analytics: create, test, rotate, revoke, and see pa
     expect(verifyWebhook({ secret: newSecret, headers: second.headers, rawBody: second.rawBody }).ok).toBe(true);
     expect(verifyWebhook({ secret, headers: second.headers, rawBody: second.rawBody })).toEqual({ ok: false, code: "signature_mismatch" });
 
+    await snapshot(page, testInfo, "webhooks");
+
     // ---------------------------------------------------------------- API keys
     await nav(page).getByRole("link", { name: "API keys" }).click();
     await expect(page).toHaveURL(`/dashboard/${slug}/api-keys`);
@@ -162,6 +168,7 @@ test("webhooks, API keys and analytics: create, test, rotate, revoke, and see pa
     // The row turns "Revoked" at once (optimistic); the toast comes when the server has revoked it.
     await expect(keys.getByRole("row", { name: /CI/ })).toContainText("Revoked");
     await expect(page.getByText("API key revoked: it stops working on its next request")).toBeVisible();
+    await snapshot(page, testInfo, "api-keys");
     const refused = await request.get(`/api/tenants/${tenantId}`, { headers: auth });
     expect(refused.status()).toBe(401);
     await page.reload();
@@ -206,6 +213,10 @@ test("webhooks, API keys and analytics: create, test, rotate, revoke, and see pa
     const today = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" }).format(new Date());
     await expect(requestsChart.getByRole("row", { name: new RegExp(`^${today} `) })).toHaveText(new RegExp(`${today}\\s*2\\s*1\\s*1`));
     await expect(page.getByRole("region", { name: "Per endpoint" }).getByRole("row", { name: /GET \/v1\/quote/ })).toContainText("Quote of the day");
+
+    await requestsChart.getByRole("button", { name: "Show chart" }).click();
+    await expect(requestsChart.locator("svg.recharts-surface").first()).toBeVisible();
+    await snapshot(page, testInfo, "analytics");
 
     // Monthly view and the endpoint filter.
     await page.getByRole("radiogroup", { name: "Granularity" }).getByRole("radio", { name: "Monthly" }).click();
