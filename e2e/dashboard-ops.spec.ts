@@ -44,7 +44,12 @@ async function startOrigin() {
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Workspace" });
 /** A full-page screenshot kept with the test's artifacts (the automatic one shows only the last page). */
-const snapshot = async (page: Page, testInfo: TestInfo, name: string) => testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+async function snapshot(page: Page, testInfo: TestInfo, name: string) {
+  // Written into the test's output directory (test-results/, the CI artifact) and attached to the report.
+  const file = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await testInfo.attach(name, { path: file, contentType: "image/png" });
+}
 const envelope = (r: Received) => JSON.parse(r.rawBody.toString("utf8")) as { event: string; data: { paymentHash: string; amountSats: number; endpointId: string | null } };
 
 test("webhooks, API keys and analytics: create, test, rotate, revoke, and see paid traffic", async ({ page, request }, testInfo) => {
