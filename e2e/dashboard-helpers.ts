@@ -24,7 +24,8 @@ export async function createWorkspace(page: Page, name: string, slug: string) {
   await page.getByLabel("Slug").fill(slug);
   await expect(page.getByText("Available", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Create workspace" }).click();
-  await expect(page).toHaveURL(`/dashboard/${slug}`);
+  // The first write of a cold server (migrations warm, Prisma connecting) can take a while on a loaded machine.
+  await expect(page).toHaveURL(`/dashboard/${slug}`, { timeout: 20_000 });
 }
 
 /** A valid slug (at most 63 characters, no trailing dash) from a prefix and a unique id. */
