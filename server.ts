@@ -90,7 +90,7 @@ async function main() {
   const stops: (() => Promise<void>)[] = [];
 
   if (only.includes("gateway")) {
-    const gateway = createGateway({ config, prisma: db.prisma, store, devNode: ctx.devNode, log: log.child({ part: "gateway" }) });
+    const gateway = createGateway({ config, prisma: db.prisma, pg: db.pg, store, devNode: ctx.devNode, log: log.child({ part: "gateway" }) });
     const port = await gateway.listen(config.gatewayPort);
     stops.push(() => gateway.close());
     log.info("gateway listening", { url: `http://localhost:${port}`, example: gatewayUrlFor(config, "<slug>") });

@@ -75,8 +75,9 @@ async function seed(db: Awaited<ReturnType<typeof openDatabase>>) {
     SELECT 'h' || i || '-' || j || '-' || h, 'bench' || i, 'e' || i || '-' || j, (i + j + h) % 97 <> 0, 200, 20 + (i + h) % 180,
       now() - (h || ' hours')::interval
     FROM generate_series(1, ${apis}) AS i, generate_series(1, ${endpointsPerApi}) AS j, generate_series(0, 23) AS h;
-    ANALYZE;
   `);
+  // A settled database, as autovacuum leaves it: statistics, and visibility maps for index-only scans.
+  await db.sql.exec("VACUUM ANALYZE");
   return Math.round(performance.now() - started);
 }
 

@@ -112,6 +112,7 @@ writeFileSync(sessionsFile, JSON.stringify({ bucket: bucketSessions.map((s) => s
 const gateway = createGateway({
   config,
   prisma: db.prisma,
+  pg: db.pg,
   store,
   devNode,
   log: createLogger("error"),

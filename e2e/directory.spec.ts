@@ -8,7 +8,7 @@ test("the directory lists the demo API with its price, pricing and tags", async 
   const card = page.getByRole("article").filter({ hasText: demo.name });
   await expect(card).toBeVisible();
   await expect(card).toContainText("1 sat");
-  await expect(card).toContainText("Per request, Free");
+  await expect(card).toContainText("Per request, Token bucket, Free");
   await expect(card).toContainText("demo");
   await expect(card).toContainText("examples");
 });
@@ -31,7 +31,7 @@ test("a search without results says so and offers a way back", async ({ page }) 
   await expect(page.getByRole("article").filter({ hasText: demo.name })).toBeVisible();
 });
 
-test("the API page shows both endpoints with prices in words and how to call it", async ({ page }) => {
+test("the API page shows its endpoints with prices in words and how to call it", async ({ page }) => {
   await page.goto(`/directory/${demo.slug}`);
   await expect(page).toHaveTitle(`${demo.name} · L402 Hub`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(demo.name);

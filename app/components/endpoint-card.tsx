@@ -1,4 +1,5 @@
 // One endpoint on an API page: method and path, price in words, parameters, examples, docs.
+import type { ReactNode } from "react";
 import type { EndpointDetail } from "@/lib/directory/schemas.ts";
 import { describePrice, pricingModelLabel } from "@/lib/pricing/describe-price.ts";
 import { prettyJson } from "@/lib/format/pretty-json.ts";
@@ -33,7 +34,8 @@ function exampleRequestText(endpoint: EndpointDetail): string | null {
   return lines.join("\n");
 }
 
-export function EndpointCard({ endpoint }: { endpoint: EndpointDetail }) {
+/** `children` closes the card: the API page puts the endpoint's try-it panel there. */
+export function EndpointCard({ endpoint, children }: { endpoint: EndpointDetail; children?: ReactNode }) {
   const anchor = endpointAnchor(endpoint);
   const request = exampleRequestText(endpoint);
   const hasResponse = Object.keys(endpoint.exampleResponse).length > 0;
@@ -136,6 +138,7 @@ export function EndpointCard({ endpoint }: { endpoint: EndpointDetail }) {
             </a>
           </p>
         ) : null}
+        {children}
       </div>
     </article>
   );

@@ -25,6 +25,8 @@ export function isUniqueViolation(err: unknown): boolean {
 export type Database = {
   prisma: PrismaClient;
   kind: "pglite" | "postgres";
+  /** PostgreSQL only: the pool Prisma runs on, for the gateway's prepared money statements (lib/payments/hot-sql.ts). */
+  pg?: pg.Pool;
   /** Runs raw multi-statement SQL outside Prisma (migrations, test truncation). */
   sql: SqlRunner;
   close(): Promise<void>;
@@ -70,6 +72,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       prisma,
       kind: "postgres",
+      pg: pool,
       sql,
       close: async () => {
         await prisma.$disconnect();

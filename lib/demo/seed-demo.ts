@@ -8,7 +8,7 @@ import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/f
 export const demoTenant = {
   slug: "demo",
   name: "Hub Demo API",
-  description: "A tiny built-in API that shows the whole L402 flow: one paid endpoint and one free one.",
+  description: "A tiny built-in API that shows the whole L402 flow: a paid call, a bundle of calls for one payment, a live event stream and a free ping.",
   tags: ["demo", "examples"],
 };
 
@@ -34,6 +34,7 @@ export async function seedDemoTenant(options: { prisma: PrismaClient; config: Co
     description: "Returns a short fortune. Costs 1 sat per request.",
     pricingModel: "per_request",
     priceSats: 1,
+    freeTryEnabled: true,
     parameters: [],
     exampleResponse: { fortune: "A watched mempool never clears.", servedAt: "2026-01-01T00:00:00.000Z" },
   });
@@ -44,6 +45,40 @@ export async function seedDemoTenant(options: { prisma: PrismaClient; config: Co
     description: "Free liveness check of the demo origin.",
     parameters: [],
     exampleResponse: { pong: true, time: "2026-01-01T00:00:00.000Z" },
+  });
+  // A session model (one payment, five calls, X-Session-Token) and a stream (SSE through the
+  // gateway), so every part of the API page's try-it has something real to run against.
+  await endpointFactory(prisma, tenantId, {
+    method: "GET",
+    path: "/v1/lucky/{name}",
+    title: "Lucky numbers",
+    description: "Lucky numbers for a name. One payment buys five calls: later calls reuse the session token.",
+    pricingModel: "token_bucket",
+    priceSats: 1,
+    tokenBudget: 5,
+    parameters: [
+      { name: "name", in: "path", required: true, type: "string", description: "Whose numbers" },
+      { name: "count", in: "query", required: false, type: "integer", description: "How many numbers, 1 to 10 (default 3)" },
+    ],
+    exampleRequest: { query: { count: 3 }, path: { name: "satoshi" } },
+    exampleResponse: { name: "satoshi", numbers: [7, 21, 42], servedAt: "2026-01-01T00:00:00.000Z" },
+  });
+  await endpointFactory(prisma, tenantId, {
+    method: "GET",
+    path: "/v1/ticker",
+    title: "Block ticker",
+    description: "A live stream of simulated block events (server-sent events). One payment buys one connection.",
+    pricingModel: "per_request",
+    priceSats: 1,
+    streaming: true,
+    maxStreamSeconds: 300,
+    parameters: [
+      { name: "count", in: "query", required: false, type: "integer", description: "Events before the stream ends, 1 to 500 (default 20)" },
+      { name: "intervalMs", in: "query", required: false, type: "integer", description: "Milliseconds between events, 50 to 5000 (default 250)" },
+    ],
+    exampleRequest: { query: { count: 20, intervalMs: 250 } },
+    // One event of the stream (SSE frames: `event: block` with this JSON as `data`).
+    exampleResponse: { event: "block", data: { height: 840001, txs: 2712, time: "2026-01-01T00:00:00.000Z" } },
   });
   await prisma.tenant.update({ where: { id: tenantId }, data: { trialStartedAt: new Date() } });
   return true;

@@ -2,7 +2,7 @@
 // API pages (and later llms.txt and the MCP config docs) show calls that work when pasted. Pure.
 import type { EndpointEntry } from "./schemas.ts";
 
-type CallableEndpoint = Pick<EndpointEntry, "method" | "path" | "pricingModel" | "exampleRequest">;
+type CallableEndpoint = Pick<EndpointEntry, "method" | "path" | "pricingModel" | "exampleRequest"> & { streaming?: boolean };
 
 /** Single-quotes a shell word; a ' inside becomes '\'' . */
 export function shellQuote(word: string): string {
@@ -80,14 +80,16 @@ export function callExample(gatewayDomain: string, endpoint: CallableEndpoint): 
 
 /**
  * The endpoint that best shows how to call an API: a paid one (that is the flow worth showing),
- * per_request first (the simplest), with a concrete path (no {param} to fill in) and an example.
+ * per_request first (the simplest), with a concrete path (no {param} to fill in), not a stream
+ * (curl shows a plain answer best) and an example.
  * Null for an API without endpoints.
  */
 export function pickCallExampleEndpoint<E extends CallableEndpoint>(endpoints: E[]): E | null {
   const score = (e: E) =>
-    (e.pricingModel !== null ? 8 : 0) +
-    (e.pricingModel === "per_request" ? 4 : 0) +
-    (e.path.includes("{") ? 0 : 2) +
+    (e.pricingModel !== null ? 16 : 0) +
+    (e.pricingModel === "per_request" ? 8 : 0) +
+    (e.path.includes("{") ? 0 : 4) +
+    (e.streaming ? 0 : 2) +
     (Object.keys(e.exampleRequest).length > 0 ? 1 : 0);
   let best: E | null = null;
   for (const endpoint of endpoints) if (best === null || score(endpoint) > score(best)) best = endpoint;

@@ -28,6 +28,7 @@ export type EndpointRow = Pick<
   | "exampleRequest"
   | "exampleResponse"
   | "parameters"
+  | "streaming"
 >;
 
 export type TenantRow = Pick<Tenant, "slug" | "name" | "description" | "tags"> & { endpoints: EndpointRow[] };
@@ -80,7 +81,7 @@ export function toEndpointEntry(row: EndpointRow): EndpointEntry {
 }
 
 export function toEndpointDetail(row: EndpointRow): EndpointDetail {
-  return { ...toEndpointEntry(row), parameters: parametersOf(row.parameters) };
+  return { ...toEndpointEntry(row), parameters: parametersOf(row.parameters), streaming: row.streaming };
 }
 
 /** Directory entry (spec 2.4). `tenant.endpoints` must already be the active ones, in display order. */

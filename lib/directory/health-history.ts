@@ -1,7 +1,7 @@
 // The 7-day health history of one API for its page's sparkline: uptime per 6-hour bucket from the
 // worker's HealthSample rows (active endpoints only, as in ./quality.ts). Oldest bucket first.
 import { Prisma, type PrismaClient } from "../db/client.ts";
-import { qualityWindowMs } from "./quality.ts";
+import { qualityWindowDays } from "./quality.ts";
 
 /** Hours per bucket: 28 bars over 7 days, readable at sparkline size. */
 export const historyBucketHours = 6;
@@ -12,7 +12,7 @@ export type HealthBucket = { start: Date; uptimePercentage: number | null; sampl
 /** Uptime per bucket over the quality window ending at `now`, always 28 buckets. */
 export async function loadHealthHistory({ prisma, tenantId, now = new Date() }: { prisma: PrismaClient; tenantId: string; now?: Date }): Promise<HealthBucket[]> {
   const bucketMs = historyBucketHours * 3_600_000;
-  const count = Math.round(qualityWindowMs / bucketMs);
+  const count = Math.round((qualityWindowDays * 86_400_000) / bucketMs);
   const end = Math.ceil(now.getTime() / bucketMs) * bucketMs;
   const start = end - count * bucketMs;
   const rows = await prisma.$queryRaw<{ bucket: number; total: number; ok: number }[]>(Prisma.sql`

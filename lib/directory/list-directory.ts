@@ -22,7 +22,8 @@ export type ListDirectoryOptions = Partial<Pick<DirectoryQuery, "search" | "tag"
 function whereClause(search: DirectorySearch | null, tag: string | undefined): Prisma.Sql {
   const parts = [listedTenantSql];
   if (search) parts.push(searchCondition(search));
-  if (tag) parts.push(Prisma.sql`EXISTS (SELECT 1 FROM unnest(t."tags") AS tg WHERE lower(tg) = lower(${tag}))`);
+  // directory_tags() is the indexed, lowercased tag set (migration directory_rollups).
+  if (tag) parts.push(Prisma.sql`"directory_tags"(t."tags") @> ARRAY[lower(${tag})]::text[]`);
   return Prisma.join(parts, " AND ");
 }
 

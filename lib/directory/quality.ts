@@ -1,17 +1,26 @@
-// Directory quality numbers (spec 2.4 `quality`) from the worker's HealthSample rows.
+// Directory quality numbers (spec 2.4 `quality`) from the worker's health probes.
 //
 // Rule (docs/decisions.md):
-// - Only samples of active endpoints from the last 7 days count.
-// - uptimePercentage = ok samples / all samples * 100, one decimal; null when there are none.
-// - avgResponseTimeMs = mean latency of successful samples, whole ms; null when there are none
+// - Only probes of active endpoints from the last 7 UTC days (today and the 6 days before) count.
+// - uptimePercentage = ok probes / all probes * 100, one decimal; null when there are none.
+// - avgResponseTimeMs = mean latency of successful probes, whole ms; null when there are none
 //   (a failed probe's latency is usually the timeout and says nothing about response time).
-// - isHealthy = no active endpoint's latest sample failed. An endpoint not probed yet does not
-//   count against it, so a freshly listed API is healthy until a probe says otherwise; pages tell
-//   the two apart through uptimePercentage === null ("not checked yet").
+// - isHealthy = no active endpoint's latest probe (in the window) failed. An endpoint not probed
+//   yet does not count against it, so a freshly listed API is healthy until a probe says
+//   otherwise; pages tell the two apart through uptimePercentage === null ("not checked yet").
+//
+// The numbers are read from EndpointHealthDay, which a trigger on HealthSample keeps (migration
+// directory_rollups): at most 7 rows per endpoint, whatever the probe cadence.
 import { Prisma, type PrismaClient } from "../db/client.ts";
 import type { HealthQuality } from "./schemas.ts";
 
-export const qualityWindowMs = 7 * 24 * 60 * 60 * 1000;
+/** How many UTC days (today included) the quality window spans. */
+export const qualityWindowDays = 7;
+
+/** First UTC day of the quality window that ends today (YYYY-MM-DD). */
+export function qualityWindowStart(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (qualityWindowDays - 1))).toISOString().slice(0, 10);
+}
 
 /** What the database aggregates per tenant; the input of qualityFromStats. */
 export type HealthStats = {
@@ -53,37 +62,33 @@ export type LoadQualityOptions = {
 export async function loadQuality({ prisma, tenantIds, now = new Date() }: LoadQualityOptions): Promise<Map<string, HealthQuality>> {
   const result = new Map<string, HealthQuality>(tenantIds.map((id) => [id, noSamplesQuality]));
   if (tenantIds.length === 0) return result;
-  // Columns are timestamp without time zone holding UTC; a text literal cast to timestamp drops
-  // the trailing Z, so the comparison is UTC to UTC whatever the session time zone is.
-  const since = new Date(now.getTime() - qualityWindowMs).toISOString();
+  const since = qualityWindowStart(now);
   const rows = await prisma.$queryRaw<StatsRow[]>(Prisma.sql`
-    WITH recent AS (
-      SELECT s."tenantId", s."endpointId", s."ok", s."latencyMs", s."checkedAt", s."id"
-      FROM "HealthSample" s
-      JOIN "Endpoint" e ON e."id" = s."endpointId" AND e."isActive" = true
-      WHERE s."tenantId" IN (${Prisma.join(tenantIds)})
-        AND s."checkedAt" >= CAST(${since} AS timestamp)
+    WITH days AS (
+      SELECT d."tenantId", d."endpointId", d."day", d."total", d."ok", d."okLatencySum", d."okLatencyCount", d."lastOk"
+      FROM "EndpointHealthDay" d
+      JOIN "Endpoint" e ON e."id" = d."endpointId" AND e."isActive" = true
+      WHERE d."tenantId" IN (${Prisma.join(tenantIds)})
+        AND d."day" >= CAST(${since} AS date)
     ),
     stats AS (
-      SELECT r."tenantId",
-        count(*)::int AS "total",
-        (count(*) FILTER (WHERE r."ok"))::int AS "ok",
-        (avg(r."latencyMs") FILTER (WHERE r."ok" AND r."latencyMs" IS NOT NULL))::float8 AS "avgOkLatencyMs"
-      FROM recent r
-      GROUP BY r."tenantId"
+      SELECT "tenantId",
+        sum("total")::int AS "total",
+        sum("ok")::int AS "ok",
+        (sum("okLatencySum")::float8 / NULLIF(sum("okLatencyCount"), 0)) AS "avgOkLatencyMs"
+      FROM days
+      GROUP BY "tenantId"
     ),
     latest AS (
-      SELECT DISTINCT ON ("endpointId") "tenantId", "ok"
-      FROM recent
-      ORDER BY "endpointId", "checkedAt" DESC, "id" DESC
+      SELECT DISTINCT ON ("endpointId") "tenantId", "lastOk"
+      FROM days
+      ORDER BY "endpointId", "day" DESC
     ),
     failing AS (
-      SELECT "tenantId", (count(*) FILTER (WHERE NOT "ok"))::int AS "failingEndpoints"
+      SELECT "tenantId", (count(*) FILTER (WHERE NOT "lastOk"))::int AS "failingEndpoints"
       FROM latest
       GROUP BY "tenantId"
     )
-    -- One pass over the window's samples for both aggregates (a correlated subquery per tenant
-    -- would rescan them once per tenant on a 50-API page).
     SELECT s."tenantId", s."total", s."ok", s."avgOkLatencyMs", coalesce(f."failingEndpoints", 0)::int AS "failingEndpoints"
     FROM stats s LEFT JOIN failing f ON f."tenantId" = s."tenantId"`);
   for (const row of rows) {

@@ -130,6 +130,8 @@ export type DirectoryList = z.infer<typeof directoryListSchema>;
  */
 export const endpointDetailSchema = endpointEntrySchema.extend({
   parameters: z.array(endpointParameterSchema),
+  /** Answers with a server-sent event stream (spec 4.7); the API page's try-it shows it live. */
+  streaming: z.boolean(),
 });
 export type EndpointDetail = z.infer<typeof endpointDetailSchema>;
 

@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { errors as undiciErrors, type Dispatcher } from "undici";
 import { canonicalOriginPayload, signOriginPayload } from "../sdk/origin-signature.ts";
 import type { OriginSecretPair } from "../tenants/secrets.ts";
+import { originDeadlineReason } from "./deadlines.ts";
 
 /** Headers that describe one connection, never forwarded (RFC 9110 7.6.1). */
 const hopByHop = new Set([
@@ -54,11 +55,14 @@ export type OriginRequest = {
   forwardedHost: string;
   forwardedProto: string;
   secrets: OriginSecretPair;
-  /** Whole-call timeout for non-stream endpoints; null for streams. */
+  /**
+   * Whole-call timeout; null when there is none here (streams), or when the caller enforces it by
+   * aborting `signal` with originDeadlineReason (the gateway's DeadlineSweeper).
+   */
   timeoutMs: number | null;
   /** How long the origin may take to send its response headers (streams: about a second, spec 4.7). */
   headersTimeoutMs?: number;
-  /** Aborted when the client goes away. */
+  /** Aborted when the client goes away (or with originDeadlineReason when the call ran out of time). */
   signal: AbortSignal;
   /** Marks health probes so origins can skip work. */
   probe?: boolean;
@@ -97,9 +101,7 @@ export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signa
 
 /** Sends the request; resolves with the origin's status and streaming body, or a failure kind. */
 export async function callOrigin(request: OriginRequest): Promise<OriginResponse | OriginFailure> {
-  const signals = [request.signal];
-  if (request.timeoutMs !== null) signals.push(AbortSignal.timeout(request.timeoutMs));
-  const signal = AbortSignal.any(signals);
+  const signal = request.timeoutMs === null ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs)]);
   let target: URL;
   try {
     target = originTarget(request.originUrl, request.path, request.search);
@@ -120,7 +122,7 @@ export async function callOrigin(request: OriginRequest): Promise<OriginResponse
     });
     return { kind: "response", statusCode: response.statusCode, headers: stripHopByHop(response.headers as Record<string, string | string[]>), body: response.body };
   } catch (err) {
-    if (request.signal.aborted) return { kind: "aborted", message: "The client went away" };
+    if (request.signal.aborted && request.signal.reason !== originDeadlineReason) return { kind: "aborted", message: "The client went away" };
     if (signal.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
       return { kind: "timeout", message: "The origin did not answer in time" };
     }

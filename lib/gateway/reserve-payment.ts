@@ -11,6 +11,7 @@
 //   nothing usable                → 402 challenge (a credit challenge when X-Hub-Credit asks for one)
 import type { IncomingHttpHeaders } from "node:http";
 import { hashToken } from "../crypto/secret-box.ts";
+import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
 import type { ParsedCredential } from "../l402/headers.ts";
 import { verifyL402, type L402Scope, type L402VerifyFailure } from "../l402/macaroon.ts";
@@ -74,6 +75,8 @@ export type PaymentRefusal =
 /** What reservePayment needs from the gateway: the database, keys, clock and the limits it applies. */
 export type ReservePaymentDeps = {
   prisma: PrismaClient;
+  /** The PostgreSQL pool: the money statements run on it as prepared statements (lib/payments/hot-sql.ts). Absent on PGlite. */
+  pg?: pg.Pool | null;
   appSecret: string;
   clock: () => number;
   freeTry: FreeTryVerifier;
@@ -175,6 +178,7 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
       if (model !== "per_request") return refuse({ kind: "forged", message: "Prepaid credit pays for this API's per_request endpoints only" });
       const spent = await spendCredit({
         prisma: deps.prisma,
+        pg: deps.pg,
         tenantId: tenant.id,
         paymentHash: claims.paymentHash,
         endpointId: endpoint.id,
@@ -190,6 +194,7 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
     if (model === "per_request") {
       const claim = await claimProof({
         prisma: deps.prisma,
+        pg: deps.pg,
         paymentHash: claims.paymentHash,
         tenantId: tenant.id,
         endpointId: endpoint.id,
@@ -241,7 +246,7 @@ async function spendSession(
   now: Date,
   challenge: (notCharged: boolean) => ReserveResult,
 ): Promise<ReserveResult> {
-  const debit = await debitSession({ prisma: deps.prisma, lookup, tenantId: request.tenant.id, endpointId: request.endpoint.id, modelHint: model, now });
+  const debit = await debitSession({ prisma: deps.prisma, pg: deps.pg, lookup, tenantId: request.tenant.id, endpointId: request.endpoint.id, modelHint: model, now });
   if (!debit.ok) {
     // Tampered or unknown tokens are forgeries; expired or depleted sessions are not (spec 5.1).
     if (debit.reason === "unknown") return refuse({ kind: "forged", message: "Unknown session token" });
@@ -253,7 +258,7 @@ async function spendSession(
 
 function sessionReservation(deps: ReservePaymentDeps, session: DebitedSession, newToken: string | null): Reservation {
   let balance = session.balance;
-  const { prisma } = deps;
+  const db = { prisma: deps.prisma, pg: deps.pg };
   const meter: PerKbMeter | null =
     session.model === "per_kb" && session.unitCostSats !== null
       ? {
@@ -262,14 +267,14 @@ function sessionReservation(deps: ReservePaymentDeps, session: DebitedSession, n
           async charge(bytes) {
             const costSats = perKbCost(bytes, session.unitCostSats ?? 0);
             if (costSats === 0) return { ok: true, costSats };
-            const charged = await chargeSession({ prisma, sessionId: session.id, amount: costSats, now: new Date(deps.clock()) });
+            const charged = await chargeSession({ ...db, sessionId: session.id, amount: costSats, now: new Date(deps.clock()) });
             if (!charged) return { ok: false };
             balance = charged.balance;
             return { ok: true, costSats };
           },
           async uncharge(costSats) {
             if (costSats <= 0) return;
-            balance = (await refundSession({ prisma, sessionId: session.id, amount: costSats, now: new Date(deps.clock()) })).balance;
+            balance = (await refundSession({ ...db, sessionId: session.id, amount: costSats, now: new Date(deps.clock()) })).balance;
           },
         }
       : null;
@@ -286,7 +291,7 @@ function sessionReservation(deps: ReservePaymentDeps, session: DebitedSession, n
     commit: async () => {},
     refund: once(async () => {
       if (session.debited <= 0) return;
-      const refunded = await refundSession({ prisma, sessionId: session.id, amount: session.debited, now: new Date(deps.clock()) });
+      const refunded = await refundSession({ ...db, sessionId: session.id, amount: session.debited, now: new Date(deps.clock()) });
       balance = refunded.balance;
     }),
   };
@@ -301,7 +306,7 @@ function creditReservation(deps: ReservePaymentDeps, creditId: string, balanceSa
     stateHeaders: (): Record<string, string> => (balance === null ? {} : { "x-session-balance": String(balance) }),
     commit: async () => {},
     refund: once(async () => {
-      balance = (await refundCredit({ prisma: deps.prisma, creditId, amount: priceSats, now: new Date(deps.clock()) })).balanceSats;
+      balance = (await refundCredit({ prisma: deps.prisma, pg: deps.pg, creditId, amount: priceSats, now: new Date(deps.clock()) })).balanceSats;
     }),
   };
 }
@@ -310,7 +315,7 @@ function proofReservation(deps: ReservePaymentDeps, paymentHash: string, request
   let consumed = false;
   const commit = once(async () => {
     consumed = true;
-    await finishProof({ prisma: deps.prisma, paymentHash, requestId, outcome: "consume" });
+    await finishProof({ prisma: deps.prisma, pg: deps.pg, paymentHash, requestId, outcome: "consume" });
   });
   return {
     kind: "proof",
@@ -319,7 +324,7 @@ function proofReservation(deps: ReservePaymentDeps, paymentHash: string, request
     stateHeaders: () => ({}),
     commit,
     refund: once(async () => {
-      if (!consumed) await finishProof({ prisma: deps.prisma, paymentHash, requestId, outcome: "release" });
+      if (!consumed) await finishProof({ prisma: deps.prisma, pg: deps.pg, paymentHash, requestId, outcome: "release" });
     }),
   };
 }

@@ -10,6 +10,7 @@ import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Agent, type Dispatcher } from "undici";
 import { gatewayHostSuffix, type Config } from "../config/index.ts";
+import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
 import { createDiscoveryServer } from "../directory/discovery.ts";
 import type { ErrorCode } from "../errors/index.ts";
@@ -32,6 +33,8 @@ import { normalizeRequestPath, resolveTenant } from "./resolve-tenant.ts";
 import { cacheKey, isStorableResponse, MAX_CACHED_BODY_BYTES, responseCacheFor, type CachedResponse, type ResponseCache } from "./response-cache.ts";
 import { matchRoute } from "./route-match.ts";
 import { TenantCache, type GatewayEndpoint, type GatewayTenant } from "./tenant-cache.ts";
+import { UsageRecorder } from "./usage-recorder.ts";
+import { DeadlineSweeper } from "./deadlines.ts";
 
 export const gatewayLimits = {
   maxBodyBytes: 1024 * 1024,
@@ -59,6 +62,8 @@ export const gatewayLimits = {
   memoryCacheBytes: 64 * 1024 * 1024,
   /** Pooled connections per origin for ordinary calls (streams use their own, uncapped). */
   originConnections: 256,
+  /** How often the usage counters held in memory are written to UsageCounter. */
+  usageFlushMs: 2_000,
 };
 
 const exposedHeaders = [
@@ -80,6 +85,8 @@ const exposedHeaders = [
 export type GatewayOptions = {
   config: Config;
   prisma: PrismaClient;
+  /** The PostgreSQL pool behind `prisma` (Database.pg): paid calls' money statements use it directly. */
+  pg?: pg.Pool | null;
   store: KeyValueStore;
   devNode: DevLightningNode | null;
   log: Logger;
@@ -109,13 +116,20 @@ type Ctx = {
   requestId: string;
   clientIp: string;
   abort: AbortController;
+  /** Set once the request matched an endpoint: what it counts for in UsageCounter. */
+  usage: RequestUsage | null;
 };
+
+/** How a request to an endpoint ended, for the usage counters (counted when the response closes). */
+type RequestUsage = { tenantId: string; endpointId: string; outcome: CallOutcome | null; paid: boolean; upstreamError: boolean };
 
 export type Gateway = {
   server: http.Server;
   tenants: TenantCache;
   /** SSE streams open right now (tests and the benchmark watch resources being released). */
   openStreams(): number;
+  /** Writes the usage counts held in memory now (they are written every usageFlushMs anyway). */
+  flushUsage(): Promise<void>;
   listen(port: number, host?: string): Promise<number>;
   close(): Promise<void>;
 };
@@ -136,8 +150,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   const clock = options.clock ?? Date.now;
   const cache = options.responseCache ?? responseCacheFor(store, limits.memoryCacheBytes);
   const ticker = new StreamTicker(limits.streamTickMs, clock);
+  // Whole-call origin timeouts for non-stream calls, noticed within a quarter of the limit.
+  const deadlines = new DeadlineSweeper(Math.max(10, Math.min(250, Math.floor(limits.originTimeoutMs / 4))));
+  const usage = new UsageRecorder({ prisma, log, flushIntervalMs: limits.usageFlushMs, clock });
   const paymentDeps = {
     prisma,
+    pg: options.pg ?? null,
     appSecret: config.appSecret,
     clock,
     freeTry: options.freeTry ?? createFreeTryVerifier({ appSecret: config.appSecret, ownIssuer: config.siteUrl, external: config.freeTryProvider }),
@@ -233,8 +251,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
   }
 
-  /** X-Hub-Payment (spec 7.2) and the session, credit or free-try headers of a call's outcome. */
-  function outcomeHeaders(reservation: Reservation, outcome: CallOutcome): Record<string, string> {
+  /**
+   * X-Hub-Payment (spec 7.2) and the session, credit or free-try headers of a call's outcome, which
+   * is also noted for the usage counters. "refunded" here always means the origin failed.
+   */
+  function outcomeHeaders({ ctx, reservation }: PaidCall, outcome: CallOutcome): Record<string, string> {
+    noteOutcome(ctx, reservation, outcome, outcome === "refunded");
     if (reservation.kind === "free") return {};
     if (reservation.kind === "free_try") return outcome === "refunded" ? {} : reservation.stateHeaders();
     const state = reservation.stateHeaders();
@@ -242,6 +264,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (outcome === "rejected") return { ...state, ...paymentHeaders({ payment: "charged", code: "upstream_rejected" }) };
     const payment = reservation.kind === "proof" ? "reverted" : "refunded_to_balance";
     return { ...state, ...paymentHeaders({ payment, code: "upstream_failed_retryable" }) };
+  }
+
+  function noteOutcome(ctx: Ctx, reservation: Reservation, outcome: CallOutcome, upstreamError: boolean) {
+    if (!ctx.usage) return;
+    ctx.usage.outcome = outcome;
+    ctx.usage.paid = reservation.kind === "proof" || reservation.kind === "session" || reservation.kind === "credit";
+    ctx.usage.upstreamError = upstreamError;
   }
 
   /** Answers a request that got no reservation. */
@@ -273,8 +302,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   /** Answers an origin that could not be reached or timed out; the reservation is given back first. */
   async function upstreamFailed(call: PaidCall, failure: { kind: "unreachable" | "timeout" | "aborted"; message: string }) {
     await call.reservation.refund();
-    if (failure.kind === "aborted") return;
-    return sendError(call.ctx, failure.kind === "timeout" ? 504 : 502, "bad_gateway", failure.message, outcomeHeaders(call.reservation, "refunded"));
+    if (failure.kind === "aborted") return noteOutcome(call.ctx, call.reservation, "refunded", false);
+    return sendError(call.ctx, failure.kind === "timeout" ? 504 : 502, "bad_gateway", failure.message, outcomeHeaders(call, "refunded"));
   }
 
   /** A non-stream call: cache hit, or origin call then relay (per_kb: metered). */
@@ -297,7 +326,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (result.kind !== "response") return upstreamFailed(call, result);
     if (isRetryableUpstreamStatus(result.statusCode)) {
       await reservation.refund();
-      return relay(ctx, result, { ...outcomeHeaders(reservation, "refunded"), ...cacheHeaders });
+      return relay(ctx, result, { ...outcomeHeaders(call, "refunded"), ...cacheHeaders });
     }
     const outcome: CallOutcome = result.statusCode >= 400 ? "rejected" : "served";
     const keep =
@@ -306,7 +335,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         : undefined;
     if (reservation.meter) return serveMetered(call, result, outcome, cacheHeaders, keep);
     await reservation.commit();
-    return relay(ctx, result, { ...outcomeHeaders(reservation, outcome), ...cacheHeaders }, keep);
+    return relay(ctx, result, { ...outcomeHeaders(call, outcome), ...cacheHeaders }, keep);
   }
 
   function storeInCache(key: string, entry: CachedResponse, ttlSeconds: number) {
@@ -329,7 +358,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     const headers: Record<string, string | string[]> = {
       ...hit.headers,
-      ...outcomeHeaders(reservation, "served"),
+      ...outcomeHeaders(call, "served"),
       ...extra,
       "x-cache": "HIT",
       "x-cache-age": String(Math.max(0, Math.floor((clock() - hit.storedAt) / 1000))),
@@ -365,7 +394,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (!charged.ok) return challengeAgain(call);
     const headers: Record<string, string | string[]> = {
       ...result.headers,
-      ...outcomeHeaders(reservation, outcome),
+      ...outcomeHeaders(call, outcome),
       ...cacheHeaders,
       "x-data-size-kb": formatKb(read.body.length),
       "x-data-cost-sats": String(charged.costSats),
@@ -399,14 +428,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (result.kind !== "response") return upstreamFailed(call, result);
     if (isRetryableUpstreamStatus(result.statusCode)) {
       await reservation.refund();
-      return relay(ctx, result, outcomeHeaders(reservation, "refunded"));
+      return relay(ctx, result, outcomeHeaders(call, "refunded"));
     }
     const contentType = String(result.headers["content-type"] ?? "").toLowerCase();
     if (result.statusCode >= 300 || !contentType.startsWith("text/event-stream")) {
       await reservation.commit();
-      return relay(ctx, result, outcomeHeaders(reservation, result.statusCode >= 400 ? "rejected" : "served"));
+      return relay(ctx, result, outcomeHeaders(call, result.statusCode >= 400 ? "rejected" : "served"));
     }
-    const headers: Record<string, string | string[]> = { ...result.headers, ...outcomeHeaders(reservation, "served"), "x-accel-buffering": "no" };
+    const headers: Record<string, string | string[]> = { ...result.headers, ...outcomeHeaders(call, "served"), "x-accel-buffering": "no" };
     headers["cache-control"] ??= "no-cache";
     delete headers["content-length"];
     delete headers["access-control-allow-origin"];
@@ -428,10 +457,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     );
     // A stream that delivered no content gives its deduction back afterwards (spec 4.7 rule 6).
     if (streamed.contentSeen) await reservation.commit();
-    else await reservation.refund();
+    else {
+      await reservation.refund();
+      noteOutcome(ctx, reservation, "refunded", false);
+    }
   }
 
   async function proxy(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, path: string, search: string, body: Buffer | null, headersTimeoutMs: number | null) {
+    // The deadline covers the whole call, body included; it ends when the response closes.
+    if (!endpoint.streaming) deadlines.add(ctx.abort, limits.originTimeoutMs);
     return callOrigin({
       dispatcher: endpoint.streaming ? streamDispatcher : dispatcher,
       originUrl: tenant.originUrl!,
@@ -445,7 +479,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       forwardedHost: ctx.req.headers.host ?? "",
       forwardedProto: "http",
       secrets: tenant.secrets,
-      timeoutMs: endpoint.streaming ? null : limits.originTimeoutMs,
+      timeoutMs: null,
       headersTimeoutMs: headersTimeoutMs ?? undefined,
       signal: ctx.abort.signal,
     });
@@ -488,6 +522,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     if (match.kind === "not_found" || !match.value.isActive) return sendError(ctx, 404, "not_found", `No endpoint ${method} ${normalized.path}`);
     const endpoint = match.value;
+    ctx.usage = { tenantId: tenant.id, endpointId: endpoint.id, outcome: null, paid: false, upstreamError: false };
     if (!tenant.originUrl) return sendError(ctx, 503, "service_unavailable", "The provider has not configured an origin yet");
 
     const credential = parseAuthorization(req.headersDistinct.authorization);
@@ -549,13 +584,33 @@ export function createGateway(options: GatewayOptions): Gateway {
     send(ctx, ok ? 200 : 503, { status: ok ? "ok" : "degraded", database, store: storeOk ? "ok" : "unavailable" }, { "cache-control": "no-store" });
   }
 
+  function countUsage(u: RequestUsage, statusCode: number) {
+    const charged = u.paid && (u.outcome === "served" || u.outcome === "rejected");
+    usage.record(u.tenantId, u.endpointId, {
+      requests: 1,
+      paidRequests: charged ? 1 : 0,
+      servedRequests: statusCode >= 200 && statusCode < 300 && u.outcome !== "refunded" ? 1 : 0,
+      refunds: u.paid && u.outcome === "refunded" ? 1 : 0,
+      upstreamErrors: u.upstreamError ? 1 : 0,
+    });
+  }
+
   const server = http.createServer((req, res) => {
-    const ctx: Ctx = { req, res, requestId: randomUUID(), clientIp: clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]), abort: new AbortController() };
+    const ctx: Ctx = {
+      req,
+      res,
+      requestId: randomUUID(),
+      clientIp: clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]),
+      abort: new AbortController(),
+      usage: null,
+    };
     res.setHeader("x-request-id", ctx.requestId);
     res.setHeader("access-control-allow-origin", "*");
     res.setHeader("access-control-expose-headers", exposedHeaders);
     res.on("close", () => {
+      deadlines.delete(ctx.abort);
       if (!res.writableFinished) ctx.abort.abort();
+      if (ctx.usage) countUsage(ctx.usage, res.statusCode);
     });
     handle(ctx).catch((err) => {
       log.error("gateway request failed", { requestId: ctx.requestId, error: err });
@@ -571,6 +626,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     server,
     tenants,
     openStreams: () => ticker.size,
+    flushUsage: () => usage.flush(),
     async listen(port, host = config.host) {
       await tenants.start();
       await new Promise<void>((resolve, reject) => {
@@ -581,6 +637,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     async close() {
       await tenants.stop();
+      deadlines.close();
+      await usage.close().catch((err) => log.error("usage counters not written at shutdown", { error: err }));
       await Promise.allSettled([...wallets.values()].map((w) => w.backend.close?.()));
       wallets.clear();
       server.closeAllConnections();

@@ -8,6 +8,7 @@ export {
   mintL402Macaroon,
   paymentHashFromMacaroon,
   verifyL402,
+  verifyL402Macaroon,
   type L402Claims,
   type L402Scope,
   type L402VerifyFailure,

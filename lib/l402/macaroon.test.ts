@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error -- the macaroon package ships no type declarations; the interop tests use it untyped.
 import macaroonPackage from "macaroon";
 import { deriveKey } from "../crypto/secret-box.ts";
-import { mintL402Macaroon, paymentHashFromMacaroon, verifyL402, type L402Scope } from "./macaroon.ts";
+import { mintL402Macaroon, paymentHashFromMacaroon, verifyL402, verifyL402Macaroon, type L402Scope } from "./macaroon.ts";
 
 const SECRET = "l402-test-app-secret-0123456789abcdef";
 const TENANT = "cmtenant0001";
@@ -298,6 +298,27 @@ describe("mintL402Macaroon / verifyL402", () => {
     expect(() => mintL402Macaroon({ ...base, scope: { kind: "endpoint", endpointId: "a,b" } })).toThrow(TypeError);
     expect(() => mintL402Macaroon({ ...base, amountSats: 0 })).toThrow(TypeError);
     expect(() => mintL402Macaroon({ ...base, validUntil: new Date(Number.NaN) })).toThrow(TypeError);
+  });
+});
+
+describe("verifyL402Macaroon (no preimage: the settlement endpoint's check)", () => {
+  it("returns the claims of a genuine token without its preimage", () => {
+    const token = mint();
+    expect(verifyL402Macaroon({ appSecret: SECRET, macaroon: token.macaroon, now: NOW })).toEqual({
+      ok: true,
+      claims: { paymentHash: token.paymentHash, tokenId: token.tokenId, tenantId: TENANT, scope: { kind: "endpoint", endpointId: "cmendpoint01" }, amountSats: 10, validUntil: VALID_UNTIL },
+    });
+  });
+
+  it("refuses tampered caveats, another app secret, garbage and expired tokens", () => {
+    const token = mint();
+    const bytes = Buffer.from(token.macaroon, "base64");
+    bytes.write("amount_sats=99", bytes.indexOf("amount_sats=10"), "utf8");
+    expect(verifyL402Macaroon({ appSecret: SECRET, macaroon: bytes.toString("base64"), now: NOW })).toEqual({ ok: false, reason: "bad_signature" });
+    const other = mint(undefined, { appSecret: "another-app-secret-0123456789" });
+    expect(verifyL402Macaroon({ appSecret: SECRET, macaroon: other.macaroon, now: NOW })).toEqual({ ok: false, reason: "bad_signature" });
+    expect(verifyL402Macaroon({ appSecret: SECRET, macaroon: "not a macaroon", now: NOW })).toEqual({ ok: false, reason: "malformed" });
+    expect(verifyL402Macaroon({ appSecret: SECRET, macaroon: token.macaroon, now: VALID_UNTIL })).toEqual({ ok: false, reason: "expired" });
   });
 });
 

@@ -276,56 +276,65 @@ function evaluateCaveats(conditions: string[]): CaveatClaims | null {
   return { tenantId, scope, amountSats, validUntilSeconds };
 }
 
-/** All checks after input parsing; may throw only on library surprises, which verifyL402 catches. */
-function verifyParsed(opts: { appSecret: string; macaroon: string; preimage: string; now?: Date }): L402VerifyResult {
-  if (typeof opts.preimage !== "string" || !HEX_32_BYTES.test(opts.preimage)) return { ok: false, reason: "malformed" };
-  const macaroon = importBase64Macaroon(opts.macaroon);
-  if (!macaroon) return { ok: false, reason: "malformed" };
+/** A macaroon whose HMAC chain and caveats checked out: what it claims, and the payment hash it commits to. */
+type VerifiedMacaroon = { identifier: { paymentHash: Buffer; tokenId: Buffer }; claims: CaveatClaims };
+
+/** Identifier layout, HMAC chain and caveats (no preimage, no clock); may throw on library surprises. */
+function verifyMacaroonChain(appSecret: string, base64: string): VerifiedMacaroon | { reason: L402VerifyFailure } {
+  const macaroon = importBase64Macaroon(base64);
+  if (!macaroon) return { reason: "malformed" };
 
   const identifierBytes = macaroon.identifier;
   const identifier = parseIdentifier(identifierBytes);
-  if (!identifier) return { ok: false, reason: "bad_identifier" };
+  if (!identifier) return { reason: "bad_identifier" };
 
   // We never add third-party caveats and cannot discharge them; caveats must be UTF-8 text.
   const caveats = macaroon.caveats; // A getter that re-encodes on every read: read it once.
   const conditions: string[] = [];
   for (const caveat of caveats) {
-    if (caveat.vid !== undefined) return { ok: false, reason: "unknown_caveat" };
+    if (caveat.vid !== undefined) return { reason: "unknown_caveat" };
     try {
       conditions.push(utf8.decode(caveat.identifier));
     } catch {
-      return { ok: false, reason: "unknown_caveat" };
+      return { reason: "unknown_caveat" };
     }
   }
 
   // The HMAC chain only; caveat meaning is judged below, where narrowing needs all of them at once.
-  const expected = chainSignature(rootKeyFor(opts.appSecret, identifier.tokenId), identifierBytes, caveats);
+  const expected = chainSignature(rootKeyFor(appSecret, identifier.tokenId), identifierBytes, caveats);
   const signature = Buffer.from(macaroon.signature);
-  if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
-    return { ok: false, reason: "bad_signature" };
-  }
+  if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return { reason: "bad_signature" };
 
   const claims = evaluateCaveats(conditions);
-  if (!claims) return { ok: false, reason: "unknown_caveat" };
+  if (!claims) return { reason: "unknown_caveat" };
+  return { identifier, claims };
+}
+
+function claimsOf(verified: VerifiedMacaroon): L402Claims {
+  return {
+    paymentHash: verified.identifier.paymentHash.toString("hex"),
+    tokenId: verified.identifier.tokenId.toString("hex"),
+    tenantId: verified.claims.tenantId,
+    scope: verified.claims.scope,
+    amountSats: verified.claims.amountSats,
+    validUntil: new Date(verified.claims.validUntilSeconds * 1000),
+  };
+}
+
+/** All checks after input parsing; may throw only on library surprises, which verifyL402 catches. */
+function verifyParsed(opts: { appSecret: string; macaroon: string; preimage: string; now?: Date }): L402VerifyResult {
+  if (typeof opts.preimage !== "string" || !HEX_32_BYTES.test(opts.preimage)) return { ok: false, reason: "malformed" };
+  const verified = verifyMacaroonChain(opts.appSecret, opts.macaroon);
+  if ("reason" in verified) return { ok: false, reason: verified.reason };
 
   // Before expiry: a wrong preimage is a forgery whatever the token's age, and must not earn a 402.
   const preimageHash = createHash("sha256").update(Buffer.from(opts.preimage, "hex")).digest();
-  if (!timingSafeEqual(preimageHash, identifier.paymentHash)) return { ok: false, reason: "wrong_preimage" };
+  if (!timingSafeEqual(preimageHash, verified.identifier.paymentHash)) return { ok: false, reason: "wrong_preimage" };
 
   const now = opts.now ?? new Date();
-  if (now.getTime() >= claims.validUntilSeconds * 1000) return { ok: false, reason: "expired" };
+  if (now.getTime() >= verified.claims.validUntilSeconds * 1000) return { ok: false, reason: "expired" };
 
-  return {
-    ok: true,
-    claims: {
-      paymentHash: identifier.paymentHash.toString("hex"),
-      tokenId: identifier.tokenId.toString("hex"),
-      tenantId: claims.tenantId,
-      scope: claims.scope,
-      amountSats: claims.amountSats,
-      validUntil: new Date(claims.validUntilSeconds * 1000),
-    },
-  };
+  return { ok: true, claims: claimsOf(verified) };
 }
 
 /**
@@ -335,6 +344,23 @@ function verifyParsed(opts: { appSecret: string; macaroon: string; preimage: str
 export function verifyL402(opts: { appSecret: string; macaroon: string; preimage: string; now?: Date }): L402VerifyResult {
   try {
     return verifyParsed(opts);
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+}
+
+/**
+ * Verifies that WE minted this macaroon (identifier layout, HMAC chain, caveats, expiry) without a
+ * preimage: the check for holders of an unpaid challenge, such as the settlement endpoint that
+ * hands a paid challenge's preimage back to the browser that holds its macaroon. Never throws.
+ */
+export function verifyL402Macaroon(opts: { appSecret: string; macaroon: string; now?: Date }): L402VerifyResult {
+  try {
+    const verified = verifyMacaroonChain(opts.appSecret, opts.macaroon);
+    if ("reason" in verified) return { ok: false, reason: verified.reason };
+    const now = opts.now ?? new Date();
+    if (now.getTime() >= verified.claims.validUntilSeconds * 1000) return { ok: false, reason: "expired" };
+    return { ok: true, claims: claimsOf(verified) };
   } catch {
     return { ok: false, reason: "malformed" };
   }

@@ -125,6 +125,7 @@ describe("DevLightningNode", () => {
       state: "open",
       settledAt: null,
       amountSats: 21,
+      preimage: null,
     });
 
     clock = new Date(T0.getTime() + 5_000);

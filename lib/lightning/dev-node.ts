@@ -178,6 +178,7 @@ export class DevLightningNode {
       state,
       settledAt: row.settledAt,
       amountSats: Number(row.amountMsat / 1000n),
+      preimage: state === "settled" ? row.preimage : null,
     };
   }
 

@@ -54,7 +54,7 @@ describe("LnbitsBackend", () => {
   ])("speaks the %s API", async (_label, fake) => {
     const wallet = backend(fake());
     const created = await wallet.createInvoice({ amountSats: 42, description: "both dialects", expirySeconds: 600 });
-    expect(await wallet.lookupInvoice(created.paymentHash)).toEqual({ paymentHash: created.paymentHash, state: "open", settledAt: null, amountSats: 42 });
+    expect(await wallet.lookupInvoice(created.paymentHash)).toEqual({ paymentHash: created.paymentHash, state: "open", settledAt: null, amountSats: 42, preimage: null });
     const paid = fake().markPaid(created.paymentHash);
     clock = new Date(clock.getTime() + 5_000); // seen paid five seconds later
     try {
@@ -65,6 +65,7 @@ describe("LnbitsBackend", () => {
         state: "settled",
         settledAt: fake() === v1 ? paid.settledAt : clock,
         amountSats: 42,
+        preimage: paid.preimage,
       });
     } finally {
       clock = new Date(clock.getTime() - 5_000);

@@ -39,6 +39,8 @@ const lnbitsTime = z.union([z.number(), z.string()]).nullish();
 
 const paymentResponse = z.looseObject({
   paid: z.boolean(),
+  /** Top level in every LNbits version; a zero filler before payment, hence read only when paid. */
+  preimage: z.string().nullish(),
   details: z
     .looseObject({
       amount: z.number().optional(),
@@ -111,12 +113,12 @@ export class LnbitsBackend implements WalletBackend {
     const amountSats = details.amount !== undefined ? Math.floor(Math.abs(details.amount) / 1000) : invoice?.amountMsat ? Number(invoice.amountMsat / 1000n) : 0;
     if (payment.paid) {
       const settledAt = (details.status === "success" ? readTime(details.updated_at) : null) ?? this.now();
-      return { paymentHash: hash, state: "settled", settledAt, amountSats };
+      return { paymentHash: hash, state: "settled", settledAt, amountSats, preimage: payment.preimage?.toLowerCase() ?? null };
     }
     const expired = invoice !== null && this.now().getTime() >= invoice.expiresAt.getTime();
     // LNbits 1.x marks an invoice "failed" once it expired; failed before expiry means it was dropped.
     const state = expired ? "expired" : details.status === "failed" ? "canceled" : "open";
-    return { paymentHash: hash, state, settledAt: null, amountSats };
+    return { paymentHash: hash, state, settledAt: null, amountSats, preimage: null };
   }
 
   /** The signer of the invoices we created (LNbits exposes no node key to an invoice key). */

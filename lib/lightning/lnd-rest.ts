@@ -49,6 +49,8 @@ const invoiceResponse = z.looseObject({
   settle_date: int64.default(0),
   creation_date: int64.default(0),
   expiry: int64.default(0),
+  /** base64 bytes; LND reports it for open invoices too, so it is only passed on once settled. */
+  r_preimage: z.string().nullish(),
 });
 
 const getInfoResponse = z.looseObject({
@@ -144,6 +146,7 @@ export class LndRestBackend implements WalletBackend, Pick<WalletCapabilities, "
       state,
       settledAt: state === "settled" && invoice.settle_date > 0 ? new Date(invoice.settle_date * 1000) : null,
       amountSats: invoice.value_msat !== undefined && invoice.value_msat > 0 ? Math.floor(invoice.value_msat / 1000) : invoice.value,
+      preimage: state === "settled" && invoice.r_preimage ? Buffer.from(invoice.r_preimage, "base64").toString("hex") : null,
     };
   }
 

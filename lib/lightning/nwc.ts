@@ -99,6 +99,7 @@ const lookupInvoiceResult = z.looseObject({
   amount: z.number().nonnegative().nullish(),
   expires_at: z.number().nullish(),
   settled_at: z.number().nullish(),
+  preimage: z.string().nullish(),
 });
 
 const getInfoResult = z.looseObject({
@@ -196,13 +197,13 @@ export class NwcBackend implements WalletBackend, Pick<WalletCapabilities, "onPa
     const amountSats = invoice.amount ? Math.floor(invoice.amount / 1000) : decoded?.amountMsat ? Number(decoded.amountMsat / 1000n) : 0;
     if ((invoice.settled_at && invoice.settled_at > 0) || invoice.state === "settled") {
       const settledAt = invoice.settled_at && invoice.settled_at > 0 ? new Date(invoice.settled_at * 1000) : this.now();
-      return { paymentHash: hash, state: "settled", settledAt, amountSats };
+      return { paymentHash: hash, state: "settled", settledAt, amountSats, preimage: invoice.preimage?.toLowerCase() ?? null };
     }
     const expiresAt = invoice.expires_at ? new Date(invoice.expires_at * 1000) : (decoded?.expiresAt ?? null);
     let state: InvoiceState = "open";
     if (invoice.state === "expired" || (expiresAt && this.now().getTime() >= expiresAt.getTime())) state = "expired";
     else if (invoice.state === "failed") state = "canceled";
-    return { paymentHash: hash, state, settledAt: null, amountSats };
+    return { paymentHash: hash, state, settledAt: null, amountSats, preimage: null };
   }
 
   /** get_info's pubkey; the signer of our invoices when the connection may not call get_info. */

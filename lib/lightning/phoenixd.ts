@@ -44,6 +44,7 @@ const incomingResponse = z.looseObject({
   invoice: z.string().min(1).optional(),
   receivedSat: z.number().optional(),
   completedAt: z.number().nullish(),
+  preimage: z.string().nullish(),
 });
 
 const getInfoResponse = z.looseObject({
@@ -118,10 +119,11 @@ export class PhoenixdBackend implements WalletBackend, Pick<WalletCapabilities, 
     const invoice = payment.invoice ? decodeWalletInvoice(BACKEND, payment.invoice) : null;
     const amountSats = invoice?.amountMsat ? Number(invoice.amountMsat / 1000n) : (payment.receivedSat ?? 0);
     if (payment.isPaid) {
-      return { paymentHash: hash, state: "settled", settledAt: payment.completedAt ? new Date(payment.completedAt) : this.now(), amountSats };
+      const settledAt = payment.completedAt ? new Date(payment.completedAt) : this.now();
+      return { paymentHash: hash, state: "settled", settledAt, amountSats, preimage: payment.preimage?.toLowerCase() ?? null };
     }
     const expired = invoice !== null && this.now().getTime() >= invoice.expiresAt.getTime();
-    return { paymentHash: hash, state: expired ? "expired" : "open", settledAt: null, amountSats };
+    return { paymentHash: hash, state: expired ? "expired" : "open", settledAt: null, amountSats, preimage: null };
   }
 
   /** nodeId from /getinfo (cached: a node's identity does not change). */

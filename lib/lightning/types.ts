@@ -21,6 +21,12 @@ export type InvoiceLookup = {
   state: InvoiceState;
   settledAt: Date | null;
   amountSats: number;
+  /**
+   * The preimage (lowercase hex) of a settled invoice, when the wallet reports it; null otherwise.
+   * Only the settlement endpoint reads it (a QR payer's browser finishing its call); callers must
+   * check sha256(preimage) == paymentHash themselves rather than trust the wallet.
+   */
+  preimage?: string | null;
 };
 
 /** A provider's receiving wallet. Never asked to authorize a request: the preimage is the proof. */

@@ -1,6 +1,6 @@
 // The WalletBackend contract (STYLE.md rule 6): one suite, run against the dev node and every real
 // backend talking to a faithful local fake of its protocol. Anything the gateway relies on is here.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { decode as decodeBolt11 } from "bolt11";
 import { createTestContext, type TestContext } from "../../tests/helpers/context.ts";
@@ -257,12 +257,16 @@ describe.each([
       state: "open",
       settledAt: null,
       amountSats: REQUEST.amountSats,
+      preimage: null,
     });
 
     const before = Date.now();
     await harness.markPaid(created);
     const settled = await backend.lookupInvoice(created.paymentHash.toUpperCase());
     expect(settled).toMatchObject({ paymentHash: created.paymentHash, state: "settled", amountSats: REQUEST.amountSats });
+    // The preimage is reported once settled (the QR try-it flow releases it to the macaroon holder).
+    expect(settled!.preimage).toMatch(/^[0-9a-f]{64}$/);
+    expect(createHash("sha256").update(Buffer.from(settled!.preimage!, "hex")).digest("hex")).toBe(created.paymentHash);
     // Wallets report settlement in whole seconds.
     expect(settled!.settledAt).toBeInstanceOf(Date);
     expect(settled!.settledAt!.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);

@@ -8,8 +8,8 @@
 // (synchronous_commit off for that one statement, as finishProof does): a debit lost in a database
 // crash can only favour the payer, and without the flush wait a busy session's row lock is held for
 // microseconds instead of a disk flush. Refunds stay fully durable.
-import { Prisma, type PrismaClient } from "../db/client.ts";
 import type { SessionModel } from "../pricing/quote.ts";
+import { runHot, type HotDb, type HotStatement } from "./hot-sql.ts";
 import type { SessionState } from "./open-session.ts";
 
 /** Which session: by the hash of the token the client sent, or by id (after opening it from a proof). */
@@ -22,8 +22,7 @@ export type SessionLookup = { tokenHash: string } | { sessionId: string };
 export type SessionRefusal = "unknown" | "wrong_endpoint" | "expired" | "depleted";
 
 /** Which session pays for which endpoint's call, and when (the gateway's clock decides expiry). */
-export type DebitSessionOptions = {
-  prisma: PrismaClient;
+export type DebitSessionOptions = HotDb & {
   lookup: SessionLookup;
   tenantId: string;
   endpointId: string;
@@ -48,70 +47,100 @@ type Row = { id: string; endpointId: string; model: SessionModel; balance: numbe
  * session pays the unit price it was sold at in the same statement that checks and takes it.
  * tests/gateway/sessions.test.ts holds the two forms to the same numbers.
  */
-const debitSql = Prisma.sql`(CASE "model" WHEN 'token_bucket' THEN 1 WHEN 'metered' THEN COALESCE("unitCostSats", 0) ELSE 0 END)`;
-const minimumSql = Prisma.sql`GREATEST(${debitSql}, CASE "model" WHEN 'per_kb' THEN 1 ELSE 0 END)`;
+const debitSql = `(CASE "model" WHEN 'token_bucket' THEN 1 WHEN 'metered' THEN COALESCE("unitCostSats", 0) ELSE 0 END)`;
+const minimumSql = `GREATEST(${debitSql}, CASE "model" WHEN 'per_kb' THEN 1 ELSE 0 END)`;
 
 /** Makes the statement's own transaction commit without waiting for the WAL flush (see the top). */
-export const asyncCommitSql = Prisma.sql`EXISTS (SELECT set_config('synchronous_commit', 'off', true))`;
+export const asyncCommitSql = `EXISTS (SELECT set_config('synchronous_commit', 'off', true))`;
 
-function where(lookup: SessionLookup): Prisma.Sql {
-  return "tokenHash" in lookup ? Prisma.sql`"tokenHash" = ${lookup.tokenHash}` : Prisma.sql`"id" = ${lookup.sessionId}`;
+const sessionColumns = `"id", "endpointId", "model"::text AS "model", "balance", "unitCostSats", "expiresAt"`;
+
+/** A lookup kind's statements; parameters: $1 token hash or session id, $2 tenant, $3 endpoint, $4 now. */
+type LookupStatements = { pass: HotStatement; debit: HotStatement; explain: HotStatement };
+
+function lookupStatements(kind: "token" | "id", column: "tokenHash" | "id"): LookupStatements {
+  const live = `"${column}" = $1 AND "tenantId" = $2 AND "endpointId" = $3 AND "expiresAt" > $4`;
+  return {
+    pass: {
+      name: `hub_session_pass_by_${kind}`,
+      text: `SELECT ${sessionColumns}, 0 AS "debited" FROM "PaymentSession" WHERE ${live} AND "model" = 'time_pass'`,
+    },
+    debit: {
+      name: `hub_session_debit_by_${kind}`,
+      text: `
+        UPDATE "PaymentSession" SET "balance" = "balance" - ${debitSql}, "updatedAt" = $4
+        WHERE ${live} AND ("balance" IS NULL OR "balance" >= ${minimumSql}) AND ${asyncCommitSql}
+        RETURNING ${sessionColumns}, ${debitSql} AS "debited"`,
+    },
+    explain: {
+      name: `hub_session_explain_by_${kind}`,
+      text: `SELECT "tenantId", "endpointId", "expiresAt" FROM "PaymentSession" WHERE "${column}" = $1`,
+    },
+  };
 }
+
+const byToken = lookupStatements("token", "tokenHash");
+const byId = lookupStatements("id", "id");
 
 /**
  * Takes one call's debit from a live session of this endpoint (one request for token_bucket, the
  * unit cost for metered, nothing for time_pass and per_kb, which must still hold one sat).
  */
 export async function debitSession(options: DebitSessionOptions): Promise<SessionDebitResult> {
-  const { prisma, lookup, tenantId, endpointId, now } = options;
-  const live = Prisma.sql`${where(lookup)} AND "tenantId" = ${tenantId} AND "endpointId" = ${endpointId} AND "expiresAt" > ${now}`;
+  const { lookup, tenantId, endpointId, now } = options;
+  const statements = "tokenHash" in lookup ? byToken : byId;
+  const key = "tokenHash" in lookup ? lookup.tokenHash : lookup.sessionId;
+  const values = [key, tenantId, endpointId, now];
   if (options.modelHint === "time_pass") {
-    const passes = await prisma.$queryRaw<Row[]>`
-      SELECT "id", "endpointId", "model"::text AS "model", "balance", "unitCostSats", "expiresAt", 0 AS "debited"
-      FROM "PaymentSession" WHERE ${live} AND "model" = 'time_pass'`;
+    const passes = await runHot<Row>(options, statements.pass, values);
     if (passes[0]) return { ok: true, session: { ...passes[0], debited: 0 } };
   }
-  const rows = await prisma.$queryRaw<Row[]>`
-    UPDATE "PaymentSession" SET "balance" = "balance" - ${debitSql}, "updatedAt" = ${now}
-    WHERE ${live} AND ("balance" IS NULL OR "balance" >= ${minimumSql}) AND ${asyncCommitSql}
-    RETURNING "id", "endpointId", "model"::text AS "model", "balance", "unitCostSats", "expiresAt", ${debitSql} AS "debited"`;
+  const rows = await runHot<Row>(options, statements.debit, values);
   if (rows[0]) return { ok: true, session: { ...rows[0], debited: Number(rows[0].debited) } };
-  return { ok: false, reason: await explainRefusal(prisma, lookup, tenantId, endpointId, now) };
+  return { ok: false, reason: await explainRefusal(options, statements.explain, key, tenantId, endpointId, now) };
 }
 
-async function explainRefusal(prisma: PrismaClient, lookup: SessionLookup, tenantId: string, endpointId: string, now: Date): Promise<SessionRefusal> {
-  const rows = await prisma.$queryRaw<{ tenantId: string; endpointId: string; expiresAt: Date }[]>`
-    SELECT "tenantId", "endpointId", "expiresAt" FROM "PaymentSession" WHERE ${where(lookup)}`;
+async function explainRefusal(db: HotDb, statement: HotStatement, key: string, tenantId: string, endpointId: string, now: Date): Promise<SessionRefusal> {
+  const rows = await runHot<{ tenantId: string; endpointId: string; expiresAt: Date }>(db, statement, [key]);
   const row = rows[0];
   if (!row) return "unknown";
   if (row.tenantId !== tenantId || row.endpointId !== endpointId) return "wrong_endpoint";
   return row.expiresAt.getTime() <= now.getTime() ? "expired" : "depleted";
 }
 
+const chargeStatement: HotStatement = {
+  name: "hub_session_charge",
+  text: `
+    UPDATE "PaymentSession" SET "balance" = "balance" - $2, "updatedAt" = $3
+    WHERE "id" = $1 AND "balance" >= $2 AND "expiresAt" > $3 AND ${asyncCommitSql}
+    RETURNING "balance"`,
+};
+
 /**
  * Takes a per_kb charge once the response size is known: the same conditional debit, so a
  * response the balance cannot pay for is refused (never half-charged). Null when it cannot pay.
  */
-export async function chargeSession(options: { prisma: PrismaClient; sessionId: string; amount: number; now: Date }): Promise<{ balance: number } | null> {
-  const { prisma, sessionId, amount, now } = options;
-  const rows = await prisma.$queryRaw<{ balance: number }[]>`
-    UPDATE "PaymentSession" SET "balance" = "balance" - ${amount}, "updatedAt" = ${now}
-    WHERE "id" = ${sessionId} AND "balance" >= ${amount} AND "expiresAt" > ${now} AND ${asyncCommitSql}
-    RETURNING "balance"`;
+export async function chargeSession(options: HotDb & { sessionId: string; amount: number; now: Date }): Promise<{ balance: number } | null> {
+  const rows = await runHot<{ balance: number }>(options, chargeStatement, [options.sessionId, options.amount, options.now]);
   return rows[0] ?? null;
 }
+
+const refundStatement: HotStatement = {
+  name: "hub_session_refund",
+  text: `
+    UPDATE "PaymentSession" SET "balance" = "balance" + $2, "updatedAt" = $3
+    WHERE "id" = $1 AND "balance" IS NOT NULL
+    RETURNING "balance"`,
+};
 
 /**
  * Returns a debit to the balance (upstream failure, client gone before the response, a stream that
  * delivered nothing). One statement; returns the restored balance. An expired session is refunded
  * too: the balance is history then, but the record stays true. `amount` must be positive.
  */
-export async function refundSession(options: { prisma: PrismaClient; sessionId: string; amount: number; now: Date }): Promise<{ balance: number | null }> {
-  const { prisma, sessionId, amount, now } = options;
+export async function refundSession(options: HotDb & { sessionId: string; amount: number; now: Date }): Promise<{ balance: number | null }> {
+  const { sessionId, amount, now } = options;
   if (!(amount > 0)) throw new RangeError("refundSession: nothing to refund");
-  const rows = await prisma.$queryRaw<{ balance: number }[]>`
-    UPDATE "PaymentSession" SET "balance" = "balance" + ${amount}, "updatedAt" = ${now}
-    WHERE "id" = ${sessionId} AND "balance" IS NOT NULL
-    RETURNING "balance"`;
+  const rows = await runHot<{ balance: number }>(options, refundStatement, [sessionId, amount, now]);
   return { balance: rows[0]?.balance ?? null };
 }

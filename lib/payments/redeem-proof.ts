@@ -2,12 +2,12 @@
 // consumed by one successful call; after an upstream failure it is released and redeems again.
 // PostgreSQL decides every race: the claim is one conditional upsert, so two gateway instances
 // presenting the same proof at once cannot both win.
-import type { PrismaClient } from "../db/client.ts";
+import { runHot, type HotDb, type HotStatement } from "./hot-sql.ts";
 
 export type ClaimResult = "claimed" | "spent" | "in_use";
 
-export type ClaimProofOptions = {
-  prisma: PrismaClient;
+/** Which proof, for which call; `pg` (PostgreSQL) runs the statements as prepared statements. */
+export type ClaimProofOptions = HotDb & {
   paymentHash: string;
   tenantId: string;
   endpointId: string;
@@ -16,17 +16,13 @@ export type ClaimProofOptions = {
   leaseMs: number;
 };
 
-/**
- * Claims a proof. In the same statement, the first valid proof marks its invoice settled and writes
- * `invoice.settled` to the outbox (unless the wallet already reported it): one round trip.
- */
-export async function claimProof(options: ClaimProofOptions): Promise<ClaimResult> {
-  const { prisma, paymentHash, tenantId, endpointId, requestId } = options;
-  const leaseUntil = new Date(Date.now() + options.leaseMs);
-  const rows = await prisma.$queryRaw<{ claimed: number }[]>`
+/** The claim, the first settlement and its invoice.settled event: one statement (see claimProof). */
+const claimStatement: HotStatement = {
+  name: "hub_claim_proof",
+  text: `
     WITH claim AS (
       INSERT INTO "Proof" ("paymentHash", "tenantId", "endpointId", "state", "claimedUntil", "requestId", "createdAt", "updatedAt")
-      VALUES (${paymentHash}, ${tenantId}, ${endpointId}, 'claimed', ${leaseUntil}, ${requestId}, now(), now())
+      VALUES ($1, $2, $3, 'claimed', $4, $5, now(), now())
       ON CONFLICT ("paymentHash") DO UPDATE
         SET "state" = 'claimed', "claimedUntil" = EXCLUDED."claimedUntil", "requestId" = EXCLUDED."requestId", "updatedAt" = now()
         WHERE "Proof"."state" = 'released' OR ("Proof"."state" = 'claimed' AND "Proof"."claimedUntil" < now())
@@ -34,7 +30,7 @@ export async function claimProof(options: ClaimProofOptions): Promise<ClaimResul
     ),
     settled AS (
       UPDATE "Invoice" SET "status" = 'settled', "settledAt" = now()
-      WHERE "paymentHash" = ${paymentHash} AND "tenantId" = ${tenantId} AND "status" <> 'settled'
+      WHERE "paymentHash" = $1 AND "tenantId" = $2 AND "status" <> 'settled'
         AND EXISTS (SELECT 1 FROM claim)
       RETURNING "tenantId", "paymentHash", "amountSats", "purpose", "endpointId", "settledAt"
     ),
@@ -48,9 +44,41 @@ export async function claimProof(options: ClaimProofOptions): Promise<ClaimResul
       FROM settled s
       RETURNING "id"
     )
-    SELECT (SELECT count(*)::int FROM claim) AS claimed, (SELECT count(*)::int FROM event) AS events`;
+    SELECT (SELECT count(*)::int FROM claim) AS claimed, (SELECT count(*)::int FROM event) AS events`,
+};
+
+/** A lost claim: consumed (spent) or held by a live lease (in use). Only the losing path reads it. */
+const proofStateStatement: HotStatement = {
+  name: "hub_proof_state",
+  text: `SELECT "state"::text AS "state" FROM "Proof" WHERE "paymentHash" = $1`,
+};
+
+/**
+ * Ends a claim; committed asynchronously (synchronous_commit off for this one statement, see
+ * finishProof). $1: "consumed" or "released".
+ */
+const finishStatement: HotStatement = {
+  name: "hub_finish_proof",
+  text: `
+    WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
+    UPDATE "Proof" SET "state" = $1::text::"ProofState",
+      "consumedAt" = CASE WHEN $1::text = 'consumed' THEN now() ELSE NULL END,
+      "claimedUntil" = NULL, "updatedAt" = now()
+    WHERE "paymentHash" = $2 AND "requestId" = $3 AND "state" = 'claimed'
+      AND EXISTS (SELECT 1 FROM async_commit)
+    RETURNING 1 AS "finished"`,
+};
+
+/**
+ * Claims a proof. In the same statement, the first valid proof marks its invoice settled and writes
+ * `invoice.settled` to the outbox (unless the wallet already reported it): one round trip.
+ */
+export async function claimProof(options: ClaimProofOptions): Promise<ClaimResult> {
+  const { paymentHash, tenantId, endpointId, requestId } = options;
+  const leaseUntil = new Date(Date.now() + options.leaseMs);
+  const rows = await runHot<{ claimed: number }>(options, claimStatement, [paymentHash, tenantId, endpointId, leaseUntil, requestId]);
   if (rows[0]?.claimed === 1) return "claimed";
-  const existing = await prisma.proof.findUnique({ where: { paymentHash }, select: { state: true } });
+  const existing = (await runHot<{ state: string }>(options, proofStateStatement, [paymentHash]))[0];
   return existing?.state === "consumed" ? "spent" : "in_use";
 }
 
@@ -60,14 +88,7 @@ export async function claimProof(options: ClaimProofOptions): Promise<ClaimResul
  * crashed before flushing it, the claim would simply lapse after its lease and the proof become
  * redeemable again, which can only favour the payer. The claim itself stays fully durable.
  */
-export async function finishProof(options: { prisma: PrismaClient; paymentHash: string; requestId: string; outcome: "consume" | "release" }): Promise<void> {
-  const { prisma, paymentHash, requestId } = options;
+export async function finishProof(options: HotDb & { paymentHash: string; requestId: string; outcome: "consume" | "release" }): Promise<void> {
   const state = options.outcome === "consume" ? "consumed" : "released";
-  await prisma.$executeRaw`
-    WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
-    UPDATE "Proof" SET "state" = ${state}::"ProofState",
-      "consumedAt" = CASE WHEN ${state} = 'consumed' THEN now() ELSE NULL END,
-      "claimedUntil" = NULL, "updatedAt" = now()
-    WHERE "paymentHash" = ${paymentHash} AND "requestId" = ${requestId} AND "state" = 'claimed'
-      AND EXISTS (SELECT 1 FROM async_commit)`;
+  await runHot(options, finishStatement, [state, options.paymentHash, options.requestId]);
 }

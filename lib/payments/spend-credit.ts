@@ -5,16 +5,17 @@
 // is one conditional statement, so concurrent calls never spend a sat twice. Burns commit
 // asynchronously like session debits (lib/payments/debit-session.ts); refunds stay durable.
 import { randomUUID } from "node:crypto";
-import { Prisma, type PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "../db/client.ts";
 import { enqueueEvent } from "../webhooks/enqueue-event.ts";
 import { asyncCommitSql } from "./debit-session.ts";
+import { runHot, type HotDb, type HotStatement } from "./hot-sql.ts";
 import type { InvoiceSettledData } from "./outbox.ts";
 
 /** `no_invoice`: the proof's invoice is not a credit invoice of this tenant (never expected for a valid macaroon). */
 export type CreditSpendResult = { ok: true; creditId: string; balanceSats: number } | { ok: false; reason: "expired" | "depleted" | "no_invoice" };
 
 /** Whose credit (the proof's payment hash, at this tenant) pays which call, and when. */
-export type SpendCreditOptions = {
+export type SpendCreditOptions = HotDb & {
   prisma: PrismaClient;
   tenantId: string;
   paymentHash: string;
@@ -28,17 +29,34 @@ export type SpendCreditOptions = {
 
 type Burnt = { id: string; balanceSats: number };
 
+/** $1 payment hash, $2 tenant, $3 price, $4 now; `guard` decides how the burn commits. */
+function burnSql(guard: string): string {
+  return `
+    UPDATE "Credit" SET "balanceSats" = "balanceSats" - $3, "updatedAt" = $4
+    WHERE "paymentHash" = $1 AND "tenantId" = $2 AND "balanceSats" >= $3 AND "expiresAt" > $4
+      AND ${guard}
+    RETURNING "id", "balanceSats"`;
+}
+
+const burnStatement: HotStatement = { name: "hub_credit_burn", text: burnSql(asyncCommitSql) };
+const burnInTransactionStatement: HotStatement = { name: "hub_credit_burn_in_tx", text: burnSql("TRUE") };
+
+const refundStatement: HotStatement = {
+  name: "hub_credit_refund",
+  text: `
+    UPDATE "Credit" SET "balanceSats" = "balanceSats" + $2, "updatedAt" = $3
+    WHERE "id" = $1
+    RETURNING "balanceSats"`,
+};
+
 /** Burns one call's price from the credit, opening the credit on its first use. */
 export async function spendCredit(options: SpendCreditOptions): Promise<CreditSpendResult> {
   const { prisma, tenantId, paymentHash, priceSats, now } = options;
+  const values = [paymentHash, tenantId, priceSats, now];
   // Alone, a burn commits asynchronously; inside the opening transaction it commits with it, durably.
-  const burn = (db: Pick<PrismaClient, "$queryRaw">, alone = true) => db.$queryRaw<Burnt[]>`
-    UPDATE "Credit" SET "balanceSats" = "balanceSats" - ${priceSats}, "updatedAt" = ${now}
-    WHERE "paymentHash" = ${paymentHash} AND "tenantId" = ${tenantId} AND "balanceSats" >= ${priceSats} AND "expiresAt" > ${now}
-      AND ${alone ? asyncCommitSql : Prisma.sql`TRUE`}
-    RETURNING "id", "balanceSats"`;
+  const burn = (db: HotDb, alone = true) => runHot<Burnt>(db, alone ? burnStatement : burnInTransactionStatement, values);
 
-  const burnt = (await burn(prisma))[0];
+  const burnt = (await burn(options))[0];
   if (burnt) return { ok: true, creditId: burnt.id, balanceSats: burnt.balanceSats };
 
   const existing = await prisma.credit.findUnique({ where: { paymentHash }, select: { tenantId: true, expiresAt: true } });
@@ -46,7 +64,7 @@ export async function spendCredit(options: SpendCreditOptions): Promise<CreditSp
     if (existing.tenantId !== tenantId) return { ok: false, reason: "no_invoice" };
     if (existing.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: "expired" };
     // A concurrent first presentation may have opened it between our burn and our read: burn again.
-    const retried = (await burn(prisma))[0];
+    const retried = (await burn(options))[0];
     return retried ? { ok: true, creditId: retried.id, balanceSats: retried.balanceSats } : { ok: false, reason: "depleted" };
   }
 
@@ -78,16 +96,13 @@ export async function spendCredit(options: SpendCreditOptions): Promise<CreditSp
       }
     }
     // Whether this request or a concurrent one opened it, the burn itself is the one conditional update.
-    return (await burn(tx, false))[0] ?? null;
+    return (await burn({ prisma: tx }, false))[0] ?? null;
   });
   return first ? { ok: true, creditId: first.id, balanceSats: first.balanceSats } : { ok: false, reason: "depleted" };
 }
 
 /** Returns a burnt price to the credit after an upstream failure or a stream that delivered nothing. */
-export async function refundCredit(options: { prisma: PrismaClient; creditId: string; amount: number; now: Date }): Promise<{ balanceSats: number | null }> {
-  const rows = await options.prisma.$queryRaw<{ balanceSats: number }[]>`
-    UPDATE "Credit" SET "balanceSats" = "balanceSats" + ${options.amount}, "updatedAt" = ${options.now}
-    WHERE "id" = ${options.creditId}
-    RETURNING "balanceSats"`;
+export async function refundCredit(options: HotDb & { creditId: string; amount: number; now: Date }): Promise<{ balanceSats: number | null }> {
+  const rows = await runHot<{ balanceSats: number }>(options, refundStatement, [options.creditId, options.amount, options.now]);
   return { balanceSats: rows[0]?.balanceSats ?? null };
 }

@@ -76,6 +76,46 @@ describe("directory quality", () => {
     expect(await qualityOf(id)).toEqual({ isHealthy: true, uptimePercentage: 100, avgResponseTimeMs: 40 });
   });
 
+  it("counts the last 7 UTC days, today included, by calendar day", async () => {
+    const id = await twoEndpointApi();
+    // now is 2026-03-10 12:00 UTC: the window starts 2026-03-04 00:00 UTC.
+    await addSample(ctx.db.prisma, { tenantId: id, path: "/a", ok: false, checkedAt: new Date("2026-03-03T23:59:59Z") });
+    expect((await qualityOf(id))?.uptimePercentage).toBeNull();
+    await addSample(ctx.db.prisma, { tenantId: id, path: "/a", ok: true, latencyMs: 10, checkedAt: new Date("2026-03-04T00:00:00Z") });
+    expect(await qualityOf(id)).toEqual({ isHealthy: true, uptimePercentage: 100, avgResponseTimeMs: 10 });
+  });
+
+  it("keeps the latest probe's outcome when an older probe is recorded after it", async () => {
+    const id = await twoEndpointApi();
+    await addSample(ctx.db.prisma, { tenantId: id, path: "/a", ok: true, latencyMs: 20, checkedAt: minutesAgo(5) });
+    await addSample(ctx.db.prisma, { tenantId: id, path: "/a", ok: false, checkedAt: minutesAgo(10) });
+    expect(await qualityOf(id)).toMatchObject({ isHealthy: true, uptimePercentage: 50 });
+    // The day before ended failing, but today's latest probe is what counts.
+    await addSample(ctx.db.prisma, { tenantId: id, path: "/b", ok: false, checkedAt: daysAgo(1) });
+    await addSample(ctx.db.prisma, { tenantId: id, path: "/b", ok: true, latencyMs: 20, checkedAt: minutesAgo(1) });
+    expect(await qualityOf(id)).toMatchObject({ isHealthy: true, uptimePercentage: 50 });
+  });
+
+  it("keeps the daily rollup equal to a recount of the raw samples", async () => {
+    const id = await twoEndpointApi();
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 60; i++) {
+      const ok = next() > 0.2;
+      await addSample(ctx.db.prisma, { tenantId: id, path: next() > 0.5 ? "/a" : "/b", ok, latencyMs: next() > 0.1 ? Math.floor(next() * 500) : null, checkedAt: minutesAgo(Math.floor(next() * 9 * 24 * 60)) });
+    }
+    const recount = await ctx.db.prisma.$queryRaw<{ endpointId: string; day: Date; total: number; ok: number; latencySum: number; latencyCount: number; lastOk: boolean }[]>`
+      SELECT "endpointId", CAST("checkedAt" AS date) AS "day", count(*)::int AS "total", (count(*) FILTER (WHERE "ok"))::int AS "ok",
+        COALESCE(sum("latencyMs") FILTER (WHERE "ok" AND "latencyMs" IS NOT NULL), 0)::int AS "latencySum",
+        (count(*) FILTER (WHERE "ok" AND "latencyMs" IS NOT NULL))::int AS "latencyCount",
+        (array_agg("ok" ORDER BY "checkedAt" DESC))[1] AS "lastOk"
+      FROM "HealthSample" GROUP BY 1, 2 ORDER BY 1, 2`;
+    const rollup = await ctx.db.prisma.endpointHealthDay.findMany({ orderBy: [{ endpointId: "asc" }, { day: "asc" }] });
+    expect(rollup.map((r) => [r.endpointId, r.day.toISOString(), r.total, r.ok, Number(r.okLatencySum), r.okLatencyCount, r.lastOk])).toEqual(
+      recount.map((r) => [r.endpointId, new Date(r.day).toISOString(), r.total, r.ok, Number(r.latencySum), r.latencyCount, r.lastOk]),
+    );
+  });
+
   it("ignores samples of deactivated endpoints", async () => {
     const id = await twoEndpointApi();
     await addSample(ctx.db.prisma, { tenantId: id, path: "/a", ok: true, latencyMs: 40, checkedAt: minutesAgo(30) });

@@ -36,6 +36,7 @@ beforeAll(async () => {
     const gateway = createGateway({
       config: ctx.config,
       prisma: ctx.db.prisma,
+      pg: ctx.db.pg,
       store: ctx.store,
       devNode,
       log: createLogger(process.env.TEST_LOG ? "debug" : "silent"),

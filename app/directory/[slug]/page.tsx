@@ -18,6 +18,7 @@ import { HealthIndicator, formatUptime } from "../../components/health-indicator
 import { HealthSparkline } from "../../components/health-sparkline.tsx";
 import { MethodBadge } from "../../components/method-badge.tsx";
 import { TagList } from "../../components/tag-list.tsx";
+import { TryIt } from "../../components/try-it/try-it.tsx";
 
 // Reads the database on every request; `next build` must not need one.
 export const dynamic = "force-dynamic";
@@ -69,6 +70,7 @@ export default async function ApiPage({ params }: PageProps) {
   const badgeMarkdown = `[![L402: ${entry.name}](${badgeUrl})](${config.siteUrl}/directory/${entry.slug})`;
 
   const example = pickCallExampleEndpoint(entry.endpoints);
+  const signedIn = await isSignedIn();
   const paid = entry.endpoints.filter((e) => e.pricingModel !== null).length;
   const free = entry.endpointCount - paid;
   const { quality } = entry;
@@ -127,7 +129,9 @@ export default async function ApiPage({ params }: PageProps) {
             ) : null}
             <div className="mt-6 space-y-6">
               {entry.endpoints.map((endpoint) => (
-                <EndpointCard key={endpointAnchor(endpoint)} endpoint={endpoint} />
+                <EndpointCard key={endpointAnchor(endpoint)} endpoint={endpoint}>
+                  <TryIt endpoint={endpoint} gatewayBase={entry.gatewayDomain} devWallet={config.lightningDevNode} signedIn={signedIn} />
+                </EndpointCard>
               ))}
             </div>
           </section>
@@ -215,6 +219,16 @@ export default async function ApiPage({ params }: PageProps) {
       </div>
     </div>
   );
+}
+
+/** Whether the visitor is signed in (the free try needs it); an unconfigured auth counts as no. */
+async function isSignedIn(): Promise<boolean> {
+  try {
+    const { getSignedInUserId } = await import("@/lib/auth/next-auth.ts");
+    return (await getSignedInUserId()) !== null;
+  } catch {
+    return false;
+  }
 }
 
 function Fact({ term, children }: { term: string; children: ReactNode }) {

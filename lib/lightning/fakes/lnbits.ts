@@ -4,11 +4,12 @@
 //               v1.x:   the Payment model {payment_hash, bolt11, checking_id, amount (msat), status, ...}
 //        bad or missing key -> 401 {"detail": "Invoice (or Admin) key required."}
 //   GET  /api/v1/payments/{payment_hash} (the key is optional, as in LNbits)
+//   POST /api/v1/payments {out: true, bolt11} with the admin key: pays over `network` (SDK payer tests)
 //        -> {paid, preimage, details} with a key of the owning wallet; {paid, preimage} without one
 //        unknown hash (or another wallet's, when a valid key is given) -> 404 {"detail": "Payment does not exist."}
 // Request validation errors are FastAPI's 422 `{"detail": [{loc, msg, type}]}`. Test-only code.
 import { randomBytes } from "node:crypto";
-import { FakeWalletApi } from "./fake-wallet-api.ts";
+import { FakeWalletApi, type FakeOutgoingPayment } from "./fake-wallet-api.ts";
 import { FakeHttpServer, jsonBody, type FakeReply, type RecordedRequest } from "./fake-http-server.ts";
 import type { FakeInvoice } from "./fake-invoices.ts";
 
@@ -34,6 +35,7 @@ export class FakeLnbits extends FakeWalletApi {
   readonly adminKey = randomBytes(16).toString("hex");
   private readonly walletId = randomBytes(16).toString("hex");
   private readonly checkingIds = new Map<string, string>();
+  private readonly outgoing = new Map<string, FakeOutgoingPayment>();
 
   private constructor(
     private readonly style: LnbitsApiStyle,
@@ -66,11 +68,38 @@ export class FakeLnbits extends FakeWalletApi {
     return key === this.invoiceKey || key === this.adminKey;
   }
 
-  private route(request: RecordedRequest, url: URL): FakeReply {
+  private route(request: RecordedRequest, url: URL): FakeReply | Promise<FakeReply> {
     const payment = /^\/api\/v1\/payments\/([^/]+)$/.exec(url.pathname);
+    if (request.method === "POST" && url.pathname === "/api/v1/payments" && jsonBody(request)?.out === true) return this.payInvoice(request, url);
     if (request.method === "POST" && url.pathname === "/api/v1/payments") return this.createInvoice(request, url);
     if (request.method === "GET" && payment) return this.getPayment(payment[1], this.keyOf(request, url));
     return detail(404, "Not Found");
+  }
+
+  /** An outgoing payment (`out: true`, admin key only): legacy answers `{payment_hash, checking_id}`, 1.x the Payment model. */
+  private async payInvoice(request: RecordedRequest, url: URL): Promise<FakeReply> {
+    if (this.keyOf(request, url) !== this.adminKey) return detail(401, "Admin key required.");
+    const bolt11 = jsonBody(request)?.bolt11;
+    if (typeof bolt11 !== "string" || bolt11 === "") return unprocessable("bolt11", "field required");
+    const sent = await this.sendPayment(bolt11);
+    if (!sent.ok) return detail(520, `Payment failed: ${sent.message}`);
+    this.outgoing.set(sent.paymentHash, sent);
+    if (this.style === "legacy") return { status: 201, body: { payment_hash: sent.paymentHash, checking_id: sent.paymentHash } };
+    return {
+      status: 201,
+      body: {
+        checking_id: sent.paymentHash,
+        payment_hash: sent.paymentHash,
+        wallet_id: this.walletId,
+        amount: -sent.amountSat * 1000,
+        fee: 0,
+        bolt11: sent.invoice,
+        status: "success",
+        preimage: sent.preimage,
+        memo: "",
+        time: new Date().toISOString(),
+      },
+    };
   }
 
   private createInvoice(request: RecordedRequest, url: URL): FakeReply {
@@ -98,6 +127,8 @@ export class FakeLnbits extends FakeWalletApi {
   }
 
   private getPayment(paymentHash: string, key: string | null): FakeReply {
+    const outgoing = this.outgoing.get(paymentHash.toLowerCase());
+    if (outgoing) return { status: 200, body: { paid: true, status: "success", preimage: outgoing.preimage, details: { payment_hash: outgoing.paymentHash, bolt11: outgoing.invoice, amount: -outgoing.amountSat * 1000, preimage: outgoing.preimage } } };
     const invoice = this.node.get(paymentHash);
     // With or without a key this fake has one wallet, so "another wallet's payment" cannot occur.
     if (!invoice) return detail(404, "Payment does not exist.");

@@ -1,4 +1,5 @@
 // A fake LND REST API (grpc-gateway JSON), built from https://lightning.engineering/api-docs/api/lnd/:
+//   POST /v1/channels/transactions SendPaymentSync (offchain:write) {payment_request} -> {payment_error, payment_preimage (b64), payment_hash (b64), payment_route}, over `network`
 //   POST /v1/invoices            AddInvoice     (invoices:write) {value, memo, expiry} -> {r_hash, payment_request, add_index, payment_addr}
 //   GET  /v1/invoice/{r_hash_str} LookupInvoice (invoices:read)  -> Invoice {state, settle_date, value, ...}
 //   GET  /v1/getinfo              GetInfo       (info:read)      -> {identity_pubkey, ...}
@@ -133,14 +134,33 @@ export class FakeLnd extends FakeWalletApi {
     return ops.includes(permission) ? null : grpcError(500, 2, "permission denied");
   }
 
-  private route(request: RecordedRequest, url: URL): FakeReply {
+  private route(request: RecordedRequest, url: URL): FakeReply | Promise<FakeReply> {
     const lookup = /^\/v1\/invoice\/([^/]+)$/.exec(url.pathname);
     if (request.method === "POST" && url.pathname === "/v1/invoices") return this.authorize(request, "invoices:write") ?? this.addInvoice(request);
     if (request.method === "GET" && lookup) return this.authorize(request, "invoices:read") ?? this.lookupInvoice(lookup[1]);
     if (request.method === "GET" && url.pathname === "/v1/getinfo") return this.authorize(request, "info:read") ?? this.getInfo();
     if (request.method === "GET" && url.pathname === "/v1/channels") return this.authorize(request, "offchain:read") ?? this.listChannels();
+    if (request.method === "POST" && url.pathname === "/v1/channels/transactions") return this.authorize(request, "offchain:write") ?? this.sendPaymentSync(request);
     // grpc-gateway's answer for a path it has no route for.
     return { status: 404, body: "Not Found", contentType: "text/plain" };
+  }
+
+  /** SendPaymentSync: routing failures are a 200 with `payment_error`, as in LND. */
+  private async sendPaymentSync(request: RecordedRequest): Promise<FakeReply> {
+    const body = jsonBody(request);
+    if (!body) return grpcError(400, 3, "invalid character in request body");
+    if (typeof body.payment_request !== "string" || body.payment_request === "") return grpcError(500, 2, "payment hash must be exactly 32 bytes, is instead 0");
+    const sent = await this.sendPayment(body.payment_request);
+    if (!sent.ok) return { status: 200, body: { payment_error: sent.message, payment_preimage: "", payment_route: null, payment_hash: "" } };
+    return {
+      status: 200,
+      body: {
+        payment_error: "",
+        payment_preimage: b64(sent.preimage),
+        payment_route: { total_time_lock: 144, total_fees: "0", total_amt: String(sent.amountSat), hops: [], total_fees_msat: "0", total_amt_msat: String(sent.amountSat * 1000) },
+        payment_hash: b64(sent.paymentHash),
+      },
+    };
   }
 
   private addInvoice(request: RecordedRequest): FakeReply {

@@ -7,7 +7,7 @@
 //   request id), encrypted with the scheme the request named in its `encryption` tag (none: nip04);
 //   ignores requests past their NIP-40 `expiration` tag;
 // - implements make_invoice (amount in msat; REAL signed regtest invoices), lookup_invoice (NOT_FOUND
-//   for unknown hashes) and get_info, and refuses with the NIP-47 error codes: UNAUTHORIZED for an
+//   for unknown hashes), get_info and pay_invoice (paid over `network`, for the SDK's payer tests), and refuses with the NIP-47 error codes: UNAUTHORIZED for an
 //   unknown client key, RESTRICTED for a method the connection may not use, NOT_IMPLEMENTED for unknown
 //   methods, UNSUPPORTED_ENCRYPTION for a scheme it does not offer, OTHER for bad parameters;
 // - on `markPaid`, sends payment_received notifications: kind 23197 (nip44) and/or 23196 (nip04).
@@ -38,7 +38,7 @@ export type ReceivedNwcRequest = { clientPubkey: string; method: string; params:
 type Nip47Error = { code: string; message: string };
 
 /** Methods this fake implements. */
-const METHODS = ["make_invoice", "lookup_invoice", "get_info"];
+const METHODS = ["make_invoice", "lookup_invoice", "get_info", "pay_invoice"];
 
 const unix = (date: Date) => Math.floor(date.getTime() / 1000);
 const secondsNow = () => Math.floor(Date.now() / 1000);
@@ -51,6 +51,10 @@ export class FakeNwcWalletService {
   readonly walletPubkey: string;
   /** Every request received (after decryption), oldest first. */
   readonly requests: ReceivedNwcRequest[] = [];
+  /** Where pay_invoice payments go (the test's Lightning network); null: they fail with PAYMENT_FAILED. */
+  network: ((invoice: string) => Promise<{ preimage: string }>) | null = null;
+  /** Invoices paid through pay_invoice, oldest first. */
+  readonly paid: string[] = [];
 
   private readonly walletSecret = generateSecretKey();
   private readonly clients = new Map<string, { methods: string[] }>();
@@ -216,8 +220,21 @@ export class FakeNwcWalletService {
     if (!METHODS.includes(method)) return this.respond(event, encryption, method, null, { code: "NOT_IMPLEMENTED", message: `${method} is not implemented` });
     if (!client.methods.includes(method)) return this.respond(event, encryption, method, null, { code: "RESTRICTED", message: `This connection may not use ${method}` });
 
-    const outcome = this.execute(method, params);
+    const outcome = method === "pay_invoice" ? await this.payInvoice(params) : this.execute(method, params);
     await this.respond(event, encryption, method, "result" in outcome ? outcome.result : null, "error" in outcome ? outcome.error : null);
+  }
+
+  /** pay_invoice over `network`: `{preimage, fees_paid}`; no network or a failed payment is PAYMENT_FAILED. */
+  private async payInvoice(params: Record<string, unknown>): Promise<{ result: Record<string, unknown> } | { error: Nip47Error }> {
+    if (typeof params.invoice !== "string" || params.invoice === "") return { error: { code: "OTHER", message: "invoice is required" } };
+    if (!this.network) return { error: { code: "PAYMENT_FAILED", message: "no route to the destination" } };
+    try {
+      const { preimage } = await this.network(params.invoice);
+      this.paid.push(params.invoice);
+      return { result: { preimage, fees_paid: 0 } };
+    } catch (err) {
+      return { error: { code: "PAYMENT_FAILED", message: (err as Error).message } };
+    }
   }
 
   private execute(method: string, params: Record<string, unknown>): { result: Record<string, unknown> } | { error: Nip47Error } {

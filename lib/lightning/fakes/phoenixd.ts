@@ -3,6 +3,7 @@
 //   otherwise 401 "Invalid authentication (use basic auth with the http password set in phoenix.conf)".
 //   POST /createinvoice (form: description ≤ 128 chars | descriptionHash, amountSat, expirySeconds, externalId)
 //        -> {amountSat, paymentHash, serialized}; bad parameters -> 400 with a text message
+//   POST /payinvoice (form: invoice; full-access password) -> {recipientAmountSat, routingFeeSat, paymentId, paymentHash, paymentPreimage}, over `network`
 //   GET  /payments/incoming/{paymentHash} -> {paymentHash, preimage, invoice, isPaid, receivedSat, completedAt, createdAt, ...}
 //        unknown hash -> 404 "Unknown endpoint (check api doc)" (phoenixd's status page for every 404)
 //   GET  /getinfo -> {nodeId, channels, chain, blockHeight, version}
@@ -102,9 +103,10 @@ export class FakePhoenixd extends FakeWalletApi {
     for (const client of this.sockets.clients) client.send(message);
   }
 
-  private route(request: RecordedRequest, url: URL): FakeReply {
+  private route(request: RecordedRequest, url: URL): FakeReply | Promise<FakeReply> {
     const header = request.headers.authorization;
     if (!this.authorized(typeof header === "string" ? header : undefined)) return text(401, UNAUTHORIZED_TEXT);
+    if (request.method === "POST" && url.pathname === "/payinvoice") return this.payInvoice(request, header as string);
     const incoming = /^\/payments\/incoming\/([^/]+)$/.exec(url.pathname);
     if (request.method === "POST" && url.pathname === "/createinvoice") return this.createInvoice(request);
     if (request.method === "GET" && incoming) return this.getIncoming(incoming[1]);
@@ -112,6 +114,18 @@ export class FakePhoenixd extends FakeWalletApi {
       return { status: 200, body: { nodeId: this.node.nodePubkey, channels: [], chain: "regtest", blockHeight: 840_000, version: "0.5.1-fake" } };
     }
     return text(404, "Unknown endpoint (check api doc)");
+  }
+
+  /** Paying needs the full-access password; answers phoenixd's PaymentSent (or PaymentFailed with `reason`). */
+  private async payInvoice(request: RecordedRequest, header: string): Promise<FakeReply> {
+    if (header !== `Basic ${Buffer.from(`:${this.password}`).toString("base64")}`) return text(401, UNAUTHORIZED_TEXT);
+    const isForm = String(request.headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded");
+    const invoice = new URLSearchParams(isForm ? request.body : "").get("invoice");
+    if (invoice === null) return text(400, "Missing parameter invoice");
+    const sent = await this.sendPayment(invoice);
+    const paymentId = randomBytes(16).toString("hex");
+    if (!sent.ok) return { status: 200, body: { paymentId, paymentHash: null, reason: sent.message } };
+    return { status: 200, body: { recipientAmountSat: sent.amountSat, routingFeeSat: 0, paymentId, paymentHash: sent.paymentHash, paymentPreimage: sent.preimage } };
   }
 
   private createInvoice(request: RecordedRequest): FakeReply {

@@ -11,10 +11,27 @@ async function handle(request: Request, { params }: { params: Promise<{ path: st
   const tenant = await ctx.db.prisma.tenant.findUnique({ where: { slug: demoTenant.slug } });
   const { path } = await params;
   const result = await answerDemoOrigin(
-    { method: request.method, path: `/${path.join("/")}`, headers: request.headers, rawBody: await request.text() },
+    { method: request.method, path: `/${path.join("/")}`, search: new URL(request.url).search, headers: request.headers, rawBody: await request.text() },
     { secrets: tenant ? readOriginSecrets(ctx.config.appSecret, tenant) : null, store: ctx.store },
   );
-  return Response.json(result.body, { status: result.status, headers: { "cache-control": "no-store" } });
+  if ("body" in result) return Response.json(result.body, { status: result.status, headers: { "cache-control": "no-store" } });
+  const frames = result.events(request.signal);
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await frames.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await frames.return(undefined);
+    },
+  });
+  // no-transform: nothing between here and the client may compress (and so buffer) the stream.
+  return new Response(stream, {
+    status: 200,
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
+  });
 }
 
 export { handle as GET, handle as POST };
