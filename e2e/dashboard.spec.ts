@@ -2,22 +2,8 @@
 // the dev mailbox, creating a workspace with the live slug check, setting the origin (the demo
 // origin the server itself serves) and testing it, rotating the secrets, member invitations, and
 // "Sign in with Lightning" with the dev wallet.
-import { expect, test, type Page } from "@playwright/test";
-
-/** Unique per test and project, so parallel runs never share an address or slug. */
-function unique(testInfo: { project: { name: string }; workerIndex: number }): string {
-  return `${testInfo.project.name}-${testInfo.workerIndex}-${Date.now().toString(36)}`;
-}
-
-async function signInByEmail(page: Page, email: string, callbackUrl = "/dashboard") {
-  await page.goto(`/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
-  await page.getByLabel("E-mail address").fill(email);
-  await page.getByRole("button", { name: "Send sign-in link" }).click();
-  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
-  await page.getByRole("link", { name: "dev mailbox" }).click();
-  await expect(page.getByRole("heading", { name: "Dev mailbox" })).toBeVisible();
-  await page.getByRole("article", { name: `E-mail to ${email}` }).first().getByRole("link", { name: "Open the sign-in link" }).click();
-}
+import { expect, test } from "@playwright/test";
+import { signInByEmail, unique } from "./dashboard-helpers.ts";
 
 test("signed-out visits to the dashboard go to sign-in and come back after it", async ({ page }, testInfo) => {
   await page.goto("/dashboard/some-workspace/origin");

@@ -1,0 +1,30 @@
+// Shared steps of the dashboard browser tests: unique names per run, magic-link sign-in through the
+// dev mailbox, and creating a workspace through the form.
+import { expect, type Page } from "@playwright/test";
+
+/** Unique per test and project, so parallel runs never share an address or slug. */
+export function unique(testInfo: { project: { name: string }; workerIndex: number }): string {
+  return `${testInfo.project.name}-${testInfo.workerIndex}-${Date.now().toString(36)}`;
+}
+
+/** Signs in by e-mail: asks for a link, opens it from the dev mailbox. */
+export async function signInByEmail(page: Page, email: string, callbackUrl = "/dashboard") {
+  await page.goto(`/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByRole("button", { name: "Send sign-in link" }).click();
+  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  await page.getByRole("link", { name: "dev mailbox" }).click();
+  await expect(page.getByRole("heading", { name: "Dev mailbox" })).toBeVisible();
+  await page.getByRole("article", { name: `E-mail to ${email}` }).first().getByRole("link", { name: "Open the sign-in link" }).click();
+}
+
+/** Creates a workspace from /dashboard (a signed-in user without one) and waits for its overview. */
+export async function createWorkspace(page: Page, name: string, slug: string) {
+  await expect(page).toHaveURL("/dashboard");
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Slug").fill(slug);
+  await expect(page.getByText("Available", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await expect(page).toHaveURL(`/dashboard/${slug}`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+}
