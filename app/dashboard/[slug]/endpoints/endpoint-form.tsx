@@ -94,7 +94,7 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
   const challenge = complete ? previewChallengeBody(rule) : null;
   const pathParams = pathParameterNames(draft.path);
   const numberInput = (key: "priceSats" | "tokenBudget" | "durationMinutes" | "unitCostSats" | "cacheTtlSeconds" | "maxStreamSeconds" | "idleTimeoutSeconds" | "rateLimitPerMinute", label: string, hint: ReactNode, placeholder?: string) => (
-    <Field id={`endpoint-${key}`} label={label} hint={hint} error={errors[key]}>
+    <Field key={key} id={`endpoint-${key}`} label={label} hint={hint} error={errors[key]}>
       {(control) => (
         <input {...control} type="number" inputMode="numeric" min={1} step={1} className="input-field" value={draft[key]} placeholder={placeholder} onChange={(e) => update(key, e.target.value)} />
       )}

@@ -160,7 +160,7 @@ export function WalletPanel({ tenantId, initialWallet, isOwner, devNodeOn }: Pro
                   return (
                     <label
                       key={option.type}
-                      className={`flex cursor-pointer gap-3 rounded-lg border px-3 py-2.5 text-sm has-[:checked]:border-accent has-[:checked]:bg-accent-soft has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-accent-ring ${off ? "cursor-not-allowed opacity-60" : "border-line-strong"}`}
+                      className={`flex cursor-pointer gap-3 rounded-lg border px-3 py-2.5 text-sm has-[:checked]:border-accent has-[:checked]:bg-accent-soft has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-accent-ring ${off ? "cursor-not-allowed border-line opacity-60" : "border-line-strong"}`}
                     >
                       <input
                         type="radio"
