@@ -1,8 +1,9 @@
-// Home: what the hub is, a search box, the most recently listed APIs, and how paying works.
+// Home: what the hub is, a search box, the most used and the most recently listed APIs, and how paying works.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { endpointUrl } from "@/lib/directory/call-example.ts";
 import { listDirectory } from "@/lib/directory/list-directory.ts";
+import { listTopApis, topWindowDays } from "@/lib/directory/top-apis.ts";
 import type { DirectoryEntry, EndpointEntry } from "@/lib/directory/schemas.ts";
 import { describePrice } from "@/lib/pricing/describe-price.ts";
 import { getServerContext } from "@/lib/server-context.ts";
@@ -81,7 +82,10 @@ const steps = [
 
 export default async function HomePage() {
   const { config, db } = await getServerContext();
-  const recent = await listDirectory({ prisma: db.prisma, config, page: 1, limit: recentCount, sort: "recent" });
+  const [recent, mostUsed] = await Promise.all([
+    listDirectory({ prisma: db.prisma, config, page: 1, limit: recentCount, sort: "recent" }),
+    listTopApis({ prisma: db.prisma, config, limit: recentCount, usedOnly: true }),
+  ]);
   const target = walkthroughTarget(recent.entries);
 
   return (
@@ -125,6 +129,22 @@ export default async function HomePage() {
           </div>
         </div>
       </section>
+
+      {mostUsed.length ? (
+        <section aria-labelledby="featured-heading" className="mx-auto max-w-6xl px-4 pt-14 sm:px-6">
+          <h2 id="featured-heading" className="text-xl font-semibold tracking-tight">
+            Most used
+          </h2>
+          <p className="mt-1 text-sm text-muted">The APIs that answered the most paid and free calls in the last {topWindowDays} days.</p>
+          <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {mostUsed.map((entry) => (
+              <li key={entry.slug}>
+                <ApiCard entry={entry} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <section aria-labelledby="recent-heading" className="mx-auto max-w-6xl px-4 pt-14 sm:px-6">
         <div className="flex items-end justify-between gap-4">

@@ -9,7 +9,8 @@ test("home explains the product and shows the demo API", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Pay-per-call APIs");
   await expect(page.getByText("Lightning invoice", { exact: false }).first()).toBeVisible();
 
-  const card = page.getByRole("article").filter({ hasText: demo.name });
+  // Scoped: once the demo API is called (other tests do), it also shows under "Most used".
+  const card = page.getByRole("region", { name: "Recently listed" }).getByRole("article").filter({ hasText: demo.name });
   await expect(card).toBeVisible();
   await expect(card).toContainText(demo.description);
   await expect(card).toContainText("1 sat");
@@ -17,6 +18,15 @@ test("home explains the product and shows the demo API", async ({ page }) => {
   await card.getByRole("link", { name: demo.name }).click();
   await expect(page).toHaveURL(`/directory/${demo.slug}`);
   await expect(page.getByRole("heading", { level: 1, name: demo.name })).toBeVisible();
+});
+
+test("home lists an API under Most used once it has answered calls", async ({ page, request }) => {
+  // The free demo endpoint, straight through the gateway; the gateway writes usage every 2 s.
+  expect((await request.get(`${demo.gateway}${demo.free.path}`)).status()).toBe(200);
+  await expect(async () => {
+    await page.goto("/");
+    await expect(page.getByRole("region", { name: "Most used" }).getByRole("article").filter({ hasText: demo.name })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
 });
 
 test("home shows how paying works with the L402 retry header", async ({ page }) => {

@@ -39,17 +39,42 @@ export async function listDirectory(options: ListDirectoryOptions): Promise<Dire
   const parsed = parseSearch(search);
   const where = whereClause(parsed, tag);
 
-  const [idRows, countRows, tagCounts] = await Promise.all([
-    prisma.$queryRaw<{ id: string }[]>(Prisma.sql`
-      SELECT t."id" FROM "Tenant" t
-      WHERE ${where}
-      ORDER BY ${orderBy(parsed, sort)}
-      LIMIT ${limit} OFFSET ${(page - 1) * limit}`),
-    prisma.$queryRaw<{ total: number }[]>(Prisma.sql`SELECT count(*)::int AS "total" FROM "Tenant" t WHERE ${where}`),
-    listDirectoryTags({ prisma }),
-  ]);
-  const ids = idRows.map((row) => row.id);
-  const total = Number(countRows[0]?.total ?? 0);
+  const offset = (page - 1) * limit;
+  const countSql = Prisma.sql`SELECT count(*)::int AS "total" FROM "Tenant" t WHERE ${where}`;
+  let ids: string[];
+  let total: number;
+  let tagCounts: Awaited<ReturnType<typeof listDirectoryTags>>;
+  if (parsed) {
+    // A search evaluates its tsquery (and ranks) on every match to sort them anyway: the total
+    // comes out of that same pass instead of a second scan. A page past the end has no row to
+    // carry it, so only then is it counted on its own.
+    const [rows, tags] = await Promise.all([
+      prisma.$queryRaw<{ id: string; total: number }[]>(Prisma.sql`
+        SELECT t."id", count(*) OVER ()::int AS "total" FROM "Tenant" t
+        WHERE ${where}
+        ORDER BY ${orderBy(parsed, sort)}
+        LIMIT ${limit} OFFSET ${offset}`),
+      listDirectoryTags({ prisma }),
+    ]);
+    ids = rows.map((row) => row.id);
+    total = rows.length ? Number(rows[0].total) : Number((await prisma.$queryRaw<{ total: number }[]>(countSql))[0]?.total ?? 0);
+    tagCounts = tags;
+  } else {
+    // Without a search the order is an index walk (partial indexes on listed tenants) and the count
+    // an index-only scan: two cheap queries beat one that must visit every row.
+    const [idRows, countRows, tags] = await Promise.all([
+      prisma.$queryRaw<{ id: string }[]>(Prisma.sql`
+        SELECT t."id" FROM "Tenant" t
+        WHERE ${where}
+        ORDER BY ${orderBy(parsed, sort)}
+        LIMIT ${limit} OFFSET ${offset}`),
+      prisma.$queryRaw<{ total: number }[]>(countSql),
+      listDirectoryTags({ prisma }),
+    ]);
+    ids = idRows.map((row) => row.id);
+    total = Number(countRows[0]?.total ?? 0);
+    tagCounts = tags;
+  }
   return {
     entries: await loadDirectoryEntries({ prisma, config, ids, now }),
     tags: tagCounts.map((t) => t.tag),

@@ -14,11 +14,13 @@ export type TopApisOptions = {
   prisma: PrismaClient;
   config: Pick<Config, "gatewayUrlTemplate">;
   limit: number;
+  /** Only APIs that served at least one request in the window (the home page's "most used"). */
+  usedOnly?: boolean;
   now?: Date;
 };
 
 /** The top `limit` listed APIs as directory entries, most used first. */
-export async function listTopApis({ prisma, config, limit, now = new Date() }: TopApisOptions): Promise<DirectoryEntry[]> {
+export async function listTopApis({ prisma, config, limit, usedOnly = false, now = new Date() }: TopApisOptions): Promise<DirectoryEntry[]> {
   // UTC text cast to timestamp: the columns are timestamp without time zone holding UTC.
   const since = new Date(now.getTime() - topWindowDays * 86_400_000).toISOString();
   const rows = await prisma.$queryRaw<{ id: string }[]>(Prisma.sql`
@@ -30,7 +32,7 @@ export async function listTopApis({ prisma, config, limit, now = new Date() }: T
       WHERE u."hour" >= CAST(${since} AS timestamp)
       GROUP BY u."tenantId"
     ) usage ON usage."tenantId" = t."id"
-    WHERE ${listedTenantSql}
+    WHERE ${listedTenantSql} ${usedOnly ? Prisma.sql`AND usage."served" > 0` : Prisma.empty}
     ORDER BY coalesce(usage."served", 0) DESC, t."createdAt" DESC, t."id" DESC
     LIMIT ${limit}`);
   return loadDirectoryEntries({ prisma, config, ids: rows.map((r) => r.id), now });

@@ -23,21 +23,43 @@ const hopByHop = new Set([
 /** Client headers the origin must never see: our credentials, and anything it would trust from us. */
 const withheldFromOrigin = new Set(["host", "authorization", "x-session-token", "x-hub-credit", "content-length", "expect", "forwarded"]);
 
-/** Removes hop-by-hop headers, including those the Connection header names. */
-export function stripHopByHop(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const named = new Set(
-    String(headers.connection ?? "")
-      .split(",")
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean),
-  );
+/** The header names a Connection header lists (they describe this connection only); null when none. */
+function connectionNamed(connection: string | string[] | undefined): Set<string> | null {
+  if (connection === undefined) return null;
+  const named = new Set<string>();
+  for (const part of String(connection).split(",")) {
+    const name = part.trim().toLowerCase();
+    if (name) named.add(name);
+  }
+  return named.size ? named : null;
+}
+
+/**
+ * Copies headers without hop-by-hop ones (including those the Connection header names) and
+ * without those `skip` refuses. Node and undici give header names in lower case already; one
+ * pass, no intermediate object (this runs twice on every proxied call).
+ */
+function copyHeaders(headers: Record<string, string | string[] | undefined>, skip: ((lower: string) => boolean) | null): Record<string, string | string[]> {
+  const named = connectionNamed(headers.connection);
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
     const lower = name.toLowerCase();
-    if (value === undefined || hopByHop.has(lower) || named.has(lower)) continue;
+    if (hopByHop.has(lower) || named?.has(lower) || skip?.(lower)) continue;
     out[lower] = value;
   }
   return out;
+}
+
+/** Removes hop-by-hop headers, including those the Connection header names. */
+export function stripHopByHop(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  return copyHeaders(headers, null);
+}
+
+/** True for a client header the origin must not receive (ours to set, or credentials). */
+function withheld(name: string): boolean {
+  return withheldFromOrigin.has(name) || name.startsWith("x-gateway-") || name.startsWith("x-forwarded-") || name === "x-hub-probe";
 }
 
 export type OriginRequest = {
@@ -80,10 +102,7 @@ export function originTarget(originUrl: string, path: string, search: string): U
 
 /** Builds the signed header set the origin receives. */
 export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signal" | "timeoutMs" | "headersTimeoutMs">, now = Date.now()): Record<string, string | string[]> {
-  const headers = stripHopByHop(request.clientHeaders);
-  for (const name of Object.keys(headers)) {
-    if (withheldFromOrigin.has(name) || name.startsWith("x-gateway-") || name.startsWith("x-forwarded-") || name === "x-hub-probe") delete headers[name];
-  }
+  const headers = copyHeaders(request.clientHeaders, withheld);
   const timestamp = String(now);
   const nonce = randomUUID();
   const payload = canonicalOriginPayload({ method: request.method, path: request.path, timestamp, nonce, body: request.body ?? "" });

@@ -6,8 +6,7 @@
 import { randomUUID } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Transform, type Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import type { Readable } from "node:stream";
 import { Agent, type Dispatcher } from "undici";
 import { gatewayHostSuffix, type Config } from "../config/index.ts";
 import type pg from "pg";
@@ -227,23 +226,20 @@ export function createGateway(options: GatewayOptions): Gateway {
    * also collected (up to the cache's entry limit) and handed over once fully delivered.
    */
   async function relay(ctx: Ctx, response: OriginResponse, extra: Record<string, string>, keep?: (body: Buffer) => void) {
-    const headers = { ...response.headers, ...extra };
-    delete headers["access-control-allow-origin"];
+    const headers = relayedHeaders(response.headers, extra);
     // Headers leave with the first body chunk: one write instead of two (SSE flushes its own, below).
     ctx.res.writeHead(response.statusCode, headers);
     const chunks: Buffer[] = [];
     let kept = 0;
-    const tap = keep
-      ? new Transform({
-          transform(chunk: Buffer, _encoding, callback) {
-            kept += chunk.length;
-            if (kept <= MAX_CACHED_BODY_BYTES) chunks.push(chunk);
-            callback(null, chunk);
-          },
-        })
-      : null;
+    if (keep) {
+      // A second 'data' listener sees the same chunks pipe() writes: the cache copy costs no extra stream.
+      response.body.on("data", (chunk: Buffer) => {
+        kept += chunk.length;
+        if (kept <= MAX_CACHED_BODY_BYTES) chunks.push(chunk);
+      });
+    }
     try {
-      await (tap ? pipeline(response.body, tap, ctx.res) : pipeline(response.body, ctx.res));
+      await pump(response.body, ctx.res);
       if (keep && kept <= MAX_CACHED_BODY_BYTES) keep(Buffer.concat(chunks));
     } catch (err) {
       if (!ctx.res.destroyed) ctx.res.destroy(err as Error);
@@ -525,7 +521,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     ctx.usage = { tenantId: tenant.id, endpointId: endpoint.id, outcome: null, paid: false, upstreamError: false };
     if (!tenant.originUrl) return sendError(ctx, 503, "service_unavailable", "The provider has not configured an origin yet");
 
-    const credential = parseAuthorization(req.headersDistinct.authorization);
+    // headersDistinct copies every header into arrays; only a request with Authorization needs it
+    // (to see repeated lines, e.g. L402 and LSAT both sent).
+    const credential = parseAuthorization(req.headers.authorization === undefined ? undefined : req.headersDistinct.authorization);
     const decision = await limiter.check({
       ip: ctx.clientIp,
       tenantId: tenant.id,
@@ -670,4 +668,33 @@ async function readCapped(body: Readable, cap: number, declaredLength: number): 
     return { kind: "error" };
   }
   return { kind: "ok", body: Buffer.concat(chunks, size) };
+}
+
+/**
+ * Pipes an origin body into the response; resolves once the response finished, rejects when the
+ * body fails or the client goes away first. What stream/promises' pipeline does for two streams,
+ * without the AbortController and AbortError (a DOMException with a stack) it makes per call.
+ */
+function pump(body: Readable, res: ServerResponse): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      if (err) reject(err);
+      else resolve();
+    };
+    body.once("error", settle);
+    res.once("finish", () => settle());
+    res.once("close", () => settle(res.writableFinished ? undefined : new Error("The client went away")));
+    body.pipe(res);
+  });
+}
+
+/** The origin's response headers with ours on top; the origin's CORS origin never overrides ours. */
+function relayedHeaders(origin: Record<string, string | string[]>, extra: Record<string, string>): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const name in origin) if (name !== "access-control-allow-origin") headers[name] = origin[name];
+  for (const name in extra) headers[name] = extra[name];
+  return headers;
 }

@@ -7,6 +7,7 @@ import { HealthMonitor } from "../health/monitor.ts";
 import type { Logger } from "../logging/logger.ts";
 import { expireSessions } from "../payments/expire-sessions.ts";
 import { pollInvoiceSettlements } from "../payments/record-settlement.ts";
+import { trimRetainedData } from "./retention.ts";
 import { checkNodeCapacity } from "../webhooks/capacity-monitor.ts";
 import { WebhookSender } from "../webhooks/deliver.ts";
 import { dispatchOutbox } from "../webhooks/dispatch-outbox.ts";
@@ -114,6 +115,16 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
         });
         const round = await health.runRound();
         if (round.transitions || round.skipped) deps.log.info("health probes", round);
+      },
+    },
+    {
+      // Old finished deliveries, their events and raw health samples (lib/jobs/retention.ts).
+      name: "retention",
+      intervalMs: 10 * 60_000,
+      singleton: true,
+      run: async () => {
+        const trimmed = await trimRetainedData({ prisma: deps.prisma });
+        if (trimmed.deliveries || trimmed.events || trimmed.healthSamples) deps.log.info("retention", trimmed);
       },
     },
   ];

@@ -29,6 +29,18 @@ describe("search relevance", () => {
     await api({ slug: "paths", name: "Paths", description: "Geometry helpers.", endpoints: [{ path: "/v1/route/simplify" }] });
   });
 
+  it("reports the same total on every page of a search, past the last one included", async () => {
+    const page = (n: number, limit: number) => listDirectory({ prisma: ctx.db.prisma, config: ctx.config, page: n, limit, sort: "relevance", search: "route" });
+    const all = await page(1, 50);
+    expect(all.total).toBe(all.entries.length);
+    expect(all.total).toBeGreaterThan(2);
+    const first = await page(1, 2);
+    expect(first).toMatchObject({ total: all.total, hasMore: true });
+    expect(first.entries.map((e) => e.slug)).toEqual(all.entries.slice(0, 2).map((e) => e.slug));
+    const beyond = await page(50, 2);
+    expect(beyond).toMatchObject({ entries: [], total: all.total, hasMore: false });
+  });
+
   it("matches english stems in names, tags and descriptions; endpoint paths as written or by prefix", async () => {
     expect((await slugsFor("routes")).sort()).toEqual(["atlas", "fleet", "routing"]);
     expect(await slugsFor("/v1/route")).toContain("paths");
