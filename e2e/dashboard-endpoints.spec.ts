@@ -1,7 +1,8 @@
 // The provider's path to a priced, listed API in the browser: sign in through the dev mailbox,
 // create a workspace, connect the dev wallet (after a refused LNbits key shown on its field), add
 // one endpoint of each pricing model while reading the price and 402 previews, find the API in the
-// public directory, edit and deactivate an endpoint, import from OpenAPI, delete an endpoint.
+// public directory, edit and deactivate an endpoint (form and list switch), import from OpenAPI,
+// delete an endpoint.
 import { expect, test, type Page } from "@playwright/test";
 import { createWorkspace, signInByEmail, unique } from "./dashboard-helpers.ts";
 
@@ -141,6 +142,15 @@ test("wallet, one endpoint per pricing model with previews, directory, edit, dea
   const quoteRow = page.getByRole("region", { name: "All endpoints" }).getByRole("row", { name: /\/v1\/quote/ });
   await expect(quoteRow).toContainText("20 sats per request");
   await expect(quoteRow).toContainText("Inactive");
+  // The list's switch turns it back on at once (optimistic), confirmed by the API.
+  const activeSwitch = quoteRow.getByRole("switch", { name: "GET /v1/quote active" });
+  await expect(activeSwitch).toHaveAttribute("aria-checked", "false");
+  await activeSwitch.click();
+  await expect(activeSwitch).toHaveAttribute("aria-checked", "true");
+  await expect(page.getByText("GET /v1/quote activated")).toBeVisible();
+  await activeSwitch.click();
+  await expect(page.getByText("GET /v1/quote deactivated")).toBeVisible();
+  await expect(activeSwitch).toHaveAttribute("aria-checked", "false");
 
   // Import from OpenAPI: one new operation, one that exists (skipped).
   const doc = {

@@ -10,17 +10,13 @@ import { describePrice, pricingModelLabel } from "../../../../lib/pricing/descri
 import { EmptyState } from "../../../components/empty-state.tsx";
 import { MethodBadge } from "../../../components/method-badge.tsx";
 import { requireWorkspace } from "../../session.ts";
+import { ActiveToggle } from "./active-toggle.tsx";
 import { ImportPanel } from "./import-panel.tsx";
 
 export const metadata: Metadata = { title: "Endpoints" };
 
-function Badge({ children, tone = "neutral" }: { children: string; tone?: "neutral" | "good" | "bad" }) {
-  const tones = {
-    neutral: "border-line-strong text-muted",
-    good: "border-success/40 bg-success-soft text-success",
-    bad: "border-danger/40 bg-danger-soft text-danger",
-  };
-  return <span className={`inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-medium ${tones[tone]}`}>{children}</span>;
+function Badge({ children }: { children: string }) {
+  return <span className="inline-flex items-center rounded-full border border-line-strong px-2 py-0.5 text-xs font-medium text-muted">{children}</span>;
 }
 
 function Health({ probe, active }: { probe: LatestProbe | undefined; active: boolean }) {
@@ -93,7 +89,7 @@ export default async function EndpointsPage({ params }: { params: Promise<{ slug
                   </td>
                   <td className="px-4 py-3">
                     <div className="flex flex-wrap gap-1">
-                      <Badge tone={e.isActive ? "good" : "neutral"}>{e.isActive ? "Active" : "Inactive"}</Badge>
+                      <ActiveToggle key={`${e.id}-${e.isActive}`} tenantId={tenant.id} endpointId={e.id} label={`${e.method} ${e.path}`} initialActive={e.isActive} />
                       {e.cacheTtlSeconds ? <Badge>{`Cached ${e.cacheTtlSeconds}s`}</Badge> : null}
                       {e.streaming ? <Badge>Streaming</Badge> : null}
                       {e.freeTryEnabled ? <Badge>Free try</Badge> : null}
