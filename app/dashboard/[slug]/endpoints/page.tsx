@@ -62,33 +62,27 @@ export default async function EndpointsPage({ params }: { params: Promise<{ slug
           <h2 id="list-heading" className="sr-only">
             All endpoints
           </h2>
-          <table className="w-full min-w-[44rem] text-sm">
+          {/* Status sits under the path and health under the price on small screens: no sideways scrolling on a phone. */}
+          <table className="w-full text-sm">
             <thead className="border-b border-line text-left text-xs text-muted">
               <tr>
                 <th scope="col" className="px-4 py-2.5 font-medium">Endpoint</th>
                 <th scope="col" className="px-4 py-2.5 font-medium">Price</th>
-                <th scope="col" className="px-4 py-2.5 font-medium">Status</th>
-                <th scope="col" className="px-4 py-2.5 font-medium">Health</th>
+                <th scope="col" className="hidden px-4 py-2.5 font-medium md:table-cell">Health</th>
               </tr>
             </thead>
             <tbody>
               {endpoints.map((e) => (
                 <tr key={e.id} className="border-b border-line align-top last:border-0">
                   <td className="px-4 py-3">
-                    <div className="flex items-center gap-2">
+                    <div className="flex flex-wrap items-center gap-2">
                       <MethodBadge method={e.method} />
                       <Link href={`${base}/${e.id}`} className="font-mono font-medium break-all hover:underline" aria-label={`Edit ${e.method} ${e.path}`}>
                         {e.path}
                       </Link>
                     </div>
                     {e.title ? <p className="mt-1 text-xs text-muted">{e.title}</p> : null}
-                  </td>
-                  <td className="px-4 py-3">
-                    <p>{describePrice(e)}</p>
-                    <p className="mt-0.5 text-xs text-muted">{pricingModelLabel(e.pricingModel)}</p>
-                  </td>
-                  <td className="px-4 py-3">
-                    <div className="flex flex-wrap gap-1">
+                    <div className="mt-2 flex flex-wrap gap-1">
                       <ActiveToggle key={`${e.id}-${e.isActive}`} tenantId={tenant.id} endpointId={e.id} label={`${e.method} ${e.path}`} initialActive={e.isActive} />
                       {e.cacheTtlSeconds ? <Badge>{`Cached ${e.cacheTtlSeconds}s`}</Badge> : null}
                       {e.streaming ? <Badge>Streaming</Badge> : null}
@@ -96,6 +90,13 @@ export default async function EndpointsPage({ params }: { params: Promise<{ slug
                     </div>
                   </td>
                   <td className="px-4 py-3">
+                    <p>{describePrice(e)}</p>
+                    <p className="mt-0.5 text-xs text-muted">{pricingModelLabel(e.pricingModel)}</p>
+                    <div className="mt-2 md:hidden">
+                      <Health probe={health.get(e.id)} active={e.isActive} />
+                    </div>
+                  </td>
+                  <td className="hidden px-4 py-3 md:table-cell">
                     <Health probe={health.get(e.id)} active={e.isActive} />
                   </td>
                 </tr>
