@@ -80,6 +80,7 @@ test("wallet, one endpoint per pricing model with previews, directory, edit, dea
   await expect(state).toContainText("Dev Lightning node (regtest, built in)");
   await expect(state).toContainText(/0[23][0-9a-f]{64}/);
   await expect(state.getByRole("button", { name: "Disconnect wallet" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("wallet-connected.png"), fullPage: true });
   // Replacing asks first.
   await page.getByRole("button", { name: "Test and replace" }).click();
   await expect(page.getByRole("group", { name: "Confirm replacement" })).toBeVisible();
@@ -99,6 +100,7 @@ test("wallet, one endpoint per pricing model with previews, directory, edit, dea
     await expect(preview.getByRole("status", { name: "Price preview" })).toContainText(model.price);
     await expect(preview).toContainText('"error": "Payment Required"');
     for (const line of model.challenge) await expect(preview).toContainText(line);
+    await page.screenshot({ path: testInfo.outputPath(`form-${model.title.toLowerCase().replaceAll(" ", "-")}.png`), fullPage: true });
     if (model.path === "/v1/history") {
       // per_kb cannot stream: the form says why before anything is sent.
       await page.getByRole("checkbox", { name: /^Streaming/ }).check();
