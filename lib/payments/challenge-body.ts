@@ -31,8 +31,8 @@ export function challengeBody(quote: PricingQuote, invoice: ChallengeInvoice): C
 
 /** Stand-ins for the invoice in a preview: real ones only exist once a consumer calls. */
 export const PREVIEW_INVOICE: ChallengeInvoice = {
-  paymentRequest: "lnbc…(a new invoice from your wallet for each call)",
-  paymentHash: "…(64 hex characters)",
+  paymentRequest: "lnbc…",
+  paymentHash: "…",
 };
 
 /**
