@@ -33,6 +33,7 @@ import { cacheKey, isStorableResponse, MAX_CACHED_BODY_BYTES, responseCacheFor, 
 import { matchRoute } from "./route-match.ts";
 import { TenantCache, type GatewayEndpoint, type GatewayTenant } from "./tenant-cache.ts";
 import { UsageRecorder } from "./usage-recorder.ts";
+import { originDispatcher } from "../tenants/origin-policy.ts";
 import { DeadlineSweeper } from "./deadlines.ts";
 
 export const gatewayLimits = {
@@ -136,10 +137,16 @@ export type Gateway = {
 export function createGateway(options: GatewayOptions): Gateway {
   const { config, prisma, store, log } = options;
   const limits = { ...gatewayLimits, ...options.limits };
-  const dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: limits.originConnections, pipelining: 1 });
+  // Without ORIGIN_ALLOW_PRIVATE, every origin connection is pinned to addresses the SSRF rules
+  // allow (lib/tenants/origin-policy.ts), whatever the origin's DNS says after it was saved.
+  const dispatcher =
+    options.dispatcher ??
+    originDispatcher(config, { connections: limits.originConnections, keepAliveTimeoutMs: 10_000 }) ??
+    new Agent({ keepAliveTimeout: 10_000, connections: limits.originConnections, pipelining: 1 });
   // A stream holds its upstream connection for its whole life: streams get their own agent with no
   // per-origin cap, so they never queue behind the pool (and never starve ordinary calls).
-  const streamDispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, pipelining: 1 });
+  const streamDispatcher =
+    options.dispatcher ?? originDispatcher(config, { connections: null, keepAliveTimeoutMs: 10_000 }) ?? new Agent({ keepAliveTimeout: 10_000, pipelining: 1 });
   const tenants = new TenantCache({ prisma, store, appSecret: config.appSecret });
   // /.well-known/ discovery documents (spec 4.2), rebuilt whenever the cached tenant is.
   const discovery = createDiscoveryServer({ prisma, config });

@@ -8,6 +8,7 @@ import type { Logger } from "../logging/logger.ts";
 import { expireSessions } from "../payments/expire-sessions.ts";
 import { pollInvoiceSettlements } from "../payments/record-settlement.ts";
 import { trimRetainedData } from "./retention.ts";
+import { originDispatcher } from "../tenants/origin-policy.ts";
 import { checkNodeCapacity } from "../webhooks/capacity-monitor.ts";
 import { WebhookSender } from "../webhooks/deliver.ts";
 import { dispatchOutbox } from "../webhooks/dispatch-outbox.ts";
@@ -107,7 +108,8 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
       run: async () => {
         health ??= new HealthMonitor({
           prisma: deps.prisma,
-          dispatcher: new Agent({ keepAliveTimeout: 10_000, connections: 32 }),
+          // Probes go where the gateway goes: pinned unless private origins are allowed.
+          dispatcher: originDispatcher(config(), { connections: 32, keepAliveTimeoutMs: 10_000 }) ?? new Agent({ keepAliveTimeout: 10_000, connections: 32 }),
           appSecret: config().appSecret,
           log: deps.log.child({ job: "health-probes" }),
           // Leave a margin before the next interval so rounds never overlap.

@@ -9,10 +9,8 @@ import { AppError } from "../errors/index.ts";
 import { callOrigin } from "../gateway/origin-call.ts";
 import { probeRequest } from "../health/monitor.ts";
 import { checkTargetUrl, createPinnedDispatcher, systemResolver, type HostResolver } from "../webhooks/ssrf.ts";
+import { originTargetPolicy } from "./origin-policy.ts";
 import { readOriginSecrets } from "./secrets.ts";
-
-/** Every address, for installs that allow private origins (development). */
-const ANY_ADDRESS = ["0.0.0.0/0", "::/0"];
 
 export type TestOriginConnectionOptions = {
   prisma: PrismaClient;
@@ -55,7 +53,7 @@ export async function testOriginConnection(options: TestOriginConnectionOptions)
   const refuse = (message: string, rule: string) =>
     new AppError("validation_failed", `Invalid request: originUrl: ${message}`, { fields: [{ field: "originUrl", message, rule }] });
   if (!tenant.originUrl) throw refuse("set an origin URL before testing it", "missing");
-  const policy = { resolver, allowedTargets: allowPrivate ? ANY_ADDRESS : [] };
+  const policy = originTargetPolicy({ originAllowPrivate: allowPrivate }, resolver);
   const problem = await checkTargetUrl(tenant.originUrl, policy, { requireHttps: false });
   if (problem) throw refuse(problem.message, problem.rule);
 

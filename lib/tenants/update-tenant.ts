@@ -2,6 +2,7 @@
 import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
 import type { KeyValueStore } from "../store/types.ts";
+import { assertOriginUrl } from "./origin-policy.ts";
 import { publishConfigChanged } from "./config-events.ts";
 import type { TenantUpdate } from "./schemas.ts";
 
@@ -10,10 +11,13 @@ export type UpdateTenantOptions = {
   store: KeyValueStore;
   tenantId: string;
   changes: TenantUpdate;
+  /** ORIGIN_ALLOW_PRIVATE: a new originUrl is checked by lib/tenants/origin-policy.ts. */
+  originAllowPrivate: boolean;
 };
 
 /** Applies the given fields (omitted ones stay as they are) and returns the updated row. */
-export async function updateTenant({ prisma, store, tenantId, changes }: UpdateTenantOptions) {
+export async function updateTenant({ prisma, store, tenantId, changes, originAllowPrivate }: UpdateTenantOptions) {
+  if (changes.originUrl) await assertOriginUrl(changes.originUrl, { originAllowPrivate });
   const data = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as TenantUpdate;
   const updated = await prisma.tenant.updateMany({ where: { id: tenantId }, data });
   if (updated.count === 0) throw new AppError("not_found", "Workspace not found");

@@ -256,7 +256,11 @@ export async function checkWebhookUrl(rawUrl: string, policy: TargetPolicy): Pro
  * The same check for any server-side call to a user-given URL (webhooks: https only; the
  * dashboard's origin test: http or https). Returns null when acceptable.
  */
-export async function checkTargetUrl(rawUrl: string, policy: TargetPolicy, options: { requireHttps: boolean }): Promise<TargetProblem | null> {
+export async function checkTargetUrl(
+  rawUrl: string,
+  policy: TargetPolicy,
+  options: { requireHttps: boolean; /** Shape only: no DNS, no address rule (installs that allow private targets). */ addressCheck?: boolean },
+): Promise<TargetProblem | null> {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -268,6 +272,7 @@ export async function checkTargetUrl(rawUrl: string, policy: TargetPolicy, optio
   if (url.username || url.password) return { rule: "credentials_not_allowed", message: "must not contain a user name or password" };
   const host = bareHostname(url);
   if (!host) return { rule: "invalid_url", message: "must name a host" };
+  if (options.addressCheck === false) return null;
   let addresses: ResolvedAddress[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
@@ -326,8 +331,10 @@ export type PinnedDispatcherOptions = TargetPolicy & {
   ca?: string | string[];
   /** TCP + TLS handshake limit. */
   connectTimeoutMs?: number;
-  /** Connections kept per receiver origin (bounds one receiver's share of sockets). */
-  connectionsPerOrigin?: number;
+  /** Connections kept per receiver origin (bounds one receiver's share of sockets); null: no cap. */
+  connectionsPerOrigin?: number | null;
+  /** Idle keep-alive of pooled connections (default 30 s). */
+  keepAliveTimeoutMs?: number;
 };
 
 /**
@@ -360,8 +367,8 @@ export function createPinnedDispatcher(options: PinnedDispatcherOptions): Agent 
   };
   return new Agent({
     connect,
-    connections: options.connectionsPerOrigin ?? 8,
-    keepAliveTimeout: 30_000,
+    connections: options.connectionsPerOrigin === null ? undefined : (options.connectionsPerOrigin ?? 8),
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
     keepAliveMaxTimeout: 60_000,
   });
 }

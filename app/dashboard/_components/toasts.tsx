@@ -1,5 +1,6 @@
 "use client";
-// Toasts: short messages in a polite live region (errors assertive), dismissable, gone after 6 s.
+// Toasts: short messages in a polite live region (errors assertive), dismissable, at most three,
+// gone after 4 s (errors 8 s).
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 
 type Toast = { id: number; kind: "error" | "success"; message: string };
@@ -21,8 +22,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const push = useCallback(
     (kind: Toast["kind"], message: string) => {
       const id = nextId++;
-      setToasts((list) => [...list.slice(-3), { id, kind, message }]);
-      setTimeout(() => dismiss(id), 6_000);
+      setToasts((list) => [...list.slice(-2), { id, kind, message }]);
+      setTimeout(() => dismiss(id), kind === "error" ? 8_000 : 4_000);
     },
     [dismiss],
   );

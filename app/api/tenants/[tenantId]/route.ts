@@ -14,7 +14,7 @@ export const GET = withWorkspace(async ({ ctx, tenantId }) => {
 // PATCH /api/tenants/:tenantId: update name, description, tags, originUrl or listed.
 export const PATCH = withWorkspace(
   async ({ ctx, tenantId, body }) => {
-    const tenant = await updateTenant({ prisma: ctx.db.prisma, store: ctx.store, tenantId, changes: body });
+    const tenant = await updateTenant({ prisma: ctx.db.prisma, store: ctx.store, tenantId, changes: body, originAllowPrivate: ctx.config.originAllowPrivate });
     return Response.json(tenantResponseSchema.parse({ ...tenant, gatewayUrl: gatewayUrlFor(ctx.config, tenant.slug) }));
   },
   { body: tenantUpdateSchema },
