@@ -1,5 +1,5 @@
-// Shared steps of the dashboard browser tests: unique names per test and project (parallel runs
-// never share an address or slug), magic-link sign-in through the dev mailbox, and a new workspace.
+// Shared steps of the dashboard browser tests: unique names per run, magic-link sign-in through the
+// dev mailbox, and creating a workspace through the form.
 import { expect, type Page } from "@playwright/test";
 
 /** Unique per test and project, so parallel runs never share an address or slug. */
@@ -7,7 +7,7 @@ export function unique(testInfo: { project: { name: string }; workerIndex: numbe
   return `${testInfo.project.name}-${testInfo.workerIndex}-${Date.now().toString(36)}`;
 }
 
-/** Signs in by e-mail: asks for a link, opens the dev mailbox and follows the newest link. */
+/** Signs in by e-mail: asks for a link, opens it from the dev mailbox. */
 export async function signInByEmail(page: Page, email: string, callbackUrl = "/dashboard") {
   await page.goto(`/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
   await page.getByLabel("E-mail address").fill(email);
@@ -18,14 +18,16 @@ export async function signInByEmail(page: Page, email: string, callbackUrl = "/d
   await page.getByRole("article", { name: `E-mail to ${email}` }).first().getByRole("link", { name: "Open the sign-in link" }).click();
 }
 
-/** Creates a workspace from the first-workspace form (signed in, on /dashboard); lands on its overview. */
+/** Creates a workspace from /dashboard (a signed-in user without one) and waits for its overview. */
 export async function createWorkspace(page: Page, name: string, slug: string) {
+  await expect(page).toHaveURL("/dashboard");
   await page.getByLabel("Name").fill(name);
   await page.getByLabel("Slug").fill(slug);
   await expect(page.getByText("Available", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Create workspace" }).click();
-  // The first write of a cold server (migrations warm, Prisma connecting) can take a while on a loaded machine.
+  // The first write of a cold server (Prisma connecting, pages compiling) can take a while on a loaded machine.
   await expect(page).toHaveURL(`/dashboard/${slug}`, { timeout: 20_000 });
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 }
 
 /** A valid slug (at most 63 characters, no trailing dash) from a prefix and a unique id. */

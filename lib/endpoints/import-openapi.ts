@@ -15,7 +15,7 @@ import type { KeyValueStore } from "../store/types.ts";
 import { publishConfigChanged } from "../tenants/config-events.ts";
 import { startTrialIfUnset } from "../tenants/start-trial.ts";
 import { toEndpointColumns, type EndpointRow } from "./columns.ts";
-import { endpointCreateSchema, HTTP_METHODS, PARAMETER_TYPES, type EndpointConfig } from "./schemas.ts";
+import { endpointCreateSchema, endpointResponseSchema, HTTP_METHODS, PARAMETER_TYPES, type EndpointConfig } from "./schemas.ts";
 
 /** Operations one import may create: a whole API, not a dump of unrelated ones. */
 export const maxImportOperations = 200;
@@ -28,6 +28,13 @@ export const openApiImportSchema = z
   })
   .refine((doc) => Object.keys(doc.paths).length > 0, { message: "must contain at least one path", path: ["paths"] });
 export type OpenApiImport = z.output<typeof openApiImportSchema>;
+
+/** The import's query: `existing=skip` leaves operations that already exist alone instead of a 409. */
+export const importQuerySchema = z.object({ existing: z.enum(["fail", "skip"]).default("fail") });
+
+/** 201 of an import: the endpoints created, in document order, and the operations skipped. */
+export const importResponseSchema = z.object({ endpoints: z.array(endpointResponseSchema), skipped: z.array(z.string()) });
+export type ImportResponse = z.output<typeof importResponseSchema>;
 
 /** One operation that failed validation, named as the provider wrote it. */
 export type ImportProblem = { operation: string; fields: { field: string; message: string }[] };
@@ -177,13 +184,25 @@ export function endpointsFromOpenApi(doc: OpenApiImport): { ok: true; endpoints:
   return problems.length ? { ok: false, problems } : { ok: true, endpoints };
 }
 
-export type ImportOpenApiOptions = { prisma: PrismaClient; store: KeyValueStore; tenantId: string; document: OpenApiImport; now?: Date };
+export type ImportOpenApiOptions = {
+  prisma: PrismaClient;
+  store: KeyValueStore;
+  tenantId: string;
+  document: OpenApiImport;
+  /** Leave operations that already exist as they are (re-importing a grown API) instead of a 409. */
+  skipExisting?: boolean;
+  now?: Date;
+};
+
+/** What an import created, and the `METHOD /path` of operations left alone because they existed. */
+export type ImportOpenApiResult = { created: EndpointRow[]; skipped: string[] };
 
 /**
  * Creates every operation as an endpoint in one transaction. 422 names each invalid operation and
- * its fields; 409 names each method + path that already exists (nothing is created in either case).
+ * its fields; 409 names each method + path that already exists, unless `skipExisting` (nothing is
+ * created on any error).
  */
-export async function importOpenApi({ prisma, store, tenantId, document, now = new Date() }: ImportOpenApiOptions): Promise<EndpointRow[]> {
+export async function importOpenApi({ prisma, store, tenantId, document, skipExisting = false, now = new Date() }: ImportOpenApiOptions): Promise<ImportOpenApiResult> {
   const converted = endpointsFromOpenApi(document);
   if (!converted.ok) {
     const summary = converted.problems.map((p) => `${p.operation} (${p.fields.map((f) => `${f.field}: ${f.message}`).join("; ")})`).join(", ");
@@ -193,16 +212,18 @@ export async function importOpenApi({ prisma, store, tenantId, document, now = n
     where: { tenantId, OR: converted.endpoints.map((e) => ({ method: e.method, path: e.path })) },
     select: { method: true, path: true },
   });
-  if (existing.length) {
-    const names = existing.map((e) => `${e.method} ${e.path}`);
-    throw new AppError("conflict", `These endpoints already exist in this workspace: ${names.join(", ")}`, { operations: names });
+  const skipped = existing.map((e) => `${e.method} ${e.path}`);
+  if (skipped.length && !skipExisting) {
+    throw new AppError("conflict", `These endpoints already exist in this workspace: ${skipped.join(", ")}`, { operations: skipped });
   }
+  const toCreate = converted.endpoints.filter((e) => !skipped.includes(`${e.method} ${e.path}`));
+  if (toCreate.length === 0) return { created: [], skipped };
   let rows: EndpointRow[];
   try {
     rows = await prisma.$transaction(async (tx) => {
       const created: EndpointRow[] = [];
       // In document order, so the directory shows them as the provider wrote them.
-      for (const [i, endpoint] of converted.endpoints.entries()) {
+      for (const [i, endpoint] of toCreate.entries()) {
         created.push(await tx.endpoint.create({ data: { ...toEndpointColumns(endpoint), tenantId, createdAt: new Date(now.getTime() + i) } }));
       }
       if (created.some((e) => e.isActive && e.pricingModel)) await startTrialIfUnset({ tx, tenantId, now });
@@ -213,5 +234,5 @@ export async function importOpenApi({ prisma, store, tenantId, document, now = n
     throw err;
   }
   await publishConfigChanged({ store, tenantId });
-  return rows;
+  return { created: rows, skipped };
 }

@@ -5,18 +5,9 @@ import { mintL402Macaroon, type L402Scope } from "../l402/macaroon.ts";
 import type { WalletBackend } from "../lightning/types.ts";
 import type { PrismaClient } from "../db/client.ts";
 import type { PricingQuote } from "../pricing/quote.ts";
+import { challengeBody, type ChallengeBody } from "./challenge-body.ts";
 
-export type ChallengeBody = {
-  error: "Payment Required";
-  paymentRequest: string;
-  amountSats: number;
-  paymentHash: string;
-  model?: string;
-  durationMinutes?: number;
-  unitCostSats?: number;
-  tokenBudget?: number;
-  creditSats?: number;
-};
+export type { ChallengeBody } from "./challenge-body.ts";
 
 export type Challenge = { wwwAuthenticate: [string, string]; body: ChallengeBody; paymentHash: string };
 
@@ -67,12 +58,6 @@ export async function issueChallenge(options: IssueChallengeOptions): Promise<Ch
   return {
     paymentHash: invoice.paymentHash,
     wwwAuthenticate: challengeHeaderValues(macaroon, invoice.paymentRequest),
-    body: {
-      error: "Payment Required",
-      paymentRequest: invoice.paymentRequest,
-      amountSats: quote.amountSats,
-      paymentHash: invoice.paymentHash,
-      ...quote.bodyFields,
-    },
+    body: challengeBody(quote, invoice),
   };
 }

@@ -62,5 +62,6 @@ export async function connectWallet(options: ConnectWalletOptions) {
   };
   const row = await prisma.wallet.upsert({ where: { tenantId }, create: { tenantId, ...columns }, update: columns });
   await publishConfigChanged({ store, tenantId });
-  return { ...row, ...describeWallet(wallet) };
+  // A new connection starts unchecked: the capacity monitor reports on its next pass.
+  return { ...row, capacity: null, ...describeWallet(wallet) };
 }

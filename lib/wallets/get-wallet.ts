@@ -1,4 +1,5 @@
-// Reads a workspace's connected wallet (without credentials).
+// Reads a workspace's connected wallet (without credentials), with what the dashboard shows about
+// it: the last invoice issued through it and the capacity monitor's latest verdict.
 import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
 import { describeWallet } from "../lightning/credentials.ts";
@@ -10,9 +11,31 @@ export type GetWalletOptions = { prisma: PrismaClient; appSecret: string; tenant
 export async function getWallet({ prisma, appSecret, tenantId }: GetWalletOptions) {
   const wallet = await prisma.wallet.findUnique({
     where: { tenantId },
-    select: { type: true, credentialsEnc: true, nodePubkey: true, connectedAt: true, lastInvoiceAt: true },
+    select: {
+      type: true,
+      credentialsEnc: true,
+      nodePubkey: true,
+      connectedAt: true,
+      lastInvoiceAt: true,
+      capacityStatus: true,
+      capacityReason: true,
+      capacityCheckedAt: true,
+    },
   });
   if (!wallet) throw new AppError("not_found", "No wallet connected; PUT /api/tenants/:tenantId/wallet connects one");
-  const { credentialsEnc: _sealed, ...visible } = wallet;
-  return { ...visible, ...describeWallet(readWalletCredentials(appSecret, wallet)) };
+  // The gateway records every invoice it issues; those since the connection came from this wallet
+  // (the row's own lastInvoiceAt is the connection's test invoice).
+  const latest = await prisma.invoice.findFirst({
+    where: { tenantId, createdAt: { gte: wallet.connectedAt } },
+    orderBy: { createdAt: "desc" },
+    select: { createdAt: true },
+  });
+  const { credentialsEnc: _sealed, capacityStatus, capacityReason, capacityCheckedAt, lastInvoiceAt, ...visible } = wallet;
+  const newest = [lastInvoiceAt, latest?.createdAt ?? null].filter((d): d is Date => d !== null).sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
+  return {
+    ...visible,
+    lastInvoiceAt: newest,
+    capacity: capacityStatus && capacityCheckedAt ? { status: capacityStatus, reason: capacityReason, checkedAt: capacityCheckedAt } : null,
+    ...describeWallet(readWalletCredentials(appSecret, wallet)),
+  };
 }

@@ -1,6 +1,7 @@
 // Receiving wallet resource (non-custodial: the provider's own node). Credentials go in, never out.
 import { z } from "zod";
 import { walletCredentialsSchema } from "../lightning/credentials.ts";
+import { CAPACITY_REASONS } from "../webhooks/events.ts";
 
 /** Every backend the schema knows (Prisma enum WalletType). */
 export const WALLET_TYPES = ["dev", "lnd", "nwc", "lnbits", "phoenixd"] as const;
@@ -23,6 +24,18 @@ export const walletResponseSchema = z.object({
   host: z.string().nullable(),
   nodePubkey: z.string().nullable(),
   connectedAt: isoDate,
+  /** The newest invoice issued through this wallet: the gateway's, or the connection's test invoice. */
   lastInvoiceAt: isoDate.nullable(),
+  /**
+   * The node capacity monitor's latest verdict (lib/webhooks/capacity-monitor.ts), for backends that
+   * report channels (dev node, LND); null until it has checked. `reason` names a degradation.
+   */
+  capacity: z
+    .object({
+      status: z.enum(["ok", "degraded"]),
+      reason: z.enum(CAPACITY_REASONS).nullable(),
+      checkedAt: isoDate,
+    })
+    .nullable(),
 });
 export type WalletResponse = z.output<typeof walletResponseSchema>;

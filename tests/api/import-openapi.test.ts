@@ -53,6 +53,7 @@ describe("POST /api/tenants/:tenantId/endpoints/import", () => {
     const res = await post(doc);
     expect(res.status).toBe(201);
     expect(res.body.endpoints).toHaveLength(3);
+    expect(res.body.skipped).toEqual([]);
     const [forecast, alerts, ping] = await endpoints();
     expect(forecast).toMatchObject({
       method: "GET",
@@ -116,6 +117,27 @@ describe("POST /api/tenants/:tenantId/endpoints/import", () => {
     expect(res.status).toBe(409);
     expect(res.body.error.details.operations).toEqual(["GET /v1/ping"]);
     expect(await endpoints()).toHaveLength(1);
+  });
+
+  it("with ?existing=skip, creates the new operations and lists the existing ones as skipped", async () => {
+    const { prisma } = api.test().db;
+    await prisma.endpoint.create({ data: { tenantId, method: "GET", path: "/v1/ping", title: "Mine" } });
+    const skip = (body: unknown, query = "?existing=skip") =>
+      call(importRoute, { method: "POST", path: `/tenants/${tenantId}/endpoints/import${query}`, params: { tenantId }, token: key, body });
+    const res = await skip(doc);
+    expect(res.status).toBe(201);
+    expect(res.body.skipped).toEqual(["GET /v1/ping"]);
+    expect(res.body.endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`)).toEqual(["GET /v1/forecast/{day}", "POST /v1/alerts"]);
+    // The existing endpoint is left exactly as it was.
+    expect((await prisma.endpoint.findFirstOrThrow({ where: { tenantId, path: "/v1/ping" } })).title).toBe("Mine");
+    // Everything already there: nothing created, everything skipped.
+    const again = await skip(doc);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual({ endpoints: [], skipped: expect.arrayContaining(["GET /v1/ping", "GET /v1/forecast/{day}", "POST /v1/alerts"]) });
+    expect(await endpoints()).toHaveLength(3);
+    // Invalid operations still refuse the whole document, and an unknown mode is a 422.
+    expect((await skip({ ...doc, paths: { ...doc.paths, "/v1/bad path": { get: { responses: {} } } } })).status).toBe(422);
+    expect((await skip(doc, "?existing=overwrite")).status).toBe(422);
   });
 
   it("rejects what is not an OpenAPI 3 document with 422, and needs authentication", async () => {

@@ -32,6 +32,7 @@ describe("wallet", () => {
       nodePubkey: api.server().devNode!.nodePubkey,
       connectedAt: expect.any(String),
       lastInvoiceAt: expect.any(String),
+      capacity: null,
     });
     expect(res.body.nodePubkey).toMatch(/^0[23][0-9a-f]{64}$/);
     expect(await prisma.devNodeInvoice.count()).toBe(1);

@@ -3,13 +3,17 @@
 
 export type FieldErrors = Record<string, string>;
 
-/** A failed API call: `fields` maps a field name to its message (422 `details.fields`, or 409 naming one). */
+/**
+ * A failed API call: `fields` maps a field name to its message (422 `details.fields`, or 409 naming
+ * one); `details` is the error's raw details for callers that show more (the import's operations).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly fields: FieldErrors = {},
+    readonly details: unknown = undefined,
   ) {
     super(message);
     this.name = "ApiError";
@@ -46,7 +50,7 @@ export async function apiFetch<T>(path: string, init: { method?: string; body?: 
   const json = text ? (JSON.parse(text) as unknown) : null;
   if (!res.ok) {
     const error = (json as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
-    throw new ApiError(res.status, error?.code ?? "error", error?.message ?? `Request failed (${res.status})`, fieldsOf(error?.details));
+    throw new ApiError(res.status, error?.code ?? "error", error?.message ?? `Request failed (${res.status})`, fieldsOf(error?.details), error?.details);
   }
   return json as T;
 }

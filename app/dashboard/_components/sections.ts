@@ -11,6 +11,8 @@ export type DashboardSection = {
 export const dashboardSections: readonly DashboardSection[] = [
   { id: "overview", label: "Overview", segment: "" },
   { id: "origin", label: "Origin & secrets", segment: "origin" },
+  { id: "wallet", label: "Wallet", segment: "wallet" },
+  { id: "endpoints", label: "Endpoints", segment: "endpoints" },
   { id: "analytics", label: "Analytics", segment: "analytics" },
   { id: "webhooks", label: "Webhooks", segment: "webhooks" },
   { id: "api-keys", label: "API keys", segment: "api-keys" },

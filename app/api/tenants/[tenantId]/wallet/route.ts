@@ -1,6 +1,7 @@
-// GET|PUT /api/tenants/:tenantId/wallet: read or connect the workspace's receiving wallet.
+// GET|PUT|DELETE /api/tenants/:tenantId/wallet: read, connect or disconnect the workspace's receiving wallet.
 import { withWorkspace } from "../../../../../lib/api/handler.ts";
 import { connectWallet } from "../../../../../lib/wallets/connect-wallet.ts";
+import { disconnectWallet } from "../../../../../lib/wallets/disconnect-wallet.ts";
 import { getWallet } from "../../../../../lib/wallets/get-wallet.ts";
 import { walletConnectSchema, walletResponseSchema } from "../../../../../lib/wallets/schemas.ts";
 
@@ -24,4 +25,13 @@ export const PUT = withWorkspace(
     return Response.json(walletResponseSchema.parse(wallet));
   },
   { body: walletConnectSchema, role: "owner" },
+);
+
+// DELETE /api/tenants/:tenantId/wallet: disconnect; priced endpoints answer 503 until a wallet is connected again.
+export const DELETE = withWorkspace(
+  async ({ ctx, tenantId }) => {
+    await disconnectWallet({ prisma: ctx.db.prisma, store: ctx.store, tenantId });
+    return new Response(null, { status: 204 });
+  },
+  { role: "owner" },
 );
