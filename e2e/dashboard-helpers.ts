@@ -21,9 +21,13 @@ export async function signInByEmail(page: Page, email: string, callbackUrl = "/d
 /** Creates a workspace from /dashboard (a signed-in user without one) and waits for its overview. */
 export async function createWorkspace(page: Page, name: string, slug: string) {
   await expect(page).toHaveURL("/dashboard");
-  await page.getByLabel("Name").fill(name);
+  // Slug first: its live check answering proves the form is hydrated (a value typed before hydration
+  // is reset to the initial empty state), and an edited slug is no longer derived from the name.
   await page.getByLabel("Slug").fill(slug);
   await expect(page.getByText("Available", { exact: true })).toBeVisible();
+  await page.getByLabel("Name").fill(name);
+  await expect(page.getByLabel("Name")).toHaveValue(name);
+  await expect(page.getByLabel("Slug")).toHaveValue(slug);
   await page.getByRole("button", { name: "Create workspace" }).click();
   // The first write of a cold server (Prisma connecting, pages compiling) can take a while on a loaded machine.
   await expect(page).toHaveURL(`/dashboard/${slug}`, { timeout: 20_000 });
