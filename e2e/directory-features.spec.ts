@@ -34,8 +34,10 @@ test("pagination past the end offers the way back; the API refuses out-of-range 
   expect(res.status()).toBe(400);
   const body = await res.json();
   expect(body.error.details.fields.map((f: { field: string }) => f.field).sort()).toEqual(["limit", "page"]);
+  // Dashboard tests running alongside list APIs of their own: count, do not assume one.
   const list = await (await request.get("/api/directory?limit=1&page=1")).json();
-  expect(list).toMatchObject({ total: 1, hasMore: false });
+  expect(list.total).toBeGreaterThanOrEqual(1);
+  expect(list.hasMore).toBe(list.total > 1);
 });
 
 test("the API page shows health history, the badge with its snippet, the MCP config and the OpenAPI link", async ({ page }) => {
