@@ -60,6 +60,12 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
         if (dispatched.deliveries) deps.log.debug("webhook events dispatched", dispatched);
         await sender.pump();
       },
+      // Shutdown lets the attempts in flight finish and be recorded (each is bounded by the
+      // delivery timeout) instead of leaving them to the lease's expiry.
+      close: async () => {
+        await sender?.close();
+        sender = null;
+      },
     },
     {
       name: "node-capacity",

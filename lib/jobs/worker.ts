@@ -11,6 +11,8 @@ export type Job = {
   /** True when only one worker in the cluster may run it per interval. */
   singleton: boolean;
   run(): Promise<void>;
+  /** Releases what the job keeps between runs (connections, attempts in flight); called once on stop. */
+  close?(): Promise<void>;
 };
 
 export type Worker = { stop(): Promise<void>; runOnce(name: string): Promise<void> };
@@ -57,6 +59,10 @@ export function startWorker(options: { prisma: PrismaClient; jobs: Job[]; log: L
       stopped = true;
       timers.forEach(clearInterval);
       await Promise.allSettled(running.values());
+      const closed = await Promise.allSettled(options.jobs.map((job) => job.close?.()));
+      closed.forEach((result, i) => {
+        if (result.status === "rejected") options.log.error("job close failed", { job: options.jobs[i].name, error: result.reason });
+      });
     },
     async runOnce(name) {
       const job = options.jobs.find((j) => j.name === name);
