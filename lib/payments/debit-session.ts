@@ -9,7 +9,9 @@
 // crash can only favour the payer, and without the flush wait a busy session's row lock is held for
 // microseconds instead of a disk flush. Refunds stay fully durable.
 import type { SessionModel } from "../pricing/quote.ts";
-import { runHot, type HotDb, type HotStatement } from "./hot-sql.ts";
+import type pg from "pg";
+import { batcherPerPool, StatementBatcher } from "./hot-batch.ts";
+import { runHot, runOnPool, utcWallTime, type HotDb, type HotStatement } from "./hot-sql.ts";
 import type { SessionState } from "./open-session.ts";
 
 /** Which session: by the hash of the token the client sent, or by id (after opening it from a proof). */
@@ -83,6 +85,50 @@ const byToken = lookupStatements("token", "tokenHash");
 const byId = lookupStatements("id", "id");
 
 /**
+ * The debit by token for many calls in one statement (lib/payments/hot-batch.ts): the same
+ * conditions as `hub_session_debit_by_token`, row by row, each with its own tenant, endpoint and now.
+ */
+const batchDebitStatement: HotStatement = {
+  name: "hub_session_debit_batch",
+  text: `
+    WITH req AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamp(3)[]) AS r("key", "reqTenantId", "reqEndpointId", "reqNow")
+    )
+    UPDATE "PaymentSession" SET "balance" = "balance" - ${debitSql}, "updatedAt" = req."reqNow"
+    FROM req
+    WHERE "tokenHash" = req."key" AND "tenantId" = req."reqTenantId" AND "endpointId" = req."reqEndpointId" AND "expiresAt" > req."reqNow"
+      AND ("balance" IS NULL OR "balance" >= ${minimumSql}) AND ${asyncCommitSql}
+    RETURNING req."key", ${sessionColumns}, ${debitSql} AS "debited"`,
+};
+
+type DebitCall = { tokenHash: string; tenantId: string; endpointId: string; now: Date };
+
+const debitBatcher = batcherPerPool(
+  (pool: pg.Pool) =>
+    new StatementBatcher<DebitCall, Row>({
+      keyOf: (call) => call.tokenHash,
+      runBatch: async (calls) => {
+        const rows = await runOnPool<Row & { key: string }>(pool, batchDebitStatement, [
+          calls.map((c) => c.tokenHash),
+          calls.map((c) => c.tenantId),
+          calls.map((c) => c.endpointId),
+          calls.map((c) => utcWallTime(c.now)),
+        ]);
+        return new Map(rows.map((row) => [row.key, row]));
+      },
+      runOne: async (call) => (await runOnPool<Row>(pool, byToken.debit, [call.tokenHash, call.tenantId, call.endpointId, call.now]))[0] ?? null,
+    }),
+);
+
+/** The conditional debit: batched with concurrent calls by token on PostgreSQL, else one statement. */
+async function runDebit(db: HotDb, lookup: SessionLookup, values: [string, string, string, Date]): Promise<Row | null> {
+  if (db.pg && "tokenHash" in lookup) {
+    return debitBatcher(db.pg).submit({ tokenHash: values[0], tenantId: values[1], endpointId: values[2], now: values[3] });
+  }
+  return (await runHot<Row>(db, "tokenHash" in lookup ? byToken.debit : byId.debit, values))[0] ?? null;
+}
+
+/**
  * Takes one call's debit from a live session of this endpoint (one request for token_bucket, the
  * unit cost for metered, nothing for time_pass and per_kb, which must still hold one sat).
  */
@@ -90,13 +136,13 @@ export async function debitSession(options: DebitSessionOptions): Promise<Sessio
   const { lookup, tenantId, endpointId, now } = options;
   const statements = "tokenHash" in lookup ? byToken : byId;
   const key = "tokenHash" in lookup ? lookup.tokenHash : lookup.sessionId;
-  const values = [key, tenantId, endpointId, now];
+  const values: [string, string, string, Date] = [key, tenantId, endpointId, now];
   if (options.modelHint === "time_pass") {
     const passes = await runHot<Row>(options, statements.pass, values);
     if (passes[0]) return { ok: true, session: { ...passes[0], debited: 0 } };
   }
-  const rows = await runHot<Row>(options, statements.debit, values);
-  if (rows[0]) return { ok: true, session: { ...rows[0], debited: Number(rows[0].debited) } };
+  const row = await runDebit(options, lookup, values);
+  if (row) return { ok: true, session: { id: row.id, endpointId: row.endpointId, model: row.model, balance: row.balance, unitCostSats: row.unitCostSats, expiresAt: row.expiresAt, debited: Number(row.debited) } };
   return { ok: false, reason: await explainRefusal(options, statements.explain, key, tenantId, endpointId, now) };
 }
 

@@ -10,8 +10,11 @@ import type { PrismaClient } from "../db/client.ts";
 /** A statement with a stable name: its text must never change under the same name (pg prepares by name). */
 export type HotStatement = { readonly name: string; readonly text: string };
 
-/** Parameter values: Date is sent as UTC wall time, which is how Prisma stores `timestamp(3)` columns. */
-export type HotValue = string | number | Date | null;
+/**
+ * Parameter values: Date is sent as UTC wall time, which is how Prisma stores `timestamp(3)` columns.
+ * Arrays are batch parameters (lib/payments/hot-batch.ts): dates in them go as `utcWallTime` text.
+ */
+export type HotValue = string | number | Date | null | readonly (string | number | null)[];
 
 /** Where a hot statement runs: the pg pool when there is one (PostgreSQL), else Prisma (PGlite). */
 export type HotDb = { prisma: Pick<PrismaClient, "$queryRawUnsafe">; pg?: pg.Pool | null };
@@ -29,20 +32,23 @@ const resultTypes = {
 };
 
 /** The UTC wall-time form adapter-pg sends for a DateTime (`YYYY-MM-DD HH:MM:SS.mmm`). */
-function utcWallTime(date: Date): string {
+export function utcWallTime(date: Date): string {
   return date.toISOString().replace("T", " ").replace("Z", "");
 }
 
 /** Runs one hot statement and returns its rows. */
 export async function runHot<Row>(db: HotDb, statement: HotStatement, values: readonly HotValue[]): Promise<Row[]> {
-  if (db.pg) {
-    const result = await db.pg.query({
-      name: statement.name,
-      text: statement.text,
-      values: values.map((v) => (v instanceof Date ? utcWallTime(v) : v)),
-      types: resultTypes,
-    });
-    return result.rows as Row[];
-  }
+  if (db.pg) return runOnPool<Row>(db.pg, statement, values);
   return db.prisma.$queryRawUnsafe<Row[]>(statement.text, ...values);
+}
+
+/** Runs a hot statement on the pool as a named prepared statement. */
+export async function runOnPool<Row>(pool: pg.Pool, statement: HotStatement, values: readonly HotValue[]): Promise<Row[]> {
+  const result = await pool.query({
+    name: statement.name,
+    text: statement.text,
+    values: values.map((v) => (v instanceof Date ? utcWallTime(v) : v)),
+    types: resultTypes,
+  });
+  return result.rows as Row[];
 }

@@ -2,7 +2,9 @@
 // consumed by one successful call; after an upstream failure it is released and redeems again.
 // PostgreSQL decides every race: the claim is one conditional upsert, so two gateway instances
 // presenting the same proof at once cannot both win.
-import { runHot, type HotDb, type HotStatement } from "./hot-sql.ts";
+import type pg from "pg";
+import { batcherPerPool, StatementBatcher } from "./hot-batch.ts";
+import { runHot, runOnPool, utcWallTime, type HotDb, type HotStatement } from "./hot-sql.ts";
 
 export type ClaimResult = "claimed" | "spent" | "in_use";
 
@@ -70,14 +72,114 @@ const finishStatement: HotStatement = {
 };
 
 /**
+ * The claim for many calls in one statement (lib/payments/hot-batch.ts): the same conditional
+ * upsert, settlement and event, row by row; returns the payment hashes it claimed. One WAL flush
+ * commits every claim of the batch.
+ */
+const batchClaimStatement: HotStatement = {
+  name: "hub_claim_proof_batch",
+  text: `
+    WITH req AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamp(3)[], $5::text[])
+        AS r("paymentHash", "tenantId", "endpointId", "claimedUntil", "requestId")
+    ),
+    claim AS (
+      INSERT INTO "Proof" ("paymentHash", "tenantId", "endpointId", "state", "claimedUntil", "requestId", "createdAt", "updatedAt")
+      SELECT "paymentHash", "tenantId", "endpointId", 'claimed'::"ProofState", "claimedUntil", "requestId", now(), now()
+      FROM req ORDER BY "paymentHash"
+      ON CONFLICT ("paymentHash") DO UPDATE
+        SET "state" = 'claimed', "claimedUntil" = EXCLUDED."claimedUntil", "requestId" = EXCLUDED."requestId", "updatedAt" = now()
+        WHERE "Proof"."state" = 'released' OR ("Proof"."state" = 'claimed' AND "Proof"."claimedUntil" < now())
+      RETURNING "paymentHash"
+    ),
+    settled AS (
+      UPDATE "Invoice" SET "status" = 'settled', "settledAt" = now()
+      FROM claim JOIN req ON req."paymentHash" = claim."paymentHash"
+      WHERE "Invoice"."paymentHash" = claim."paymentHash" AND "Invoice"."tenantId" = req."tenantId" AND "Invoice"."status" <> 'settled'
+      RETURNING "Invoice"."tenantId", "Invoice"."paymentHash", "Invoice"."amountSats", "Invoice"."purpose", "Invoice"."endpointId", "Invoice"."settledAt"
+    ),
+    event AS (
+      INSERT INTO "OutboxEvent" ("id", "tenantId", "type", "data", "createdAt")
+      SELECT gen_random_uuid()::text, s."tenantId", 'invoice.settled',
+        jsonb_build_object('paymentHash', s."paymentHash", 'amountSats', s."amountSats", 'purpose', s."purpose",
+          'endpointId', s."endpointId", 'settledAt', to_char(s."settledAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'source', 'proof'),
+        now()
+      FROM settled s
+      RETURNING "id"
+    )
+    SELECT "paymentHash" FROM claim`,
+};
+
+type ClaimCall = { paymentHash: string; tenantId: string; endpointId: string; leaseUntil: Date; requestId: string };
+
+const claimBatcher = batcherPerPool(
+  (pool: pg.Pool) =>
+    new StatementBatcher<ClaimCall, true>({
+      keyOf: (call) => call.paymentHash,
+      runBatch: async (calls) => {
+        const rows = await runOnPool<{ paymentHash: string }>(pool, batchClaimStatement, [
+          calls.map((c) => c.paymentHash),
+          calls.map((c) => c.tenantId),
+          calls.map((c) => c.endpointId),
+          calls.map((c) => utcWallTime(c.leaseUntil)),
+          calls.map((c) => c.requestId),
+        ]);
+        return new Map(rows.map((row) => [row.paymentHash, true as const]));
+      },
+      runOne: async (c) => {
+        const rows = await runOnPool<{ claimed: number }>(pool, claimStatement, [c.paymentHash, c.tenantId, c.endpointId, c.leaseUntil, c.requestId]);
+        return rows[0]?.claimed === 1 ? true : null;
+      },
+    }),
+);
+
+/** Ends many claims in one statement, committed asynchronously like `hub_finish_proof`. */
+const batchFinishStatement: HotStatement = {
+  name: "hub_finish_proof_batch",
+  text: `
+    WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
+    req AS (
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS r("newState", "reqPaymentHash", "reqRequestId")
+    )
+    UPDATE "Proof" SET "state" = req."newState"::"ProofState",
+      "consumedAt" = CASE WHEN req."newState" = 'consumed' THEN now() ELSE NULL END,
+      "claimedUntil" = NULL, "updatedAt" = now()
+    FROM req
+    WHERE "paymentHash" = req."reqPaymentHash" AND "requestId" = req."reqRequestId" AND "state" = 'claimed'
+      AND EXISTS (SELECT 1 FROM async_commit)
+    RETURNING "paymentHash"`,
+};
+
+type FinishCall = { state: "consumed" | "released"; paymentHash: string; requestId: string };
+
+const finishBatcher = batcherPerPool(
+  (pool: pg.Pool) =>
+    new StatementBatcher<FinishCall, true>({
+      keyOf: (call) => call.paymentHash,
+      runBatch: async (calls) => {
+        const rows = await runOnPool<{ paymentHash: string }>(pool, batchFinishStatement, [
+          calls.map((c) => c.state),
+          calls.map((c) => c.paymentHash),
+          calls.map((c) => c.requestId),
+        ]);
+        return new Map(rows.map((row) => [row.paymentHash, true as const]));
+      },
+      runOne: async (c) => ((await runOnPool(pool, finishStatement, [c.state, c.paymentHash, c.requestId])).length ? true : null),
+    }),
+);
+
+/**
  * Claims a proof. In the same statement, the first valid proof marks its invoice settled and writes
  * `invoice.settled` to the outbox (unless the wallet already reported it): one round trip.
  */
 export async function claimProof(options: ClaimProofOptions): Promise<ClaimResult> {
   const { paymentHash, tenantId, endpointId, requestId } = options;
   const leaseUntil = new Date(Date.now() + options.leaseMs);
-  const rows = await runHot<{ claimed: number }>(options, claimStatement, [paymentHash, tenantId, endpointId, leaseUntil, requestId]);
-  if (rows[0]?.claimed === 1) return "claimed";
+  const claimed = options.pg
+    ? (await claimBatcher(options.pg).submit({ paymentHash, tenantId, endpointId, leaseUntil, requestId })) !== null
+    : (await runHot<{ claimed: number }>(options, claimStatement, [paymentHash, tenantId, endpointId, leaseUntil, requestId]))[0]?.claimed === 1;
+  if (claimed) return "claimed";
   const existing = (await runHot<{ state: string }>(options, proofStateStatement, [paymentHash]))[0];
   return existing?.state === "consumed" ? "spent" : "in_use";
 }
@@ -90,5 +192,6 @@ export async function claimProof(options: ClaimProofOptions): Promise<ClaimResul
  */
 export async function finishProof(options: HotDb & { paymentHash: string; requestId: string; outcome: "consume" | "release" }): Promise<void> {
   const state = options.outcome === "consume" ? "consumed" : "released";
-  await runHot(options, finishStatement, [state, options.paymentHash, options.requestId]);
+  if (options.pg) await finishBatcher(options.pg).submit({ state, paymentHash: options.paymentHash, requestId: options.requestId });
+  else await runHot(options, finishStatement, [state, options.paymentHash, options.requestId]);
 }

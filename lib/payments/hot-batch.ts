@@ -1,0 +1,115 @@
+// Group commit for the money statements of paid calls on PostgreSQL. Concurrent calls of one
+// gateway process each need one single-row statement (claim a proof, debit a session, finish a
+// claim); sent one by one, every call pays a round trip, a transaction and (for claims) a WAL flush
+// of its own. A StatementBatcher gathers the calls that arrive while the loop is busy and sends them
+// as ONE statement over arrays (`unnest`), which PostgreSQL executes row by row with the same
+// conditions as the single statement, so every guarantee stays PostgreSQL's:
+//   - a key (payment hash, session token hash) is in at most one batch in flight per process: a
+//     second call for the same key waits for the next batch, so a batch never touches a row twice
+//     and two batches of this process never wait on each other's row locks;
+//   - rows are sent sorted by key, so batches of different gateway instances lock shared rows in
+//     the same order;
+//   - if a batch fails as a whole (a deadlock with another instance, a row violating a constraint),
+//     each of its calls runs again as its own single statement, so one bad call costs the others
+//     nothing but a retry.
+// At low load a batch holds one call and waits for nothing but the next turn of the event loop.
+
+/** A queued call: its key, its input and how to answer it. */
+type Pending<Item, Row> = { key: string; item: Item; resolve: (row: Row | null) => void; reject: (err: unknown) => void };
+
+export type StatementBatcherOptions<Item, Row> = {
+  /** The row a call is about; at most one call per key per batch. */
+  keyOf(item: Item): string;
+  /** Runs one batch (items sorted by key, keys distinct); returns the matched rows by key. */
+  runBatch(items: Item[]): Promise<Map<string, Row>>;
+  /** The same call alone: used when a batch fails, so each call gets its own answer. */
+  runOne(item: Item): Promise<Row | null>;
+  /** Most calls in one statement (default 64). */
+  maxBatch?: number;
+  /** Most batches in flight at once, each on its own pooled connection (default 4). */
+  maxInFlight?: number;
+};
+
+export class StatementBatcher<Item, Row> {
+  private readonly queue: Pending<Item, Row>[] = [];
+  private readonly busyKeys = new Set<string>();
+  private inFlight = 0;
+  private scheduled = false;
+  private readonly maxBatch: number;
+  private readonly maxInFlight: number;
+
+  constructor(private readonly options: StatementBatcherOptions<Item, Row>) {
+    this.maxBatch = options.maxBatch ?? 64;
+    this.maxInFlight = options.maxInFlight ?? 4;
+  }
+
+  /** The call's matched row, or null when its statement matched nothing (the caller explains why). */
+  submit(item: Item): Promise<Row | null> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ key: this.options.keyOf(item), item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Flushes on the loop's next turn, so the calls parsed in this one join the same batch. */
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    const batch: Pending<Item, Row>[] = [];
+    const keys = new Set<string>();
+    for (let i = 0; i < this.queue.length && batch.length < this.maxBatch; ) {
+      const call = this.queue[i];
+      if (keys.has(call.key) || this.busyKeys.has(call.key)) {
+        i += 1;
+        continue;
+      }
+      keys.add(call.key);
+      batch.push(call);
+      this.queue.splice(i, 1);
+    }
+    // Everything queued waits on a key in flight: the batch holding it reschedules when it ends.
+    if (batch.length === 0) return;
+    batch.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (const key of keys) this.busyKeys.add(key);
+    this.inFlight += 1;
+    void this.run(batch).finally(() => {
+      for (const key of keys) this.busyKeys.delete(key);
+      this.inFlight -= 1;
+      this.schedule();
+    });
+    this.schedule();
+  }
+
+  private async run(batch: Pending<Item, Row>[]): Promise<void> {
+    let rows: Map<string, Row>;
+    try {
+      rows = await this.options.runBatch(batch.map((call) => call.item));
+    } catch {
+      // Each call alone: its own answer, or its own error.
+      await Promise.all(
+        batch.map((call) =>
+          this.options.runOne(call.item).then(call.resolve, call.reject),
+        ),
+      );
+      return;
+    }
+    for (const call of batch) call.resolve(rows.get(call.key) ?? null);
+  }
+}
+
+/** One batcher per pool and statement kind: batches never mix databases. */
+export function batcherPerPool<Pool extends object, Item, Row>(create: (pool: Pool) => StatementBatcher<Item, Row>): (pool: Pool) => StatementBatcher<Item, Row> {
+  const batchers = new WeakMap<Pool, StatementBatcher<Item, Row>>();
+  return (pool) => {
+    let batcher = batchers.get(pool);
+    if (!batcher) batchers.set(pool, (batcher = create(pool)));
+    return batcher;
+  };
+}

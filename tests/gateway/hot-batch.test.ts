@@ -1,0 +1,186 @@
+// Group commit of the money statements (lib/payments/hot-batch.ts). The batcher's rules on their
+// own (keys never in two batches at once, sorted rows, a failed batch retried call by call), then
+// on PostgreSQL: concurrent debits and claims really share statements and stay exact, two gateway
+// instances (two pools) claiming the same proofs each win a proof once, and one bad call in a batch
+// costs the others nothing.
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { debitSession } from "../../lib/payments/debit-session.ts";
+import { StatementBatcher } from "../../lib/payments/hot-batch.ts";
+import { claimProof, finishProof } from "../../lib/payments/redeem-proof.ts";
+import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { createTestContext, usingPostgres, type TestContext } from "../helpers/context.ts";
+
+describe("StatementBatcher", () => {
+  it("gathers one turn's calls into one sorted batch, defers a repeated key, and keeps a key out of two batches at once", async () => {
+    const batches: string[][] = [];
+    let inFlightKeys = new Set<string>();
+    const batcher = new StatementBatcher<string, string>({
+      keyOf: (item) => item,
+      runBatch: async (items) => {
+        for (const item of items) {
+          expect(inFlightKeys.has(item)).toBe(false);
+          inFlightKeys.add(item);
+        }
+        batches.push(items);
+        await new Promise((r) => setTimeout(r, 5));
+        for (const item of items) inFlightKeys.delete(item);
+        return new Map(items.filter((i) => i !== "miss").map((i) => [i, `row:${i}`]));
+      },
+      runOne: async () => {
+        throw new Error("not used");
+      },
+      maxInFlight: 2,
+    });
+    const answers = await Promise.all(["c", "a", "b", "a", "miss", "a"].map((k) => batcher.submit(k)));
+    expect(answers).toEqual(["row:c", "row:a", "row:b", "row:a", null, "row:a"]);
+    expect(batches[0]).toEqual(["a", "b", "c", "miss"]);
+    expect(batches.slice(1)).toEqual([["a"], ["a"]]);
+    inFlightKeys = new Set();
+  });
+
+  it("runs every call of a failed batch alone, so each gets its own answer or error", async () => {
+    const batcher = new StatementBatcher<string, string>({
+      keyOf: (item) => item,
+      runBatch: async () => {
+        throw new Error("deadlock detected");
+      },
+      runOne: async (item) => {
+        if (item === "bad") throw new Error(`bad call ${item}`);
+        return item === "none" ? null : `alone:${item}`;
+      },
+    });
+    const results = await Promise.allSettled(["x", "bad", "none", "y"].map((k) => batcher.submit(k)));
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual(["alone:x", "bad call bad", null, "alone:y"]);
+  });
+
+  it("caps a batch at maxBatch calls", async () => {
+    const sizes: number[] = [];
+    const batcher = new StatementBatcher<number, number>({
+      keyOf: (n) => String(n).padStart(4, "0"),
+      runBatch: async (items) => {
+        sizes.push(items.length);
+        return new Map(items.map((n) => [String(n).padStart(4, "0"), n]));
+      },
+      runOne: async (n) => n,
+      maxBatch: 10,
+      maxInFlight: 1,
+    });
+    expect(await Promise.all(Array.from({ length: 35 }, (_, i) => batcher.submit(i)))).toEqual(Array.from({ length: 35 }, (_, i) => i));
+    expect(sizes).toEqual([10, 10, 10, 5]);
+  });
+});
+
+describe.skipIf(!usingPostgres)("batched money statements on PostgreSQL", () => {
+  let ctx: TestContext;
+  /** Pools of their own, so the statements they run can be counted (a pool is one gateway instance). */
+  const pools: pg.Pool[] = [];
+  const statements = new Map<string, number>();
+
+  function countingPool(): pg.Pool {
+    const pool = new pg.Pool({ connectionString: ctx.config.databaseUrl!, max: 8 });
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
+      const name = (args[0] as { name?: string }).name ?? "(unnamed)";
+      statements.set(name, (statements.get(name) ?? 0) + 1);
+      return query(...args);
+    };
+    pools.push(pool);
+    return pool;
+  }
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(async () => {
+    await Promise.all(pools.map((p) => p.end()));
+    await ctx?.close();
+  });
+  beforeEach(async () => {
+    await ctx.reset();
+    statements.clear();
+  });
+
+  it("serves exactly each session's balance when 200 calls on 20 sessions arrive at once, in a handful of statements", async () => {
+    const pool = countingPool();
+    const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+    const endpoint = await endpointFactory(ctx.db.prisma, tenantId, { pricingModel: "token_bucket", priceSats: 10, tokenBudget: 5 });
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    const sessions = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const tokenHash = randomBytes(32).toString("hex");
+        await ctx.db.prisma.paymentSession.create({
+          data: { id: randomUUID(), tenantId, endpointId: endpoint.id, model: "token_bucket", tokenHash, paymentHash: randomBytes(32).toString("hex"), balance: 5, initialBalance: 5, expiresAt },
+        });
+        return tokenHash;
+      }),
+    );
+    const now = new Date();
+    const calls = sessions.flatMap((tokenHash) => Array.from({ length: 10 }, () => tokenHash));
+    const results = await Promise.all(
+      calls.map((tokenHash) => debitSession({ prisma: ctx.db.prisma, pg: pool, lookup: { tokenHash }, tenantId, endpointId: endpoint.id, modelHint: "token_bucket", now })),
+    );
+    for (const tokenHash of sessions) {
+      const own = results.filter((_, i) => calls[i] === tokenHash);
+      expect(own.filter((r) => r.ok)).toHaveLength(5);
+      expect(own.filter((r) => !r.ok).every((r) => !r.ok && r.reason === "depleted")).toBe(true);
+    }
+    const balances = await ctx.db.prisma.paymentSession.findMany({ select: { balance: true } });
+    expect(balances.every((b) => b.balance === 0)).toBe(true);
+    // Ten calls per session can share no batch, so at least ten batches; far fewer than 200 statements.
+    const batched = statements.get("hub_session_debit_batch") ?? 0;
+    expect(batched).toBeGreaterThanOrEqual(10);
+    expect(batched).toBeLessThan(100);
+    expect(statements.get("hub_session_debit_by_token") ?? 0).toBe(0);
+  });
+
+  it("claims each of 100 proofs exactly once when two gateway instances present all of them at once, with one settlement and one event each", async () => {
+    const [a, b] = [countingPool(), countingPool()];
+    const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+    const endpoint = await endpointFactory(ctx.db.prisma, tenantId, { pricingModel: "per_request", priceSats: 1 });
+    const hashes = Array.from({ length: 100 }, () => createHash("sha256").update(randomBytes(32)).digest("hex"));
+    await ctx.db.prisma.invoice.createMany({
+      data: hashes.map((paymentHash) => ({ tenantId, endpointId: endpoint.id, paymentHash, paymentRequest: "lnbcrt-test", amountSats: 1, purpose: "per_request" as const, expiresAt: new Date(Date.now() + 600_000) })),
+    });
+    // Each instance sees the proofs in its own order.
+    const attempts = [...hashes.map((h) => ({ pool: a, h })), ...[...hashes].reverse().map((h) => ({ pool: b, h }))];
+    const results = await Promise.all(
+      attempts.map(({ pool, h }) => claimProof({ prisma: ctx.db.prisma, pg: pool, paymentHash: h, tenantId, endpointId: endpoint.id, requestId: randomUUID(), leaseMs: 30_000 })),
+    );
+    for (const h of hashes) {
+      const own = results.filter((_, i) => attempts[i].h === h);
+      expect(own.filter((r) => r === "claimed")).toHaveLength(1);
+      expect(own.filter((r) => r === "in_use")).toHaveLength(1);
+    }
+    expect(await ctx.db.prisma.invoice.count({ where: { status: "settled" } })).toBe(100);
+    expect(await ctx.db.prisma.outboxEvent.count({ where: { type: "invoice.settled" } })).toBe(100);
+    expect(statements.get("hub_claim_proof_batch") ?? 0).toBeLessThan(100);
+  });
+
+  it("answers the other calls of a batch when one call breaks a constraint, and finishes claims in batches", async () => {
+    const pool = countingPool();
+    const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+    const endpoint = await endpointFactory(ctx.db.prisma, tenantId, { pricingModel: "per_request", priceSats: 1 });
+    const good = Array.from({ length: 5 }, () => randomBytes(32).toString("hex"));
+    const claims = [
+      ...good.map((paymentHash) => ({ paymentHash, tenantId, requestId: randomUUID() })),
+      // No such tenant: the Proof row violates its foreign key, failing the batch it is in.
+      { paymentHash: randomBytes(32).toString("hex"), tenantId: "no-such-tenant", requestId: randomUUID() },
+    ];
+    const results = await Promise.allSettled(
+      claims.map((c) => claimProof({ prisma: ctx.db.prisma, pg: pool, paymentHash: c.paymentHash, tenantId: c.tenantId, endpointId: endpoint.id, requestId: c.requestId, leaseMs: 30_000 })),
+    );
+    expect(results.slice(0, 5).map((r) => r.status === "fulfilled" && r.value)).toEqual(Array(5).fill("claimed"));
+    expect(results[5].status).toBe("rejected");
+    expect(String((results[5] as PromiseRejectedResult).reason)).toMatch(/foreign key/);
+    expect(statements.get("hub_claim_proof_batch")).toBe(1);
+    expect(statements.get("hub_claim_proof")).toBe(6);
+
+    await Promise.all(claims.slice(0, 5).map((c, i) => finishProof({ prisma: ctx.db.prisma, pg: pool, paymentHash: c.paymentHash, requestId: c.requestId, outcome: i < 3 ? "consume" : "release" })));
+    const states = await ctx.db.prisma.proof.findMany({ where: { paymentHash: { in: good } }, select: { paymentHash: true, state: true, consumedAt: true } });
+    expect(states.filter((s) => s.state === "consumed" && s.consumedAt)).toHaveLength(3);
+    expect(states.filter((s) => s.state === "released" && !s.consumedAt)).toHaveLength(2);
+    expect(statements.get("hub_finish_proof_batch")).toBe(1);
+  });
+});
