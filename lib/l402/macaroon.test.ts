@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error -- the macaroon package ships no type declarations; the interop tests use it untyped.
 import macaroonPackage from "macaroon";
 import { deriveKey } from "../crypto/secret-box.ts";
-import { mintL402Macaroon, paymentHashFromMacaroon, verifyL402, verifyL402Macaroon, type L402Scope } from "./macaroon.ts";
+import { mintL402Macaroon, parseBinaryV2, paymentHashFromMacaroon, verifyL402, verifyL402Macaroon, type L402Scope } from "./macaroon.ts";
 
 const SECRET = "l402-test-app-secret-0123456789abcdef";
 const TENANT = "cmtenant0001";
@@ -358,6 +358,73 @@ describe("verifyL402 on hostile input (property)", () => {
         if (result.ok) expect(result).toEqual(expected);
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe("parseBinaryV2 (our V2 reader) against the macaroon package's reader", () => {
+  /** The package's reading of the bytes in the same shape as ours, or null where it throws. */
+  function packageRead(bytes: Buffer) {
+    let m: { location: string; identifier: Uint8Array; caveats: Array<{ identifier: Uint8Array; location?: string; vid?: Uint8Array }>; signature: Uint8Array };
+    try {
+      m = macaroonPackage.importMacaroon(new Uint8Array(bytes));
+    } catch {
+      return null;
+    }
+    return {
+      location: m.location || undefined,
+      identifier: Buffer.from(m.identifier).toString("hex"),
+      caveats: m.caveats.map((c) => ({ identifier: Buffer.from(c.identifier).toString("hex"), location: c.location || undefined, vid: c.vid ? Buffer.from(c.vid).toString("hex") : undefined })),
+      signature: Buffer.from(m.signature).toString("hex"),
+    };
+  }
+  function ourRead(bytes: Buffer) {
+    const m = parseBinaryV2(bytes);
+    if (!m) return null;
+    return {
+      location: m.location || undefined,
+      identifier: m.identifier.toString("hex"),
+      caveats: m.caveats.map((c) => ({ identifier: c.identifier.toString("hex"), location: c.location || undefined, vid: c.vid?.toString("hex") })),
+      signature: m.signature.toString("hex"),
+    };
+  }
+  const samples = () => {
+    const { macaroon } = mint();
+    const long = Buffer.alloc(300, 7); // a length that needs a two-byte varint
+    return [
+      Buffer.from(macaroon, "base64"),
+      Buffer.from(encodeV2({ identifier: randomBytes(66), caveats: [], signature: randomBytes(32) }), "base64"),
+      Buffer.from(encodeV2({ location: "https://x.example", identifier: long, caveats: [{ id: Buffer.from("a=1") }, { id: long, location: "https://tp.example", vid: randomBytes(72) }], signature: randomBytes(32) }), "base64"),
+    ];
+  };
+
+  it("reads valid tokens exactly as the package does (location, caveats, third-party vids, long fields)", () => {
+    for (const bytes of samples()) {
+      const ours = ourRead(bytes);
+      expect(ours).not.toBeNull();
+      expect(ours).toEqual(packageRead(bytes));
+    }
+  });
+
+  it("refuses every truncation and trailing byte, and a wrong version or signature length", () => {
+    for (const bytes of samples()) {
+      for (let cut = 0; cut < bytes.length; cut++) expect(parseBinaryV2(bytes.subarray(0, cut)), `cut at ${cut}`).toBeNull();
+      expect(parseBinaryV2(Buffer.concat([bytes, Buffer.from([0])]))).toBeNull();
+      expect(parseBinaryV2(Buffer.concat([Buffer.from([1]), bytes.subarray(1)]))).toBeNull();
+    }
+    expect(parseBinaryV2(Buffer.from(encodeV2({ identifier: randomBytes(66), caveats: [], signature: randomBytes(31) }), "base64"))).toBeNull();
+  });
+
+  it("never accepts a mutated token the package refuses, and reads alike whatever both accept", () => {
+    const [minted] = samples();
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(minted.length - 1), fc.nat(255)), { minLength: 1, maxLength: 4 }), (edits) => {
+        const bytes = Buffer.from(minted);
+        for (const [at, value] of edits) bytes[at] = value;
+        const ours = ourRead(bytes);
+        if (ours !== null) expect(ours).toEqual(packageRead(bytes));
+      }),
+      { numRuns: 2000 },
     );
   });
 });
