@@ -4,9 +4,11 @@
 // of its own. A StatementBatcher gathers the calls that arrive while the loop is busy and sends them
 // as ONE statement over arrays (`unnest`), which PostgreSQL executes row by row with the same
 // conditions as the single statement, so every guarantee stays PostgreSQL's:
-//   - a key (payment hash, session token hash) is in at most one batch in flight per process: a
-//     second call for the same key waits for the next batch, so a batch never touches a row twice
-//     and two batches of this process never wait on each other's row locks;
+//   - a key (payment hash, session token hash) is in at most one batch in flight per process, so a
+//     batch never touches a row twice and two batches of this process never wait on each other's
+//     row locks. Another call for a key already taken runs at once as its own single statement:
+//     it locks one row and holds nothing while it waits, so it cannot deadlock with a batch, and
+//     many calls on one busy session queue on its row in PostgreSQL as they did before batching;
 //   - rows are sent sorted by key, so batches of different gateway instances lock shared rows in
 //     the same order;
 //   - if a batch fails as a whole (a deadlock with another instance, a row violating a constraint),
@@ -64,17 +66,17 @@ export class StatementBatcher<Item, Row> {
   private flush(): void {
     const batch: Pending<Item, Row>[] = [];
     const keys = new Set<string>();
-    for (let i = 0; i < this.queue.length && batch.length < this.maxBatch; ) {
-      const call = this.queue[i];
+    let taken = 0;
+    for (; taken < this.queue.length && batch.length < this.maxBatch; taken++) {
+      const call = this.queue[taken];
       if (keys.has(call.key) || this.busyKeys.has(call.key)) {
-        i += 1;
+        this.options.runOne(call.item).then(call.resolve, call.reject);
         continue;
       }
       keys.add(call.key);
       batch.push(call);
-      this.queue.splice(i, 1);
     }
-    // Everything queued waits on a key in flight: the batch holding it reschedules when it ends.
+    this.queue.splice(0, taken);
     if (batch.length === 0) return;
     batch.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     for (const key of keys) this.busyKeys.add(key);
