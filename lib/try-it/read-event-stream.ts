@@ -1,6 +1,6 @@
-// The try-it live viewer's reader: SSE frames from a fetch body (eventsource-parser), bounded to
+// The try-it live viewer's reader: SSE frames from a fetch body (the SDK's L402EventStream), bounded to
 // 100 events or 60 seconds (spec 8, "hub live viewer"), with the reason it stopped. Browser-safe.
-import { createParser } from "eventsource-parser";
+import { L402EventStream, type StreamEndReason } from "../sdk/client/event-stream.ts";
 
 /** Spec 8: the live viewer stops at 100 events or 60 seconds; the bound is the viewer's only. */
 export const LIVE_VIEWER_LIMITS = { maxEvents: 100, maxMs: 60_000 } as const;
@@ -48,59 +48,35 @@ export function describeStopReason(reason: StreamStopReason, limits: { maxEvents
   }
 }
 
+/** The SDK's end reasons in the viewer's words. */
+const stopReasons: Record<StreamEndReason, StreamStopReason> = {
+  ended: "ended",
+  max_events: "limit_reached",
+  max_ms: "time_limit",
+  payment_required: "payment_required",
+  aborted: "stopped",
+};
+
 /**
  * Reads SSE events from `body` until the stream ends or a bound is hit, and cancels the body when
  * it stops early (which closes the connection). Comments (keep-alives) are not events. Never throws.
+ * The reading itself is the SDK's (L402EventStream); the viewer adds positions and timings.
  */
 export async function readEventStream(body: ReadableStream<Uint8Array>, options: ReadEventStreamOptions): Promise<ReadEventStreamResult> {
-  const maxEvents = options.maxEvents ?? LIVE_VIEWER_LIMITS.maxEvents;
-  const maxMs = options.maxMs ?? LIVE_VIEWER_LIMITS.maxMs;
   const now = options.now ?? (() => Date.now());
   const started = now();
-  const reader = body.getReader();
-  let events = 0;
-  let reason: StreamStopReason | null = null;
-  const stop = (why: StreamStopReason) => {
-    if (reason) return;
-    reason = why;
-    reader.cancel().catch(() => {});
-  };
-
-  const parser = createParser({
-    onEvent(message) {
-      // A chunk may hold several frames: nothing after the stop is shown.
-      if (reason) return;
-      events += 1;
-      options.onEvent({ index: events, event: message.event || "message", data: message.data, id: message.id ?? null, atMs: now() - started });
-      if (message.event === "payment_required") stop("payment_required");
-      else if (events >= maxEvents) stop("limit_reached");
-    },
+  const stream = new L402EventStream(new Response(body), {
+    maxEvents: options.maxEvents ?? LIVE_VIEWER_LIMITS.maxEvents,
+    maxMs: options.maxMs ?? LIVE_VIEWER_LIMITS.maxMs,
+    signal: options.signal,
   });
-
-  const timer = setTimeout(() => stop("time_limit"), Math.max(0, maxMs));
-  const onAbort = () => stop("stopped");
-  if (options.signal?.aborted) onAbort();
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  const decoder = new TextDecoder();
-  let error: string | undefined;
   try {
-    while (!reason) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-    }
-    if (!reason) {
-      parser.feed(decoder.decode());
-      reason = "ended";
+    for await (const message of stream) {
+      const event = message.type === "payment_required" ? { event: "payment_required", data: message.data, id: null } : message;
+      options.onEvent({ index: stream.eventCount, event: event.event, data: event.data, id: event.id, atMs: now() - started });
     }
   } catch (err) {
-    if (!reason) {
-      reason = "error";
-      error = err instanceof Error ? err.message : String(err);
-    }
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onAbort);
+    return { reason: "error", events: stream.eventCount, error: err instanceof Error ? err.message : String(err) };
   }
-  return error === undefined ? { reason: reason!, events } : { reason: reason!, events, error };
+  return { reason: stopReasons[stream.endReason ?? "ended"], events: stream.eventCount };
 }
