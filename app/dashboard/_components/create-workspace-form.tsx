@@ -7,6 +7,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import type { SlugAvailability } from "../../../lib/workspaces/schemas.ts";
 import { ApiError, apiFetch, type FieldErrors } from "./api-client.ts";
 import { Field } from "./field.tsx";
+import { DescriptionField, parseTagList, TagsField } from "./profile-fields.tsx";
 import { useToast } from "./toasts.tsx";
 
 /** A slug suggestion from a name: lowercase, hyphens, at most 63 characters. */
@@ -57,7 +58,7 @@ export function CreateWorkspaceForm({ gatewayUrlTemplate }: { gatewayUrlTemplate
           slug: effectiveSlug,
           name,
           description: description || undefined,
-          tags: tags.split(",").map((t) => t.trim()).filter(Boolean),
+          tags: parseTagList(tags),
         },
       }),
     onSuccess: (tenant) => {
@@ -125,12 +126,8 @@ export function CreateWorkspaceForm({ gatewayUrlTemplate }: { gatewayUrlTemplate
           />
         )}
       </Field>
-      <Field id="ws-description" label="Description" error={errors.description} hint="Optional. One or two sentences for the directory.">
-        {(control) => <textarea {...control} className="input-field min-h-20" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={1000} />}
-      </Field>
-      <Field id="ws-tags" label="Tags" error={errors.tags ?? Object.entries(errors).find(([k]) => k.startsWith("tags."))?.[1]} hint="Optional. Comma-separated, up to 10, e.g. weather, maps.">
-        {(control) => <input {...control} className="input-field" value={tags} onChange={(e) => setTags(e.target.value)} autoComplete="off" />}
-      </Field>
+      <DescriptionField id="ws-description" value={description} onChange={setDescription} error={errors.description} hint="Optional. One or two sentences for the directory." />
+      <TagsField id="ws-tags" value={tags} onChange={setTags} errors={errors} hint="Optional. Comma-separated, up to 10, e.g. weather, maps." />
       <div>
         <button type="submit" className="btn-primary" disabled={create.isPending || Boolean(current && !current.available)}>
           {create.isPending ? "Creating…" : "Create workspace"}

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { ApiError, apiFetch, type FieldErrors } from "../../_components/api-client.ts";
 import { Field } from "../../_components/field.tsx";
+import { DescriptionField, parseTagList, TagsField } from "../../_components/profile-fields.tsx";
 import { useToast } from "../../_components/toasts.tsx";
 
 type Profile = { name: string; description: string; tags: string[]; listed: boolean };
@@ -21,7 +22,7 @@ export function ProfileForm({ tenantId, initial }: { tenantId: string; initial: 
     mutationFn: () =>
       apiFetch<Profile>(`/tenants/${tenantId}`, {
         method: "PATCH",
-        body: { name, description, listed, tags: tags.split(",").map((t) => t.trim()).filter(Boolean) },
+        body: { name, description, listed, tags: parseTagList(tags) },
       }),
     onSuccess: (saved) => {
       setTags(saved.tags.join(", "));
@@ -38,18 +39,13 @@ export function ProfileForm({ tenantId, initial }: { tenantId: string; initial: 
     setErrors({});
     save.mutate();
   }
-  const tagError = errors.tags ?? Object.entries(errors).find(([k]) => k.startsWith("tags."))?.[1];
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
       <Field id="profile-name" label="Name" error={errors.name}>
         {(control) => <input {...control} className="input-field" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />}
       </Field>
-      <Field id="profile-description" label="Description" error={errors.description}>
-        {(control) => <textarea {...control} className="input-field min-h-20" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={1000} />}
-      </Field>
-      <Field id="profile-tags" label="Tags" error={tagError} hint="Comma-separated, up to 10.">
-        {(control) => <input {...control} className="input-field" value={tags} onChange={(e) => setTags(e.target.value)} />}
-      </Field>
+      <DescriptionField id="profile-description" value={description} onChange={setDescription} error={errors.description} />
+      <TagsField id="profile-tags" value={tags} onChange={setTags} errors={errors} hint="Comma-separated, up to 10." />
       <label className="flex items-start gap-3 text-sm">
         <input type="checkbox" className="mt-0.5 size-4 accent-[var(--accent)]" checked={listed} onChange={(e) => setListed(e.target.checked)} />
         <span>
