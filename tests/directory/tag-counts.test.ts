@@ -1,25 +1,16 @@
 // DirectoryTagCount, kept by a trigger on Tenant, must always equal a recount over the listed
 // tenants: after every kind of change (tags, opt-out, status, wallet, endpoints, deletion) and
 // under concurrent changes sharing tags (PostgreSQL decides the races).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listDirectoryTags } from "../../lib/directory/list-tags.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { useTestContext } from "../helpers/context.ts";
 import { createApi } from "./fixtures.ts";
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
-beforeEach(async () => {
-  await ctx.reset();
-});
+const ctx = useTestContext();
 
 /** The oracle: tags of listed tenants counted from scratch (the query the trigger replaced). */
 async function recount() {
-  const rows = await ctx.db.prisma.$queryRaw<{ tag: string; count: number }[]>`
+  const rows = await ctx().db.prisma.$queryRaw<{ tag: string; count: number }[]>`
     SELECT lower(tg) AS "tag", count(DISTINCT t."id")::int AS "count"
     FROM "Tenant" t CROSS JOIN LATERAL unnest(t."tags") AS tg
     WHERE t."directoryListed" AND btrim(tg) <> ''
@@ -29,10 +20,10 @@ async function recount() {
 
 describe("directory tag counts", () => {
   it("follow tag edits, opt-out, suspension, wallet and endpoint changes and deletion", async () => {
-    const { prisma } = ctx.db;
-    const a = await createApi(prisma, ctx.config.appSecret, { slug: "a", tags: ["Maps", "maps", "geo", " "] });
-    const b = await createApi(prisma, ctx.config.appSecret, { slug: "b", tags: ["geo", "Finance"] });
-    const c = await createApi(prisma, ctx.config.appSecret, { slug: "c", tags: ["geo"], wallet: false });
+    const { prisma } = ctx().db;
+    const a = await createApi(prisma, ctx().config.appSecret, { slug: "a", tags: ["Maps", "maps", "geo", " "] });
+    const b = await createApi(prisma, ctx().config.appSecret, { slug: "b", tags: ["geo", "Finance"] });
+    const c = await createApi(prisma, ctx().config.appSecret, { slug: "c", tags: ["geo"], wallet: false });
     const expectCounts = async (expected: Record<string, number>) => {
       const counts = await listDirectoryTags({ prisma });
       expect(counts).toEqual(await recount());
@@ -58,9 +49,9 @@ describe("directory tag counts", () => {
   });
 
   it("stay exact under concurrent edits of tenants sharing tags", async () => {
-    const { prisma } = ctx.db;
+    const { prisma } = ctx().db;
     const ids: string[] = [];
-    for (let i = 0; i < 12; i++) ids.push(await createApi(prisma, ctx.config.appSecret, { slug: `t${i}`, tags: ["shared", `own-${i % 3}`] }));
+    for (let i = 0; i < 12; i++) ids.push(await createApi(prisma, ctx().config.appSecret, { slug: `t${i}`, tags: ["shared", `own-${i % 3}`] }));
     const palette = ["shared", "alpha", "beta", "gamma", "own-0", "own-1"];
     await Promise.all(
       ids.flatMap((id, i) =>

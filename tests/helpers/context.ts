@@ -5,6 +5,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { loadConfig, type Config } from "../../lib/config/index.ts";
 import { openDatabase, type Database } from "../../lib/db/client.ts";
 import { openStore, type KeyValueStore } from "../../lib/store/index.ts";
@@ -78,4 +79,22 @@ export async function createTestContext(overrides: Record<string, string | undef
       await scratch?.drop();
     },
   };
+}
+
+/**
+ * The usual hooks of a test file: one context for the file, emptied before each test, closed at
+ * the end. Returns a getter to read it inside tests (it exists once beforeAll has run).
+ */
+export function useTestContext(overrides: Record<string, string | undefined> = {}): () => TestContext {
+  let ctx: TestContext | undefined;
+  beforeAll(async () => {
+    ctx = await createTestContext(overrides);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+  beforeEach(async () => {
+    await ctx!.reset();
+  });
+  return () => ctx!;
 }
