@@ -33,6 +33,25 @@ export type EndpointRow = Pick<
 
 export type TenantRow = Pick<Tenant, "slug" | "name" | "description" | "tags"> & { endpoints: EndpointRow[] };
 
+/** Exactly the endpoint columns an entry is built from (a directory page reads hundreds of rows). */
+export const endpointRowSelect = {
+  path: true,
+  method: true,
+  title: true,
+  description: true,
+  docsUrl: true,
+  pricingModel: true,
+  priceSats: true,
+  tokenBudget: true,
+  durationMinutes: true,
+  unitCostSats: true,
+  freeTryEnabled: true,
+  exampleRequest: true,
+  exampleResponse: true,
+  parameters: true,
+  streaming: true,
+} as const satisfies { [K in keyof EndpointRow]: true };
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -4,7 +4,7 @@
 // the newest listings first.
 import type { Config } from "../config/index.ts";
 import { Prisma, type PrismaClient } from "../db/client.ts";
-import { endpointDisplayOrder, toDirectoryEntry } from "./entry-shape.ts";
+import { endpointDisplayOrder, endpointRowSelect, toDirectoryEntry } from "./entry-shape.ts";
 import { listDirectoryTags } from "./list-tags.ts";
 import { listedTenantSql } from "./listing-rule.ts";
 import { loadQuality } from "./quality.ts";
@@ -98,7 +98,14 @@ export async function loadDirectoryEntries(options: {
   const [tenants, quality] = await Promise.all([
     prisma.tenant.findMany({
       where: { id: { in: ids } },
-      include: { endpoints: { where: { isActive: true }, orderBy: [...endpointDisplayOrder] } },
+      select: {
+        id: true,
+        slug: true,
+        name: true,
+        description: true,
+        tags: true,
+        endpoints: { where: { isActive: true }, orderBy: [...endpointDisplayOrder], select: endpointRowSelect },
+      },
     }),
     loadQuality({ prisma, tenantIds: ids, now }),
   ]);
