@@ -11,9 +11,11 @@
 //     many calls on one busy session queue on its row in PostgreSQL as they did before batching;
 //   - rows are sent sorted by key, so batches of different gateway instances lock shared rows in
 //     the same order;
-//   - if a batch fails as a whole (a deadlock with another instance, a row violating a constraint),
-//     each of its calls runs again as its own single statement, so one bad call costs the others
-//     nothing but a retry.
+//   - if PostgreSQL refuses a batch (a deadlock with another instance, a row violating a
+//     constraint), the statement was rolled back whole, so each of its calls runs again as its own
+//     single statement: one bad call costs the others nothing but a retry. Any other failure (the
+//     connection broke) may have come after the commit, so the calls fail as a single statement's
+//     would, never run twice: a debit retried after an unseen commit would charge twice.
 // At low load a batch holds one call and waits for nothing but the next turn of the event loop.
 
 /** A queued call: its key, its input and how to answer it. */
@@ -24,7 +26,7 @@ export type StatementBatcherOptions<Item, Row> = {
   keyOf(item: Item): string;
   /** Runs one batch (items sorted by key, keys distinct); returns the matched rows by key. */
   runBatch(items: Item[]): Promise<Map<string, Row>>;
-  /** The same call alone: used when a batch fails, so each call gets its own answer. */
+  /** The same call alone: for a call whose key is taken, and after PostgreSQL refused a batch. */
   runOne(item: Item): Promise<Row | null>;
   /** Most calls in one statement (default 64). */
   maxBatch?: number;
@@ -93,8 +95,12 @@ export class StatementBatcher<Item, Row> {
     let rows: Map<string, Row>;
     try {
       rows = await this.options.runBatch(batch.map((call) => call.item));
-    } catch {
-      // Each call alone: its own answer, or its own error.
+    } catch (err) {
+      if (!refusedByDatabase(err)) {
+        for (const call of batch) call.reject(err);
+        return;
+      }
+      // Rolled back whole: each call alone, for its own answer or its own error.
       await Promise.all(
         batch.map((call) =>
           this.options.runOne(call.item).then(call.resolve, call.reject),
@@ -104,6 +110,15 @@ export class StatementBatcher<Item, Row> {
     }
     for (const call of batch) call.resolve(rows.get(call.key) ?? null);
   }
+}
+
+/**
+ * An error PostgreSQL answered (it carries a SQLSTATE and a severity): the statement did not
+ * commit. Connection errors (ECONNRESET, a pool timeout) carry neither, and prove nothing.
+ */
+export function refusedByDatabase(err: unknown): boolean {
+  const e = err as { code?: unknown; severity?: unknown } | null;
+  return typeof e?.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === "string";
 }
 
 /** One batcher per pool and statement kind: batches never mix databases. */

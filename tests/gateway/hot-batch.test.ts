@@ -45,11 +45,11 @@ describe("StatementBatcher", () => {
     expect(alone).toEqual(["a", "a", "b"]);
   });
 
-  it("runs every call of a failed batch alone, so each gets its own answer or error", async () => {
+  it("runs every call of a batch PostgreSQL refused alone, so each gets its own answer or error", async () => {
     const batcher = new StatementBatcher<string, string>({
       keyOf: (item) => item,
       runBatch: async () => {
-        throw new Error("deadlock detected");
+        throw Object.assign(new Error("deadlock detected"), { code: "40P01", severity: "ERROR" });
       },
       runOne: async (item) => {
         if (item === "bad") throw new Error(`bad call ${item}`);
@@ -58,6 +58,24 @@ describe("StatementBatcher", () => {
     });
     const results = await Promise.allSettled(["x", "bad", "none", "y"].map((k) => batcher.submit(k)));
     expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual(["alone:x", "bad call bad", null, "alone:y"]);
+  });
+
+  it("fails the calls of a batch whose connection broke, without running them again (the commit may have happened)", async () => {
+    let alone = 0;
+    const broken = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", errno: -104 });
+    const batcher = new StatementBatcher<string, string>({
+      keyOf: (item) => item,
+      runBatch: async () => {
+        throw broken;
+      },
+      runOne: async (item) => {
+        alone += 1;
+        return item;
+      },
+    });
+    const results = await Promise.allSettled(["x", "y"].map((k) => batcher.submit(k)));
+    expect(results.map((r) => r.status === "rejected" && r.reason)).toEqual([broken, broken]);
+    expect(alone).toBe(0);
   });
 
   it("caps a batch at maxBatch calls", async () => {
