@@ -8,32 +8,25 @@ import * as nip04 from "nostr-tools/nip04";
 import * as nip44 from "nostr-tools/nip44";
 import { finalizeEvent, getPublicKey, verifyEvent, type NostrEvent } from "nostr-tools/pure";
 import { hexToBytes } from "nostr-tools/utils";
+import { NWC_URI_SCHEME, parseNwcConnectionUri } from "../../../lightning/nwc-uri.ts";
 import { normalizePreimage, type L402Wallet } from "../wallet.ts";
 
-export const NWC_URI_SCHEME = "nostr+walletconnect://";
+export { NWC_URI_SCHEME };
 
-/** A parsed connection string (the server-side parser in lib/lightning needs Node, so the SDK has its own). */
+/** A parsed connection string. */
 export type NwcConnectionString = { walletPubkey: string; relayUrls: string[]; secretHex: string };
 
-const HEX_32 = /^[0-9a-f]{64}$/;
-
-/** Parses `nostr+walletconnect://<wallet pubkey>?relay=<wss url>&secret=<hex>`; throws naming the faulty part. */
+/**
+ * Parses `nostr+walletconnect://<wallet pubkey>?relay=<wss url>&secret=<hex>` with the platform's
+ * own rules (lib/lightning/nwc-uri.ts); throws naming the faulty part, never echoing the secret.
+ */
 export function parseNwcConnectionString(uri: string): NwcConnectionString {
-  const text = uri.trim();
-  if (!text.toLowerCase().startsWith(NWC_URI_SCHEME)) throw new Error(`nwc: the connection string must start with ${NWC_URI_SCHEME}`);
-  const rest = text.slice(NWC_URI_SCHEME.length);
-  const queryStart = rest.indexOf("?");
-  const walletPubkey = (queryStart === -1 ? rest : rest.slice(0, queryStart)).replace(/\/+$/, "").toLowerCase();
-  if (!HEX_32.test(walletPubkey)) throw new Error("nwc: the connection string must name the wallet's public key (64 hex characters)");
-  const params = new URLSearchParams(queryStart === -1 ? "" : rest.slice(queryStart + 1));
-  const relayUrls = params.getAll("relay").map((relay) => relay.trim());
-  if (relayUrls.length === 0) throw new Error("nwc: the connection string names no relay");
-  for (const relay of relayUrls) {
-    if (!/^wss?:\/\//i.test(relay)) throw new Error("nwc: a relay is not a ws:// or wss:// URL");
+  try {
+    const { walletPubkey, relayUrls, secretHex } = parseNwcConnectionUri(uri);
+    return { walletPubkey, relayUrls, secretHex };
+  } catch (err) {
+    throw new Error(`nwc: the connection string ${(err as Error).message}`);
   }
-  const secretHex = (params.get("secret") ?? "").trim().toLowerCase();
-  if (!HEX_32.test(secretHex)) throw new Error("nwc: the connection string must carry a 64-hex-character secret");
-  return { walletPubkey, relayUrls, secretHex };
 }
 
 export type NwcWalletOptions = {
