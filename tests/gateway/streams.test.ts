@@ -197,13 +197,15 @@ describe("per_request streams", () => {
     const second = await payChallenge(devNode, await call(`${base}/v1/events`));
     const long = await openStream(`${base}/v1/events`, second);
     const longOrigin = latestOrigin();
-    for (let i = 0; i < 5; i++) {
-      clock.advance(119_000); // never idle, but 595 s in
+    // Steps shorter than the 30 s idle timeout: a tick landing between a step and its event still
+    // finds the stream active, so only the 600 s maximum can end it.
+    for (let i = 0; i < 24; i++) {
+      clock.advance(24_000); // never idle, 576 s in after the last step
       longOrigin.res.write(`data: ${i}\n\n`);
       await waitFor(() => long.events.length === i + 1, `event ${i}`);
     }
     expect(long.ended).toBe(false);
-    clock.advance(10_000);
+    clock.advance(24_000);
     await waitFor(() => long.ended && longOrigin.closed, "the long stream to close");
     expect(long.events.map((e) => e.event)).not.toContain("payment_required");
     await waitFor(() => gateways.every((g) => g.openStreams() === 0), "no open streams");
