@@ -20,12 +20,8 @@ export { isLoopbackHost, NWC_URI_SCHEME, parseNwcConnectionUri, type NwcConnecti
 type MacaroonParser = { importMacaroon(bytes: Uint8Array): unknown };
 const macaroons = macaroonPackage as MacaroonParser;
 
-/** The URI scheme NIP-47 wallet services hand out. */
-
 /** Longest credential field we accept; real values are far shorter, this bounds parsing work. */
 const MAX_FIELD_LENGTH = 16_384;
-const HEX_32_BYTES = /^[0-9a-f]{64}$/i;
-
 
 /**
  * A wallet's base URL: https, or http on loopback only; no credentials, query or fragment (they

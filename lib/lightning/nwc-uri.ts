@@ -4,6 +4,7 @@
 // URLSearchParams and @noble/secp256k1 only.
 import { Point, utils as secpUtils } from "@noble/secp256k1";
 
+/** The URI scheme NIP-47 wallet services hand out. */
 export const NWC_URI_SCHEME = "nostr+walletconnect://";
 
 const HEX_32_BYTES = /^[0-9a-f]{64}$/i;
