@@ -17,6 +17,8 @@ describe("StatementBatcher", () => {
     const batches: string[][] = [];
     const alone: string[] = [];
     const inFlightKeys = new Set<string>();
+    // Each batch stays in flight until the test releases it: no timing decides what is busy.
+    const releases: (() => void)[] = [];
     const batcher = new StatementBatcher<string, string>({
       keyOf: (item) => item,
       runBatch: async (items) => {
@@ -25,7 +27,7 @@ describe("StatementBatcher", () => {
           inFlightKeys.add(item);
         }
         batches.push(items);
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise<void>((resolve) => releases.push(resolve));
         for (const item of items) inFlightKeys.delete(item);
         return new Map(items.filter((i) => i !== "miss").map((i) => [i, `row:${i}`]));
       },
@@ -35,13 +37,17 @@ describe("StatementBatcher", () => {
       },
       maxInFlight: 2,
     });
+    const turn = () => new Promise((r) => setImmediate(r));
     const first = ["c", "a", "b", "a", "miss", "a"].map((k) => batcher.submit(k));
-    await new Promise((r) => setImmediate(r));
+    await turn();
+    expect(batches).toEqual([["a", "b", "c", "miss"]]);
     // "b" is in the batch in flight; "d" is not: it goes out in a second batch.
     const second = ["b", "d"].map((k) => batcher.submit(k));
+    await turn();
+    expect(batches).toEqual([["a", "b", "c", "miss"], ["d"]]);
+    releases.forEach((release) => release());
     expect(await Promise.all(first)).toEqual(["row:c", "row:a", "row:b", "alone:a", null, "alone:a"]);
     expect(await Promise.all(second)).toEqual(["alone:b", "row:d"]);
-    expect(batches).toEqual([["a", "b", "c", "miss"], ["d"]]);
     expect(alone).toEqual(["a", "a", "b"]);
   });
 
