@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Readable } from "node:stream";
-import { Agent, type Dispatcher } from "undici";
+import type { Agent, Dispatcher } from "undici";
 import { gatewayHostSuffix, type Config } from "../config/index.ts";
 import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
@@ -139,14 +139,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const limits = { ...gatewayLimits, ...options.limits };
   // Without ORIGIN_ALLOW_PRIVATE, every origin connection is pinned to addresses the SSRF rules
   // allow (lib/tenants/origin-policy.ts), whatever the origin's DNS says after it was saved.
-  const dispatcher =
-    options.dispatcher ??
-    originDispatcher(config, { connections: limits.originConnections, keepAliveTimeoutMs: 10_000 }) ??
-    new Agent({ keepAliveTimeout: 10_000, connections: limits.originConnections, pipelining: 1 });
+  const dispatcher = options.dispatcher ?? originDispatcher(config, { connections: limits.originConnections, keepAliveTimeoutMs: 10_000 });
   // A stream holds its upstream connection for its whole life: streams get their own agent with no
   // per-origin cap, so they never queue behind the pool (and never starve ordinary calls).
-  const streamDispatcher =
-    options.dispatcher ?? originDispatcher(config, { connections: null, keepAliveTimeoutMs: 10_000 }) ?? new Agent({ keepAliveTimeout: 10_000, pipelining: 1 });
+  const streamDispatcher = options.dispatcher ?? originDispatcher(config, { connections: null, keepAliveTimeoutMs: 10_000 });
   const tenants = new TenantCache({ prisma, store, appSecret: config.appSecret });
   // /.well-known/ discovery documents (spec 4.2), rebuilt whenever the cached tenant is.
   const discovery = createDiscoveryServer({ prisma, config });

@@ -2,7 +2,6 @@
 import { getConfig, type Config } from "../config/index.ts";
 import type { PrismaClient } from "../db/client.ts";
 import type { DevLightningNode } from "../lightning/dev-node.ts";
-import { Agent } from "undici";
 import { HealthMonitor } from "../health/monitor.ts";
 import type { Logger } from "../logging/logger.ts";
 import { expireSessions } from "../payments/expire-sessions.ts";
@@ -115,7 +114,7 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
         health ??= new HealthMonitor({
           prisma: deps.prisma,
           // Probes go where the gateway goes: pinned unless private origins are allowed.
-          dispatcher: originDispatcher(config(), { connections: 32, keepAliveTimeoutMs: 10_000 }) ?? new Agent({ keepAliveTimeout: 10_000, connections: 32 }),
+          dispatcher: originDispatcher(config(), { connections: 32, keepAliveTimeoutMs: 10_000 }),
           appSecret: config().appSecret,
           log: deps.log.child({ job: "health-probes" }),
           // Leave a margin before the next interval so rounds never overlap.

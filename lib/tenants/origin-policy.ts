@@ -3,6 +3,7 @@
 // every connection by the gateway's and the health monitor's pinned dispatchers, so neither a
 // private address nor a DNS answer that changes later (rebinding) reaches the internal network.
 // ORIGIN_ALLOW_PRIVATE (on outside production) lifts the address rule for local development.
+import { Agent } from "undici";
 import { AppError } from "../errors/index.ts";
 import { checkTargetUrl, createPinnedDispatcher, systemResolver, type HostResolver, type TargetPolicy } from "../webhooks/ssrf.ts";
 
@@ -27,14 +28,16 @@ export async function assertOriginUrl(rawUrl: string, config: { originAllowPriva
 }
 
 /**
- * The dispatcher for calls to origins: plain when private origins are allowed, pinned otherwise.
- * `connections: null` means no per-origin cap (streams hold their connection for their whole life).
+ * The dispatcher for calls to origins: pinned to the addresses the SSRF rules allow, or a plain
+ * agent where private origins are allowed. `connections: null` means no per-origin cap (streams
+ * hold their connection for their whole life).
  */
 export function originDispatcher(
   config: { originAllowPrivate: boolean },
   options: { connections: number | null; keepAliveTimeoutMs: number; resolver?: HostResolver },
-) {
-  if (config.originAllowPrivate) return null;
+): Agent {
+  const connections = options.connections ?? undefined;
+  if (config.originAllowPrivate) return new Agent({ keepAliveTimeout: options.keepAliveTimeoutMs, connections, pipelining: 1 });
   return createPinnedDispatcher({
     ...originTargetPolicy(config, options.resolver),
     connectionsPerOrigin: options.connections,
