@@ -18,25 +18,14 @@ export type ClaimProofOptions = HotDb & {
   leaseMs: number;
 };
 
-/** The claim, the first settlement and its invoice.settled event: one statement (see claimProof). */
-const claimStatement: HotStatement = {
-  name: "hub_claim_proof",
-  text: `
-    WITH claim AS (
-      INSERT INTO "Proof" ("paymentHash", "tenantId", "endpointId", "state", "claimedUntil", "requestId", "createdAt", "updatedAt")
-      VALUES ($1, $2, $3, 'claimed', $4, $5, now(), now())
-      ON CONFLICT ("paymentHash") DO UPDATE
+/** A claim wins a new proof, a released one, or one whose lease lapsed (the single and batch claims). */
+const claimConflictSql = `ON CONFLICT ("paymentHash") DO UPDATE
         SET "state" = 'claimed', "claimedUntil" = EXCLUDED."claimedUntil", "requestId" = EXCLUDED."requestId", "updatedAt" = now()
         WHERE "Proof"."state" = 'released' OR ("Proof"."state" = 'claimed' AND "Proof"."claimedUntil" < now())
-      RETURNING "paymentHash"
-    ),
-    settled AS (
-      UPDATE "Invoice" SET "status" = 'settled', "settledAt" = now()
-      WHERE "paymentHash" = $1 AND "tenantId" = $2 AND "status" <> 'settled'
-        AND EXISTS (SELECT 1 FROM claim)
-      RETURNING "tenantId", "paymentHash", "amountSats", "purpose", "endpointId", "settledAt"
-    ),
-    event AS (
+      RETURNING "paymentHash"`;
+
+/** The invoice.settled outbox rows of the invoices a claim CTE named `settled` just settled. */
+const settledEventSql = `event AS (
       INSERT INTO "OutboxEvent" ("id", "tenantId", "type", "data", "createdAt")
       SELECT gen_random_uuid()::text, s."tenantId", 'invoice.settled',
         jsonb_build_object('paymentHash', s."paymentHash", 'amountSats', s."amountSats", 'purpose', s."purpose",
@@ -45,7 +34,24 @@ const claimStatement: HotStatement = {
         now()
       FROM settled s
       RETURNING "id"
-    )
+    )`;
+
+/** The claim, the first settlement and its invoice.settled event: one statement (see claimProof). */
+const claimStatement: HotStatement = {
+  name: "hub_claim_proof",
+  text: `
+    WITH claim AS (
+      INSERT INTO "Proof" ("paymentHash", "tenantId", "endpointId", "state", "claimedUntil", "requestId", "createdAt", "updatedAt")
+      VALUES ($1, $2, $3, 'claimed', $4, $5, now(), now())
+      ${claimConflictSql}
+    ),
+    settled AS (
+      UPDATE "Invoice" SET "status" = 'settled', "settledAt" = now()
+      WHERE "paymentHash" = $1 AND "tenantId" = $2 AND "status" <> 'settled'
+        AND EXISTS (SELECT 1 FROM claim)
+      RETURNING "tenantId", "paymentHash", "amountSats", "purpose", "endpointId", "settledAt"
+    ),
+    ${settledEventSql}
     SELECT (SELECT count(*)::int FROM claim) AS claimed, (SELECT count(*)::int FROM event) AS events`,
 };
 
@@ -87,10 +93,7 @@ const batchClaimStatement: HotStatement = {
       INSERT INTO "Proof" ("paymentHash", "tenantId", "endpointId", "state", "claimedUntil", "requestId", "createdAt", "updatedAt")
       SELECT "paymentHash", "tenantId", "endpointId", 'claimed'::"ProofState", "claimedUntil", "requestId", now(), now()
       FROM req ORDER BY "paymentHash"
-      ON CONFLICT ("paymentHash") DO UPDATE
-        SET "state" = 'claimed', "claimedUntil" = EXCLUDED."claimedUntil", "requestId" = EXCLUDED."requestId", "updatedAt" = now()
-        WHERE "Proof"."state" = 'released' OR ("Proof"."state" = 'claimed' AND "Proof"."claimedUntil" < now())
-      RETURNING "paymentHash"
+      ${claimConflictSql}
     ),
     settled AS (
       UPDATE "Invoice" SET "status" = 'settled', "settledAt" = now()
@@ -98,16 +101,7 @@ const batchClaimStatement: HotStatement = {
       WHERE "Invoice"."paymentHash" = claim."paymentHash" AND "Invoice"."tenantId" = req."tenantId" AND "Invoice"."status" <> 'settled'
       RETURNING "Invoice"."tenantId", "Invoice"."paymentHash", "Invoice"."amountSats", "Invoice"."purpose", "Invoice"."endpointId", "Invoice"."settledAt"
     ),
-    event AS (
-      INSERT INTO "OutboxEvent" ("id", "tenantId", "type", "data", "createdAt")
-      SELECT gen_random_uuid()::text, s."tenantId", 'invoice.settled',
-        jsonb_build_object('paymentHash', s."paymentHash", 'amountSats', s."amountSats", 'purpose', s."purpose",
-          'endpointId', s."endpointId", 'settledAt', to_char(s."settledAt" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-          'source', 'proof'),
-        now()
-      FROM settled s
-      RETURNING "id"
-    )
+    ${settledEventSql}
     SELECT "paymentHash" FROM claim`,
 };
 
