@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import type { DeliveryResponse, WebhookResponse } from "../../../../lib/webhooks/schemas.ts";
 import { apiFetch } from "../../_components/api-client.ts";
+import { ConfirmGroup } from "../../_components/confirm-group.tsx";
 import { ShownOnce } from "../../_components/shown-once.tsx";
 import { useToast } from "../../_components/toasts.tsx";
 import { DeliveryLog, deliveriesKey } from "./delivery-log.tsx";
@@ -140,26 +141,14 @@ export function WebhookCard({ tenantId, webhook, isOwner }: Props) {
       </div>
 
       {confirm === "rotate" ? (
-        <div role="group" aria-label="Confirm secret rotation" className="flex flex-wrap items-center gap-2 text-sm">
-          <span>Rotate now? The current secret stops verifying new deliveries at once.</span>
-          <button type="button" className="btn-danger py-1.5" onClick={() => rotate.mutate()} disabled={rotate.isPending} autoFocus>
-            {rotate.isPending ? "Rotating…" : "Yes, rotate secret"}
-          </button>
-          <button type="button" className="btn-secondary py-1.5" onClick={() => setConfirm(null)} disabled={rotate.isPending}>
-            Cancel
-          </button>
-        </div>
+        <ConfirmGroup label="Confirm secret rotation" confirmText="Yes, rotate secret" pendingText="Rotating…" pending={rotate.isPending} onConfirm={() => rotate.mutate()} onCancel={() => setConfirm(null)}>
+          Rotate now? The current secret stops verifying new deliveries at once.
+        </ConfirmGroup>
       ) : null}
       {confirm === "delete" ? (
-        <div role="group" aria-label="Confirm deletion" className="flex flex-wrap items-center gap-2 text-sm">
-          <span>Delete this webhook and its delivery log? Queued deliveries are dropped.</span>
-          <button type="button" className="btn-danger py-1.5" onClick={() => remove.mutate()} disabled={remove.isPending} autoFocus>
-            Yes, delete webhook
-          </button>
-          <button type="button" className="btn-secondary py-1.5" onClick={() => setConfirm(null)}>
-            Cancel
-          </button>
-        </div>
+        <ConfirmGroup label="Confirm deletion" confirmText="Yes, delete webhook" pending={remove.isPending} onConfirm={() => remove.mutate()} onCancel={() => setConfirm(null)}>
+          Delete this webhook and its delivery log? Queued deliveries are dropped.
+        </ConfirmGroup>
       ) : null}
 
       <div id={logId} hidden={!logOpen}>
