@@ -18,9 +18,14 @@ export function axisLabel(start: string, granularity: Granularity): string {
   return granularity === "month" ? monthYear.format(new Date(start)) : monthDay.format(new Date(start));
 }
 
+/** A count with grouped thousands: "12,500". */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
 /** "1 request" / "2 requests". */
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 /** True when the range saw any request or any earning. */
@@ -43,7 +48,7 @@ export function analyticsSummary(analytics: Pick<AnalyticsResponse, "granularity
   const parts = [
     `From ${range}: ${plural(totals.requests, "request")}, ${plural(totals.paidRequests, "paid request")}, ${plural(totals.earningsSats, "sat")} earned.`,
   ];
-  if (busiest.requests > 0) parts.push(`Most requests: ${bucketLabel(busiest.start, g)} (${plural(busiest.requests, "request")}, ${busiest.paidRequests.toLocaleString("en-US")} paid).`);
+  if (busiest.requests > 0) parts.push(`Most requests: ${bucketLabel(busiest.start, g)} (${plural(busiest.requests, "request")}, ${formatCount(busiest.paidRequests)} paid).`);
   if (richest.earningsSats > 0) parts.push(`Highest earnings: ${bucketLabel(richest.start, g)} (${plural(richest.earningsSats, "sat")}).`);
   return parts.join(" ");
 }

@@ -3,11 +3,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getAnalytics } from "../../../lib/analytics/get-analytics.ts";
-import { plural } from "../../../lib/analytics/present.ts";
+import { formatCount, plural } from "../../../lib/analytics/present.ts";
 import { analyticsQuerySchema } from "../../../lib/analytics/schemas.ts";
 import { gatewayUrlFor } from "../../../lib/config/index.ts";
 import { getOnboardingState, onboardingSteps, type OnboardingStepId } from "../../../lib/workspaces/onboarding.ts";
 import { CodeBlock } from "../../components/code-block.tsx";
+import { StatCard } from "../_components/stat-card.tsx";
 import { sectionHref } from "../_components/sections.ts";
 import { requireWorkspace } from "../session.ts";
 
@@ -53,16 +54,9 @@ export default async function OverviewPage({ params }: { params: Promise<{ slug:
           ) : null}
         </div>
         <dl className="grid grid-cols-3 gap-3">
-          {[
-            { label: "Requests", value: recent.totals.requests.toLocaleString("en-US") },
-            { label: "Paid requests", value: recent.totals.paidRequests.toLocaleString("en-US") },
-            { label: "Earnings", value: plural(recent.totals.earningsSats, "sat") },
-          ].map((t) => (
-            <div key={t.label} role="group" aria-label={t.label} className="card flex flex-col gap-1 p-4">
-              <dt className="text-xs font-medium text-muted">{t.label}</dt>
-              <dd className="text-lg font-semibold tabular-nums">{t.value}</dd>
-            </div>
-          ))}
+          <StatCard label="Requests" value={formatCount(recent.totals.requests)} />
+          <StatCard label="Paid requests" value={formatCount(recent.totals.paidRequests)} />
+          <StatCard label="Earnings" value={plural(recent.totals.earningsSats, "sat")} />
         </dl>
       </section>
       <section aria-labelledby="checklist-heading" className="card">

@@ -6,10 +6,11 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { analyticsSummary, axisLabel, bucketLabel, hasTraffic, plural } from "../../../../lib/analytics/present.ts";
+import { analyticsSummary, axisLabel, bucketLabel, formatCount, hasTraffic, plural } from "../../../../lib/analytics/present.ts";
 import type { AnalyticsResponse, Granularity } from "../../../../lib/analytics/schemas.ts";
 import { CodeBlock } from "../../../components/code-block.tsx";
 import { apiFetch } from "../../_components/api-client.ts";
+import { StatCard } from "../../_components/stat-card.tsx";
 
 /** An endpoint the filter offers. */
 export type EndpointOption = { id: string; label: string };
@@ -29,7 +30,6 @@ type Props = { tenantId: string; initial: AnalyticsResponse; endpoints: Endpoint
 
 const granularityLabels: Record<Granularity, string> = { day: "Daily", week: "Weekly", month: "Monthly" };
 const rangeLabels: Record<Granularity, string> = { day: "last 30 days", week: "last 12 weeks", month: "last 12 months" };
-const n = (value: number) => value.toLocaleString("en-US");
 
 export function AnalyticsView({ tenantId, initial, endpoints, nextSteps }: Props) {
   const [granularity, setGranularity] = useState<Granularity>(initial.granularity);
@@ -89,11 +89,11 @@ export function AnalyticsView({ tenantId, initial, endpoints, nextSteps }: Props
 
       <section aria-label="Totals">
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
-          <Total label="Requests" value={n(data.totals.requests)} />
-          <Total label="Paid requests" value={n(data.totals.paidRequests)} />
-          <Total label="Earnings" value={plural(data.totals.earningsSats, "sat")} />
-          <Total label="Refunds" value={n(data.totals.refunds)} hint="Payments given back after an origin failure" />
-          <Total label="Origin errors" value={n(data.totals.upstreamErrors)} hint="5xx, timeouts and unreachable" />
+          <StatCard label="Requests" value={formatCount(data.totals.requests)} />
+          <StatCard label="Paid requests" value={formatCount(data.totals.paidRequests)} />
+          <StatCard label="Earnings" value={plural(data.totals.earningsSats, "sat")} />
+          <StatCard label="Refunds" value={formatCount(data.totals.refunds)} hint="Payments given back after an origin failure" />
+          <StatCard label="Origin errors" value={formatCount(data.totals.upstreamErrors)} hint="5xx, timeouts and unreachable" />
         </dl>
       </section>
 
@@ -131,16 +131,6 @@ export function AnalyticsView({ tenantId, initial, endpoints, nextSteps }: Props
 
 const tooltipStyle = { background: "var(--surface)", border: "1px solid var(--line)", borderRadius: 8, fontSize: 12, color: "var(--foreground)" };
 
-function Total({ label, value, hint }: { label: string; value: string; hint?: string }) {
-  return (
-    <div role="group" aria-label={label} className="card flex flex-col gap-1 p-4">
-      <dt className="text-xs font-medium text-muted">{label}</dt>
-      <dd className="text-xl font-semibold tabular-nums">{value}</dd>
-      {hint ? <dd className="text-xs text-muted">{hint}</dd> : null}
-    </div>
-  );
-}
-
 /** A chart (hidden from assistive technology) with its numbers as a table one click away. */
 function ChartCard({ title, data, children }: { title: string; data: AnalyticsResponse; children: React.ReactElement }) {
   const headingId = useId();
@@ -172,9 +162,9 @@ function ChartCard({ title, data, children }: { title: string; data: AnalyticsRe
               {data.series.map((b) => (
                 <tr key={b.start}>
                   <th scope="row" className="py-1.5 pr-3 font-normal">{bucketLabel(b.start, g)}</th>
-                  <td className="py-1.5 pr-3 text-right">{n(b.requests)}</td>
-                  <td className="py-1.5 pr-3 text-right">{n(b.paidRequests)}</td>
-                  <td className="py-1.5 text-right">{n(b.earningsSats)}</td>
+                  <td className="py-1.5 pr-3 text-right">{formatCount(b.requests)}</td>
+                  <td className="py-1.5 pr-3 text-right">{formatCount(b.paidRequests)}</td>
+                  <td className="py-1.5 text-right">{formatCount(b.earningsSats)}</td>
                 </tr>
               ))}
             </tbody>
@@ -225,11 +215,11 @@ function EndpointTable({ rows }: { rows: AnalyticsResponse["endpoints"] }) {
                     <span className="text-muted">Deleted endpoints</span>
                   )}
                 </th>
-                <td className="px-4 py-2 text-right">{n(r.requests)}</td>
-                <td className="px-4 py-2 text-right">{n(r.paidRequests)}</td>
-                <td className="px-4 py-2 text-right">{n(r.earningsSats)}</td>
-                <td className="px-4 py-2 text-right">{n(r.refunds)}</td>
-                <td className="px-4 py-2 text-right">{n(r.upstreamErrors)}</td>
+                <td className="px-4 py-2 text-right">{formatCount(r.requests)}</td>
+                <td className="px-4 py-2 text-right">{formatCount(r.paidRequests)}</td>
+                <td className="px-4 py-2 text-right">{formatCount(r.earningsSats)}</td>
+                <td className="px-4 py-2 text-right">{formatCount(r.refunds)}</td>
+                <td className="px-4 py-2 text-right">{formatCount(r.upstreamErrors)}</td>
               </tr>
             ))}
           </tbody>
