@@ -3,6 +3,11 @@
 
 export type FieldErrors = Record<string, string>;
 
+/** The error of a list field, or of any of its items (the API names a bad item `tags.3`). */
+export function listFieldError(errors: FieldErrors, name: string): string | undefined {
+  return errors[name] ?? Object.entries(errors).find(([k]) => k.startsWith(`${name}.`))?.[1];
+}
+
 /**
  * A failed API call: `fields` maps a field name to its message (422 `details.fields`, or 409 naming
  * one); `details` is the error's raw details for callers that show more (the import's operations).

@@ -2,7 +2,7 @@
 // The description and tags fields a workspace is described with, shared by the create form and
 // the settings profile form (same limits and error placement as the API's schemas).
 import type { ReactNode } from "react";
-import type { FieldErrors } from "./api-client.ts";
+import { listFieldError, type FieldErrors } from "./api-client.ts";
 import { Field } from "./field.tsx";
 
 /** "weather, maps ," → ["weather", "maps"]: what the API's `tags` takes. */
@@ -23,7 +23,7 @@ export function DescriptionField({ id, value, onChange, error, hint }: { id: str
 
 /** The tags input; an error on the list or on any one tag (`tags.3`) shows under it. */
 export function TagsField({ id, value, onChange, errors, hint }: { id: string; value: string; onChange: (value: string) => void; errors: FieldErrors; hint: ReactNode }) {
-  const error = errors.tags ?? Object.entries(errors).find(([k]) => k.startsWith("tags."))?.[1];
+  const error = listFieldError(errors, "tags");
   return (
     <Field id={id} label="Tags" error={error} hint={hint}>
       {(control) => <input {...control} className="input-field" value={value} onChange={(e) => onChange(e.target.value)} autoComplete="off" />}

@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import type { WebhookResponse } from "../../../../lib/webhooks/schemas.ts";
-import { ApiError, apiFetch, type FieldErrors } from "../../_components/api-client.ts";
+import { ApiError, apiFetch, listFieldError, type FieldErrors } from "../../_components/api-client.ts";
 import { Field } from "../../_components/field.tsx";
 import { ShownOnce } from "../../_components/shown-once.tsx";
 import { useToast } from "../../_components/toasts.tsx";
@@ -50,8 +50,10 @@ export function WebhooksPanel({ tenantId, initial, events, isOwner }: Props) {
       toast.success("Webhook created");
     },
     onError: (err) => {
-      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(eventFieldsMerged(err.fields));
-      else toast.error(err.message);
+      if (!(err instanceof ApiError) || Object.keys(err.fields).length === 0) return toast.error(err.message);
+      // The picker has one error slot for every event (the API names a bad one `events.2`).
+      const eventsError = listFieldError(err.fields, "events");
+      setErrors(eventsError ? { ...err.fields, events: eventsError } : err.fields);
     },
   });
 
@@ -170,14 +172,4 @@ export function WebhooksPanel({ tenantId, initial, events, isOwner }: Props) {
       ) : null}
     </div>
   );
-}
-
-/** The API names a bad event as `events.2`; the picker has one error slot for all of them. */
-function eventFieldsMerged(fields: FieldErrors): FieldErrors {
-  const out: FieldErrors = {};
-  for (const [field, message] of Object.entries(fields)) {
-    const name = field.startsWith("events") ? "events" : field;
-    out[name] ??= message;
-  }
-  return out;
 }
