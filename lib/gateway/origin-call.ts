@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { errors as undiciErrors, type Dispatcher } from "undici";
 import { canonicalOriginPayload, signOriginPayload } from "../sdk/origin-signature.ts";
 import type { OriginSecretPair } from "../tenants/secrets.ts";
-import { originDeadlineReason } from "./deadlines.ts";
+import { originDeadlineReason, type CallAbort } from "./deadlines.ts";
 
 /** Headers that describe one connection, never forwarded (RFC 9110 7.6.1). */
 const hopByHop = new Set([
@@ -25,7 +25,8 @@ const withheldFromOrigin = new Set(["host", "authorization", "x-session-token", 
 
 /** The header names a Connection header lists (they describe this connection only); null when none. */
 function connectionNamed(connection: string | string[] | undefined): Set<string> | null {
-  if (connection === undefined) return null;
+  // The usual values name no header that is not hop-by-hop already: no Set for them.
+  if (connection === undefined || connection === "keep-alive" || connection === "close") return null;
   const named = new Set<string>();
   for (const part of String(connection).split(",")) {
     const name = part.trim().toLowerCase();
@@ -85,7 +86,7 @@ export type OriginRequest = {
   /** How long the origin may take to send its response headers (streams: about a second, spec 4.7). */
   headersTimeoutMs?: number;
   /** Aborted when the client goes away (or with originDeadlineReason when the call ran out of time). */
-  signal: AbortSignal;
+  signal: AbortSignal | CallAbort;
   /** Marks health probes so origins can skip work. */
   probe?: boolean;
 };
@@ -93,11 +94,44 @@ export type OriginRequest = {
 export type OriginResponse = { kind: "response"; statusCode: number; headers: Record<string, string | string[]>; body: Dispatcher.ResponseData["body"] };
 export type OriginFailure = { kind: "unreachable" | "timeout" | "aborted"; message: string };
 
-/** Joins the origin base (which may carry a path prefix) with the request path and query. */
-export function originTarget(originUrl: string, path: string, search: string): URL {
-  const base = new URL(originUrl);
-  const prefix = base.pathname.replace(/\/+$/, "");
-  return new URL(`${prefix}${path}${search}`, base);
+/** Where a call goes: the origin (scheme, host, port) and the request target (path and query). */
+export type OriginTarget = { origin: string; path: string };
+
+/** Parsed origin URLs by their text: a tenant's base is parsed once, not on every call. */
+const originBases = new Map<string, { origin: string; prefix: string }>();
+const maxOriginBases = 10_000;
+
+/**
+ * Paths and queries made only of characters the URL parser leaves as they are (RFC 3986 unreserved,
+ * sub-delims, ":", "@", "/", "%", and "?" in a non-empty query, where "'" is escaped for http(s) URLs):
+ * for them, joining strings gives exactly what `new URL` would, so only other requests pay for a parse.
+ */
+const plainPath = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
+const plainSearch = /^(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/%?]+)?$/;
+
+function originBase(originUrl: string): { origin: string; prefix: string } {
+  let base = originBases.get(originUrl);
+  if (!base) {
+    const url = new URL(originUrl);
+    base = { origin: url.origin, prefix: url.pathname.replace(/\/+$/, "") };
+    if (originBases.size >= maxOriginBases) originBases.clear();
+    originBases.set(originUrl, base);
+  }
+  return base;
+}
+
+/**
+ * Joins the origin base (which may carry a path prefix) with the request path and query. The gateway
+ * hands over normalized paths (lib/gateway/resolve-tenant.ts: no dot segments, no "//"); anything
+ * else is resolved by the URL parser as before. Throws when the origin URL is invalid.
+ */
+export function originTarget(originUrl: string, path: string, search: string): OriginTarget {
+  const base = originBase(originUrl);
+  if (plainPath.test(path) && !path.includes("/.") && !path.includes("//") && plainSearch.test(search)) {
+    return { origin: base.origin, path: `${base.prefix}${path}${search}` };
+  }
+  const url = new URL(`${base.prefix}${path}${search}`, base.origin);
+  return { origin: url.origin, path: `${url.pathname}${url.search}` };
 }
 
 /** Builds the signed header set the origin receives. */
@@ -120,8 +154,8 @@ export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signa
 
 /** Sends the request; resolves with the origin's status and streaming body, or a failure kind. */
 export async function callOrigin(request: OriginRequest): Promise<OriginResponse | OriginFailure> {
-  const signal = request.timeoutMs === null ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs)]);
-  let target: URL;
+  const signal = request.timeoutMs === null ? request.signal : AbortSignal.any([asAbortSignal(request.signal), AbortSignal.timeout(request.timeoutMs)]);
+  let target: OriginTarget;
   try {
     target = originTarget(request.originUrl, request.path, request.search);
   } catch {
@@ -130,7 +164,7 @@ export async function callOrigin(request: OriginRequest): Promise<OriginResponse
   try {
     const response = await request.dispatcher.request({
       origin: target.origin,
-      path: `${target.pathname}${target.search}`,
+      path: target.path,
       method: request.method as Dispatcher.HttpMethod,
       headers: originHeaders(request),
       body: request.body && request.body.length ? request.body : null,
@@ -147,6 +181,15 @@ export async function callOrigin(request: OriginRequest): Promise<OriginResponse
     }
     return { kind: "unreachable", message: `The origin could not be reached (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
   }
+}
+
+/** An AbortSignal that follows a CallAbort, for AbortSignal.any (calls with their own timeout: probes). */
+function asAbortSignal(signal: AbortSignal | CallAbort): AbortSignal {
+  if (signal instanceof AbortSignal) return signal;
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort(signal.reason);
+  else signal.once("abort", () => controller.abort(signal.reason));
+  return controller.signal;
 }
 
 /** Upstream outcomes that refund the payment (spec 7.3): unreachable, timeout, 5xx, 408, 429. */

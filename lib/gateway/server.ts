@@ -34,7 +34,7 @@ import { matchRoute } from "./route-match.ts";
 import { TenantCache, type GatewayEndpoint, type GatewayTenant } from "./tenant-cache.ts";
 import { UsageRecorder } from "./usage-recorder.ts";
 import { originDispatcher } from "../tenants/origin-policy.ts";
-import { DeadlineSweeper } from "./deadlines.ts";
+import { CallAbort, DeadlineSweeper } from "./deadlines.ts";
 
 export const gatewayLimits = {
   maxBodyBytes: 1024 * 1024,
@@ -115,7 +115,8 @@ type Ctx = {
   res: ServerResponse;
   requestId: string;
   clientIp: string;
-  abort: AbortController;
+  /** Aborted when the client goes away, or by the deadline sweeper. */
+  abort: CallAbort;
   /** Set once the request matched an endpoint: what it counts for in UsageCounter. */
   usage: RequestUsage | null;
 };
@@ -381,7 +382,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const cap = Math.min(affordable, limits.perKbMaxBytes);
     const read = await readCapped(result.body, cap, Number(result.headers["content-length"] ?? NaN));
     if (read.kind === "error") {
-      return upstreamFailed(call, { kind: ctx.abort.signal.aborted ? "aborted" : "unreachable", message: "The origin broke off its response" });
+      return upstreamFailed(call, { kind: ctx.abort.aborted ? "aborted" : "unreachable", message: "The origin broke off its response" });
     }
     if (read.kind === "too_large") {
       if (affordable > limits.perKbMaxBytes) {
@@ -480,7 +481,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       secrets: tenant.secrets,
       timeoutMs: null,
       headersTimeoutMs: headersTimeoutMs ?? undefined,
-      signal: ctx.abort.signal,
+      signal: ctx.abort,
     });
   }
 
@@ -602,7 +603,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       res,
       requestId: randomUUID(),
       clientIp: clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]),
-      abort: new AbortController(),
+      abort: new CallAbort(),
       usage: null,
     };
     res.setHeader("x-request-id", ctx.requestId);
