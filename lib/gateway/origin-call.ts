@@ -1,7 +1,7 @@
 // Calls a tenant's origin: signed headers (spec 5.4), hop-by-hop and credential headers
 // stripped, body already buffered (it was counted and signed), response body streamed back.
 import { randomUUID } from "node:crypto";
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { errors as undiciErrors, type Dispatcher } from "undici";
 import { canonicalOriginPayload, signOriginPayload } from "../sdk/origin-signature.ts";
 import type { OriginSecretPair } from "../tenants/secrets.ts";
@@ -152,6 +152,15 @@ export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signa
   return headers;
 }
 
+/** How a failed origin call is reported: the client left, it ran out of time, or it never got through. */
+function failureOf(request: OriginRequest, signal: AbortSignal | CallAbort, err: unknown): OriginFailure {
+  if (request.signal.aborted && request.signal.reason !== originDeadlineReason) return { kind: "aborted", message: "The client went away" };
+  if (signal.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+    return { kind: "timeout", message: "The origin did not answer in time" };
+  }
+  return { kind: "unreachable", message: `The origin could not be reached (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+}
+
 /** Sends the request; resolves with the origin's status and streaming body, or a failure kind. */
 export async function callOrigin(request: OriginRequest): Promise<OriginResponse | OriginFailure> {
   const signal = request.timeoutMs === null ? request.signal : AbortSignal.any([asAbortSignal(request.signal), AbortSignal.timeout(request.timeoutMs)]);
@@ -175,12 +184,141 @@ export async function callOrigin(request: OriginRequest): Promise<OriginResponse
     });
     return { kind: "response", statusCode: response.statusCode, headers: stripHopByHop(response.headers as Record<string, string | string[]>), body: response.body };
   } catch (err) {
-    if (request.signal.aborted && request.signal.reason !== originDeadlineReason) return { kind: "aborted", message: "The client went away" };
-    if (signal.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
-      return { kind: "timeout", message: "The origin did not answer in time" };
-    }
-    return { kind: "unreachable", message: `The origin could not be reached (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+    return failureOf(request, signal, err);
   }
+}
+
+/**
+ * An origin body handed from undici's dispatch callbacks straight to the one response it is
+ * relayed into: no Readable, no pipe, no AsyncResource per call (undici's request() makes all
+ * three). Chunks that arrive before `pipeTo` is called are held, and undici is paused until then.
+ */
+export class DirectBody {
+  private held: Buffer[] = [];
+  private ended = false;
+  private failure: Error | null = null;
+  private sink: { write(chunk: Buffer): void; end(): void; fail(err: Error): void } | null = null;
+  private discarded = false;
+
+  constructor(private readonly upstream: Dispatcher.DispatchController) {}
+
+  /** undici: a chunk of the body. */
+  push(chunk: Buffer): void {
+    if (this.discarded) return;
+    if (this.sink) return this.sink.write(chunk);
+    this.held.push(chunk);
+    this.upstream.pause();
+  }
+
+  /** undici: the body is complete. */
+  end(): void {
+    this.ended = true;
+    this.sink?.end();
+  }
+
+  /** undici: the body broke off (origin, timeout, or our abort). */
+  fail(err: Error): void {
+    this.failure ??= err;
+    this.sink?.fail(err);
+  }
+
+  /**
+   * Writes the body into `res` (each chunk also to `onChunk`) with backpressure; resolves once the
+   * response finished, rejects when the body fails or the client goes away first.
+   */
+  pipeTo(res: ServerResponse, onChunk?: (chunk: Buffer) => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const onDrain = () => this.upstream.resume();
+      const settle = (err?: Error) => {
+        if (settled) return;
+        settled = true;
+        res.off("drain", onDrain);
+        if (err) reject(err);
+        else resolve();
+      };
+      res.on("drain", onDrain);
+      res.once("finish", () => settle());
+      res.once("close", () => settle(res.writableFinished ? undefined : new Error("The client went away")));
+      const write = (chunk: Buffer) => {
+        onChunk?.(chunk);
+        if (!res.write(chunk)) this.upstream.pause();
+      };
+      this.sink = { write, end: () => void res.end(), fail: settle };
+      const held = this.held;
+      this.held = [];
+      for (const chunk of held) write(chunk);
+      if (this.failure) return settle(this.failure);
+      if (this.ended) return void res.end();
+      if (!res.writableNeedDrain) this.upstream.resume();
+    });
+  }
+
+  /** Drops the body unread; the upstream request is aborted if it is still running. */
+  destroy(): void {
+    this.discarded = true;
+    this.held = [];
+    this.sink = null;
+    if (!this.ended && !this.failure && !this.upstream.aborted) this.upstream.abort(new Error("The origin body was discarded"));
+  }
+}
+
+export type DirectOriginResponse = { kind: "response"; statusCode: number; headers: Record<string, string | string[]>; body: DirectBody };
+
+/**
+ * callOrigin for a response relayed as it is (the gateway's ordinary calls): the same request, the
+ * same failures, but the body is a DirectBody. Streams, metered bodies and probes use callOrigin.
+ */
+export function callOriginDirect(request: OriginRequest & { timeoutMs: null; signal: CallAbort }): Promise<DirectOriginResponse | OriginFailure> {
+  let target: OriginTarget;
+  try {
+    target = originTarget(request.originUrl, request.path, request.search);
+  } catch {
+    return Promise.resolve({ kind: "unreachable", message: "The origin URL is invalid" });
+  }
+  const signal = request.signal;
+  return new Promise((resolve) => {
+    let body: DirectBody | null = null;
+    let controller: Dispatcher.DispatchController | null = null;
+    const onAbort = () => controller?.abort(signal.reason instanceof Error ? signal.reason : new undiciErrors.RequestAbortedError());
+    const done = () => signal.removeListener("abort", onAbort);
+    signal.once("abort", onAbort);
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        if (signal.aborted) onAbort();
+      },
+      onResponseStart(c, statusCode, headers) {
+        if (statusCode < 200) return; // informational: the final response follows
+        body = new DirectBody(c);
+        resolve({ kind: "response", statusCode, headers: stripHopByHop(headers as Record<string, string | string[]>), body });
+      },
+      onResponseData(_c, chunk) {
+        body?.push(chunk);
+      },
+      onResponseEnd() {
+        done();
+        body?.end();
+      },
+      onResponseError(_c, err) {
+        done();
+        if (body) body.fail(err);
+        else resolve(failureOf(request, signal, err));
+      },
+    };
+    request.dispatcher.dispatch(
+      {
+        origin: target.origin,
+        path: target.path,
+        method: request.method as Dispatcher.HttpMethod,
+        headers: originHeaders(request),
+        body: request.body && request.body.length ? request.body : null,
+        headersTimeout: request.headersTimeoutMs ?? 30_000,
+        bodyTimeout: 0,
+      },
+      handler,
+    );
+  });
 }
 
 /** An AbortSignal that follows a CallAbort, for AbortSignal.any (calls with their own timeout: probes). */

@@ -24,7 +24,7 @@ import { formatKb, quoteEndpoint, streamPricing } from "../pricing/quote.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { EventStreamRelay, StreamTicker } from "./event-stream-relay.ts";
-import { callOrigin, isRetryableUpstreamStatus, type OriginResponse } from "./origin-call.ts";
+import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
 import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, type RateLimits } from "./rate-limit.ts";
 import { readBody } from "./read-body.ts";
 import { challengeOffer, reservePayment, type ChallengeOffer, type PaymentRefusal, type PerKbMeter, type Reservation } from "./reserve-payment.ts";
@@ -229,21 +229,25 @@ export function createGateway(options: GatewayOptions): Gateway {
    * Streams the origin's response to the client with our headers on top. With `keep`, the body is
    * also collected (up to the cache's entry limit) and handed over once fully delivered.
    */
-  async function relay(ctx: Ctx, response: OriginResponse, extra: Record<string, string>, keep?: (body: Buffer) => void) {
+  async function relay(ctx: Ctx, response: OriginResponse | DirectOriginResponse, extra: Record<string, string>, keep?: (body: Buffer) => void) {
     const headers = relayedHeaders(response.headers, extra);
     // Headers leave with the first body chunk: one write instead of two (SSE flushes its own, below).
     ctx.res.writeHead(response.statusCode, headers);
     const chunks: Buffer[] = [];
     let kept = 0;
-    if (keep) {
-      // A second 'data' listener sees the same chunks pipe() writes: the cache copy costs no extra stream.
-      response.body.on("data", (chunk: Buffer) => {
-        kept += chunk.length;
-        if (kept <= MAX_CACHED_BODY_BYTES) chunks.push(chunk);
-      });
-    }
+    const collect = keep
+      ? (chunk: Buffer) => {
+          kept += chunk.length;
+          if (kept <= MAX_CACHED_BODY_BYTES) chunks.push(chunk);
+        }
+      : undefined;
     try {
-      await pump(response.body, ctx.res);
+      if (response.body instanceof DirectBody) await response.body.pipeTo(ctx.res, collect);
+      else {
+        // A second 'data' listener sees the same chunks pipe() writes: the cache copy costs no extra stream.
+        if (collect) response.body.on("data", collect);
+        await pump(response.body, ctx.res);
+      }
       if (keep && kept <= MAX_CACHED_BODY_BYTES) keep(Buffer.concat(chunks));
     } catch (err) {
       if (!ctx.res.destroyed) ctx.res.destroy(err as Error);
@@ -322,7 +326,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (hit) return serveCached(call, hit);
     }
     const cacheHeaders: Record<string, string> = key ? { "x-cache": "MISS" } : {};
-    const result = await proxy(ctx, tenant, endpoint, call.path, call.search, call.body, null);
+    // A metered body is read whole before it is charged; any other is relayed as it arrives.
+    const result = reservation.meter
+      ? await proxy(ctx, tenant, endpoint, call.path, call.search, call.body, null)
+      : await proxyDirect(ctx, tenant, endpoint, call.path, call.search, call.body);
     if (result.kind !== "response") return upstreamFailed(call, result);
     if (isRetryableUpstreamStatus(result.statusCode)) {
       await reservation.refund();
@@ -333,7 +340,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       key && isStorableResponse(result.statusCode, result.headers)
         ? (body: Buffer) => storeInCache(key, { statusCode: result.statusCode, headers: result.headers, body, storedAt: clock() }, ttl)
         : undefined;
-    if (reservation.meter) return serveMetered(call, result, outcome, cacheHeaders, keep);
+    if (reservation.meter) {
+      if (result.body instanceof DirectBody) throw new Error("A metered call reads its origin body through callOrigin");
+      return serveMetered(call, { ...result, body: result.body }, outcome, cacheHeaders, keep);
+    }
     await reservation.commit();
     return relay(ctx, result, { ...outcomeHeaders(call, outcome), ...cacheHeaders }, keep);
   }
@@ -463,10 +473,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
   }
 
+  /** A streamed or metered call: the origin body as a Readable. */
   async function proxy(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, path: string, search: string, body: Buffer | null, headersTimeoutMs: number | null) {
+    return callOrigin(originRequest(ctx, tenant, endpoint, path, search, body, headersTimeoutMs));
+  }
+
+  /** An ordinary call: the origin body goes straight into the response (DirectBody). */
+  async function proxyDirect(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, path: string, search: string, body: Buffer | null) {
+    return callOriginDirect(originRequest(ctx, tenant, endpoint, path, search, body, null));
+  }
+
+  function originRequest(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, path: string, search: string, body: Buffer | null, headersTimeoutMs: number | null): OriginRequest & { timeoutMs: null; signal: CallAbort } {
     // The deadline covers the whole call, body included; it ends when the response closes.
     if (!endpoint.streaming) deadlines.add(ctx.abort, limits.originTimeoutMs);
-    return callOrigin({
+    return {
       dispatcher: endpoint.streaming ? streamDispatcher : dispatcher,
       originUrl: tenant.originUrl!,
       method: ctx.req.method ?? "GET",
@@ -482,7 +502,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       timeoutMs: null,
       headersTimeoutMs: headersTimeoutMs ?? undefined,
       signal: ctx.abort,
-    });
+    };
   }
 
   async function handle(ctx: Ctx) {
