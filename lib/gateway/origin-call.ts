@@ -237,6 +237,8 @@ export class DirectBody {
         if (err) reject(err);
         else resolve();
       };
+      // A client that left before the relay began has already closed: nothing will be emitted.
+      if (res.destroyed) return settle(new Error("The client went away"));
       res.on("drain", onDrain);
       res.once("finish", () => settle());
       res.once("close", () => settle(res.writableFinished ? undefined : new Error("The client went away")));

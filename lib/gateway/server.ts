@@ -708,6 +708,8 @@ function pump(body: Readable, res: ServerResponse): Promise<void> {
       if (err) reject(err);
       else resolve();
     };
+    // A client that left before the relay began has already closed: nothing will be emitted.
+    if (res.destroyed) return settle(new Error("The client went away"));
     body.once("error", settle);
     res.once("finish", () => settle());
     res.once("close", () => settle(res.writableFinished ? undefined : new Error("The client went away")));

@@ -48,8 +48,17 @@ beforeAll(async () => {
       endlessDone();
     });
   });
+  origin.route("/v1/empty", (_req, res) => void res.writeHead(204, { "x-origin": "yes" }).end());
+  origin.route("/v1/chunked", async (_req, res) => {
+    res.writeHead(200, { "content-type": "text/plain" });
+    for (const part of ["one,", "two,", "three"]) {
+      res.write(part);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    res.end();
+  });
   const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  for (const path of ["/v1/big", "/v1/broken", "/v1/endless"]) await endpointFactory(ctx.db.prisma, tenantId, { path });
+  for (const path of ["/v1/big", "/v1/broken", "/v1/endless", "/v1/empty", "/v1/chunked"]) await endpointFactory(ctx.db.prisma, tenantId, { path });
   gateway = createGateway({ config: ctx.config, prisma: ctx.db.prisma, store: ctx.store, log: createLogger("silent"), rateLimits: noRateLimits, devNode: null });
   base = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}/gw/${slug}`;
 });
@@ -96,6 +105,17 @@ describe("relaying an origin body", () => {
   it("serves many bodies at once, each intact", async () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => slowGet(`${base}/v1/big`, 2 * 1024 * 1024)));
     for (const got of results) expect(sha256(got.body)).toBe(sha256(big));
+  });
+
+  it("relays HEAD, an empty 204 and a chunked body of unknown length", async () => {
+    const head = await new Promise<http.IncomingMessage>((resolve, reject) => http.request(`${base}/v1/big`, { method: "HEAD" }, resolve).on("error", reject).end());
+    head.resume();
+    expect(head.statusCode).toBe(200);
+    expect(head.headers["content-length"]).toBe(String(big.length));
+    const empty = await slowGet(`${base}/v1/empty`, Infinity);
+    expect([empty.status, empty.body.length, empty.complete]).toEqual([204, 0, true]);
+    const chunked = await slowGet(`${base}/v1/chunked`, Infinity);
+    expect([chunked.status, chunked.body.toString(), chunked.complete]).toEqual([200, "one,two,three", true]);
   });
 
   it("does not pass a body the origin broke off as complete", async () => {
