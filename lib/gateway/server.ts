@@ -631,7 +631,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     res.setHeader("access-control-expose-headers", exposedHeaders);
     res.on("close", () => {
       deadlines.delete(ctx.abort);
-      if (!res.writableFinished) ctx.abort.abort();
+      // Whatever is still running upstream for this response ends with it: the client left, or an
+      // error answer went out while an origin body was still unread (a finished call has already
+      // detached its listener, so this is a no-op then).
+      ctx.abort.abort();
       if (ctx.usage) countUsage(ctx.usage, res.statusCode);
     });
     handle(ctx).catch((err) => {
