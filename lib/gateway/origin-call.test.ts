@@ -1,9 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
-import type { Dispatcher } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import { describe, expect, it } from "vitest";
-import { DirectBody, originTarget } from "./origin-call.ts";
+import { CallAbort } from "./deadlines.ts";
+import { callOrigin, DirectBody, originTarget } from "./origin-call.ts";
 import { normalizeRequestPath } from "./resolve-tenant.ts";
 
 /** What originTarget did before it had a fast path: the URL parser on every call ("invalid" when it throws). */
@@ -154,5 +155,42 @@ describe("DirectBody", () => {
       return piped;
     });
     expect(result.outcome).toBe("rejected: origin reset");
+  });
+});
+
+describe("callOrigin with a timeout of its own (probes)", () => {
+  it("ends a call the origin never answers as a timeout, through its signal", async () => {
+    const server = http.createServer(() => {}); // accepts and never answers
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const dispatcher = new Agent();
+    const signal = new CallAbort();
+    const started = Date.now();
+    try {
+      const result = await callOrigin({
+        dispatcher,
+        originUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        method: "GET",
+        path: "/slow",
+        search: "",
+        clientHeaders: {},
+        body: null,
+        requestId: "r1",
+        clientIp: "",
+        forwardedHost: "",
+        forwardedProto: "https",
+        secrets: { gatewaySecret: "g", hmacSecret: "h" },
+        timeoutMs: 200,
+        headersTimeoutMs: 10_000, // the whole-call timeout, not undici's header timer, must end it
+        signal,
+        probe: true,
+      });
+      expect(result).toEqual({ kind: "timeout", message: "The origin did not answer in time" });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(signal.aborted).toBe(true);
+    } finally {
+      await dispatcher.destroy();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

@@ -79,14 +79,15 @@ export type OriginRequest = {
   forwardedProto: string;
   secrets: OriginSecretPair;
   /**
-   * Whole-call timeout; null when there is none here (streams), or when the caller enforces it by
-   * aborting `signal` with originDeadlineReason (the gateway's DeadlineSweeper).
+   * Whole-call timeout (probes): `signal` is aborted with originDeadlineReason when it runs out.
+   * Null when there is none here (streams), or when the caller aborts `signal` that way itself
+   * (the gateway's DeadlineSweeper).
    */
   timeoutMs: number | null;
   /** How long the origin may take to send its response headers (streams: about a second, spec 4.7). */
   headersTimeoutMs?: number;
   /** Aborted when the client goes away (or with originDeadlineReason when the call ran out of time). */
-  signal: AbortSignal | CallAbort;
+  signal: CallAbort;
   /** Marks health probes so origins can skip work. */
   probe?: boolean;
 };
@@ -153,39 +154,75 @@ export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signa
 }
 
 /** How a failed origin call is reported: the client left, it ran out of time, or it never got through. */
-function failureOf(request: OriginRequest, signal: AbortSignal | CallAbort, err: unknown): OriginFailure {
-  if (request.signal.aborted && request.signal.reason !== originDeadlineReason) return { kind: "aborted", message: "The client went away" };
+function failureOf(request: OriginRequest, err: unknown): OriginFailure {
+  const { signal } = request;
+  if (signal.aborted && signal.reason !== originDeadlineReason) return { kind: "aborted", message: "The client went away" };
   if (signal.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
     return { kind: "timeout", message: "The origin did not answer in time" };
   }
   return { kind: "unreachable", message: `The origin could not be reached (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
 }
 
-/** Sends the request; resolves with the origin's status and streaming body, or a failure kind. */
-export async function callOrigin(request: OriginRequest): Promise<OriginResponse | OriginFailure> {
-  const signal = request.timeoutMs === null ? request.signal : AbortSignal.any([asAbortSignal(request.signal), AbortSignal.timeout(request.timeoutMs)]);
+/** What undici is asked to send, for both ways of calling; null when the origin URL is invalid. */
+function dispatchOptions(request: OriginRequest): Dispatcher.DispatchOptions | null {
   let target: OriginTarget;
   try {
     target = originTarget(request.originUrl, request.path, request.search);
   } catch {
-    return { kind: "unreachable", message: "The origin URL is invalid" };
+    return null;
   }
+  return {
+    origin: target.origin,
+    path: target.path,
+    method: request.method as Dispatcher.HttpMethod,
+    headers: originHeaders(request),
+    body: request.body && request.body.length ? request.body : null,
+    // Streams may stay silent for long stretches; the stream layer enforces its own limits.
+    headersTimeout: request.headersTimeoutMs ?? request.timeoutMs ?? 30_000,
+    bodyTimeout: request.timeoutMs ?? 0,
+  };
+}
+
+const invalidOrigin: OriginFailure = { kind: "unreachable", message: "The origin URL is invalid" };
+
+/** Sends the request; resolves with the origin's status and streaming body, or a failure kind. */
+export async function callOrigin(request: OriginRequest): Promise<OriginResponse | OriginFailure> {
+  const options = dispatchOptions(request);
+  if (!options) return invalidOrigin;
+  // A call with a timeout of its own ends the way a gateway call past its deadline does.
+  const timer = request.timeoutMs === null ? null : setTimeout(() => request.signal.abort(originDeadlineReason), request.timeoutMs).unref();
   try {
-    const response = await request.dispatcher.request({
-      origin: target.origin,
-      path: target.path,
-      method: request.method as Dispatcher.HttpMethod,
-      headers: originHeaders(request),
-      body: request.body && request.body.length ? request.body : null,
-      signal,
-      // Streams may stay silent for long stretches; the stream layer enforces its own limits.
-      headersTimeout: request.headersTimeoutMs ?? request.timeoutMs ?? 30_000,
-      bodyTimeout: request.timeoutMs === null ? 0 : request.timeoutMs,
-    });
+    const response = await request.dispatcher.request({ ...options, signal: request.signal });
+    if (timer) response.body.once("close", () => clearTimeout(timer));
     return { kind: "response", statusCode: response.statusCode, headers: stripHopByHop(response.headers as Record<string, string | string[]>), body: response.body };
   } catch (err) {
-    return failureOf(request, signal, err);
+    if (timer) clearTimeout(timer);
+    return failureOf(request, err);
   }
+}
+
+/**
+ * How a relay into `res` ends: `done` resolves once the response finished, and rejects when the
+ * client went away first (at once if it already had: a closed response emits nothing again) or
+ * when `fail` is called (the body broke). It settles once; `cleanup` runs then.
+ */
+export function relayEnd(res: ServerResponse, cleanup?: () => void): { done: Promise<void>; fail: (err: Error) => void } {
+  let fail!: (err: Error) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const settle = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      cleanup?.();
+      if (err) reject(err);
+      else resolve();
+    };
+    fail = settle;
+    if (res.destroyed) return settle(new Error("The client went away"));
+    res.once("finish", () => settle());
+    res.once("close", () => settle(res.writableFinished ? undefined : new Error("The client went away")));
+  });
+  return { done, fail };
 }
 
 /**
@@ -227,33 +264,22 @@ export class DirectBody {
    * response finished, rejects when the body fails or the client goes away first.
    */
   pipeTo(res: ServerResponse, onChunk?: (chunk: Buffer) => void): Promise<void> {
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const onDrain = () => this.upstream.resume();
-      const settle = (err?: Error) => {
-        if (settled) return;
-        settled = true;
-        res.off("drain", onDrain);
-        if (err) reject(err);
-        else resolve();
-      };
-      // A client that left before the relay began has already closed: nothing will be emitted.
-      if (res.destroyed) return settle(new Error("The client went away"));
-      res.on("drain", onDrain);
-      res.once("finish", () => settle());
-      res.once("close", () => settle(res.writableFinished ? undefined : new Error("The client went away")));
-      const write = (chunk: Buffer) => {
-        onChunk?.(chunk);
-        if (!res.write(chunk)) this.upstream.pause();
-      };
-      this.sink = { write, end: () => void res.end(), fail: settle };
-      const held = this.held;
-      this.held = [];
-      for (const chunk of held) write(chunk);
-      if (this.failure) return settle(this.failure);
-      if (this.ended) return void res.end();
-      if (!res.writableNeedDrain) this.upstream.resume();
-    });
+    const onDrain = () => this.upstream.resume();
+    const relay = relayEnd(res, () => res.off("drain", onDrain));
+    if (res.destroyed) return relay.done;
+    res.on("drain", onDrain);
+    const write = (chunk: Buffer) => {
+      onChunk?.(chunk);
+      if (!res.write(chunk)) this.upstream.pause();
+    };
+    this.sink = { write, end: () => void res.end(), fail: relay.fail };
+    const held = this.held;
+    this.held = [];
+    for (const chunk of held) write(chunk);
+    if (this.failure) relay.fail(this.failure);
+    else if (this.ended) res.end();
+    else if (!res.writableNeedDrain) this.upstream.resume();
+    return relay.done;
   }
 
   /** Drops the body unread; the upstream request is aborted if it is still running. */
@@ -271,13 +297,9 @@ export type DirectOriginResponse = { kind: "response"; statusCode: number; heade
  * callOrigin for a response relayed as it is (the gateway's ordinary calls): the same request, the
  * same failures, but the body is a DirectBody. Streams, metered bodies and probes use callOrigin.
  */
-export function callOriginDirect(request: OriginRequest & { timeoutMs: null; signal: CallAbort }): Promise<DirectOriginResponse | OriginFailure> {
-  let target: OriginTarget;
-  try {
-    target = originTarget(request.originUrl, request.path, request.search);
-  } catch {
-    return Promise.resolve({ kind: "unreachable", message: "The origin URL is invalid" });
-  }
+export function callOriginDirect(request: OriginRequest & { timeoutMs: null }): Promise<DirectOriginResponse | OriginFailure> {
+  const options = dispatchOptions(request);
+  if (!options) return Promise.resolve(invalidOrigin);
   const signal = request.signal;
   return new Promise((resolve) => {
     let body: DirectBody | null = null;
@@ -305,31 +327,11 @@ export function callOriginDirect(request: OriginRequest & { timeoutMs: null; sig
       onResponseError(_c, err) {
         done();
         if (body) body.fail(err);
-        else resolve(failureOf(request, signal, err));
+        else resolve(failureOf(request, err));
       },
     };
-    request.dispatcher.dispatch(
-      {
-        origin: target.origin,
-        path: target.path,
-        method: request.method as Dispatcher.HttpMethod,
-        headers: originHeaders(request),
-        body: request.body && request.body.length ? request.body : null,
-        headersTimeout: request.headersTimeoutMs ?? 30_000,
-        bodyTimeout: 0,
-      },
-      handler,
-    );
+    request.dispatcher.dispatch(options, handler);
   });
-}
-
-/** An AbortSignal that follows a CallAbort, for AbortSignal.any (calls with their own timeout: probes). */
-function asAbortSignal(signal: AbortSignal | CallAbort): AbortSignal {
-  if (signal instanceof AbortSignal) return signal;
-  const controller = new AbortController();
-  if (signal.aborted) controller.abort(signal.reason);
-  else signal.once("abort", () => controller.abort(signal.reason));
-  return controller.signal;
 }
 
 /** Upstream outcomes that refund the payment (spec 7.3): unreachable, timeout, 5xx, 408, 429. */

@@ -24,7 +24,7 @@ import { formatKb, quoteEndpoint, streamPricing } from "../pricing/quote.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { EventStreamRelay, StreamTicker } from "./event-stream-relay.ts";
-import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
+import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
 import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, type RateLimits } from "./rate-limit.ts";
 import { readBody } from "./read-body.ts";
 import { challengeOffer, reservePayment, type ChallengeOffer, type PaymentRefusal, type PerKbMeter, type Reservation } from "./reserve-payment.ts";
@@ -483,7 +483,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     return callOriginDirect(originRequest(ctx, tenant, endpoint, path, search, body, null));
   }
 
-  function originRequest(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, path: string, search: string, body: Buffer | null, headersTimeoutMs: number | null): OriginRequest & { timeoutMs: null; signal: CallAbort } {
+  function originRequest(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, path: string, search: string, body: Buffer | null, headersTimeoutMs: number | null): OriginRequest & { timeoutMs: null } {
     // The deadline covers the whole call, body included; it ends when the response closes.
     if (!endpoint.streaming) deadlines.add(ctx.abort, limits.originTimeoutMs);
     return {
@@ -703,21 +703,12 @@ async function readCapped(body: Readable, cap: number, declaredLength: number): 
  * without the AbortController and AbortError (a DOMException with a stack) it makes per call.
  */
 function pump(body: Readable, res: ServerResponse): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const settle = (err?: Error) => {
-      if (settled) return;
-      settled = true;
-      if (err) reject(err);
-      else resolve();
-    };
-    // A client that left before the relay began has already closed: nothing will be emitted.
-    if (res.destroyed) return settle(new Error("The client went away"));
-    body.once("error", settle);
-    res.once("finish", () => settle());
-    res.once("close", () => settle(res.writableFinished ? undefined : new Error("The client went away")));
+  const relay = relayEnd(res);
+  if (!res.destroyed) {
+    body.once("error", relay.fail);
     body.pipe(res);
-  });
+  }
+  return relay.done;
 }
 
 /** The origin's response headers with ours on top; the origin's CORS origin never overrides ours. */

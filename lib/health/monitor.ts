@@ -18,6 +18,7 @@
 import { randomUUID } from "node:crypto";
 import type { Dispatcher } from "undici";
 import type { PrismaClient } from "../db/client.ts";
+import { CallAbort } from "../gateway/deadlines.ts";
 import { callOrigin } from "../gateway/origin-call.ts";
 import type { Logger } from "../logging/logger.ts";
 import { readOriginSecrets } from "../tenants/secrets.ts";
@@ -183,7 +184,7 @@ export class HealthMonitor {
       forwardedProto: "https",
       secrets,
       timeoutMs: this.timeoutMs,
-      signal: new AbortController().signal,
+      signal: new CallAbort(),
       probe: true,
     });
     const latencyMs = Math.round(performance.now() - started);

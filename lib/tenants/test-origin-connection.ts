@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
+import { CallAbort } from "../gateway/deadlines.ts";
 import { callOrigin } from "../gateway/origin-call.ts";
 import { probeRequest } from "../health/monitor.ts";
 import { checkTargetUrl, createPinnedDispatcher, systemResolver, type HostResolver } from "../webhooks/ssrf.ts";
@@ -78,7 +79,7 @@ export async function testOriginConnection(options: TestOriginConnectionOptions)
       forwardedProto: "https",
       secrets: readOriginSecrets(appSecret, tenant),
       timeoutMs,
-      signal: new AbortController().signal,
+      signal: new CallAbort(),
       probe: true,
     });
     const latencyMs = Math.round(performance.now() - started);
