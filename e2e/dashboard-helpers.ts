@@ -18,13 +18,24 @@ export async function signInByEmail(page: Page, email: string, callbackUrl = "/d
   await page.getByRole("article", { name: `E-mail to ${email}` }).first().getByRole("link", { name: "Open the sign-in link" }).click();
 }
 
+/**
+ * Types a slug into the create-workspace form until its live check answers with `answer`. The
+ * answer proves the form is hydrated: a value typed before hydration is reset to the initial empty
+ * state, so a lost fill is typed again.
+ */
+export async function fillSlugUntilChecked(page: Page, slug: string, answer: string) {
+  await expect(async () => {
+    await page.getByLabel("Slug").fill(slug);
+    await expect(page.getByText(answer, { exact: true })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
 /** Creates a workspace from /dashboard (a signed-in user without one) and waits for its overview. */
 export async function createWorkspace(page: Page, name: string, slug: string) {
   await expect(page).toHaveURL("/dashboard");
-  // Slug first: its live check answering proves the form is hydrated (a value typed before hydration
-  // is reset to the initial empty state), and an edited slug is no longer derived from the name.
-  await page.getByLabel("Slug").fill(slug);
-  await expect(page.getByText("Available", { exact: true })).toBeVisible();
+  // Slug first: once it is checked the form is hydrated, and an edited slug is no longer derived
+  // from the name.
+  await fillSlugUntilChecked(page, slug, "Available");
   await page.getByLabel("Name").fill(name);
   await expect(page.getByLabel("Name")).toHaveValue(name);
   await expect(page.getByLabel("Slug")).toHaveValue(slug);

@@ -3,7 +3,7 @@
 // origin the server itself serves) and testing it, rotating the secrets, member invitations, and
 // "Sign in with Lightning" with the dev wallet.
 import { expect, test } from "@playwright/test";
-import { createWorkspace, signInByEmail, unique } from "./dashboard-helpers.ts";
+import { createWorkspace, fillSlugUntilChecked, signInByEmail, unique } from "./dashboard-helpers.ts";
 
 test("signed-out visits to the dashboard go to sign-in and come back after it", async ({ page }, testInfo) => {
   await page.goto("/dashboard/some-workspace/origin");
@@ -24,10 +24,9 @@ test("sign in by e-mail, create a workspace, set and test the origin, rotate the
   await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
   await expect(page.getByRole("heading", { name: "Create your first workspace" })).toBeVisible();
 
-  // The slug is checked live: the demo's slug is taken, a reserved word is refused. Its answers also
-  // prove the form is hydrated, so the name is typed after them (see createWorkspace).
-  await page.getByLabel("Slug").fill("demo");
-  await expect(page.getByText("This slug is already taken")).toBeVisible();
+  // The slug is checked live: the demo's slug is taken, a reserved word is refused. The first answer
+  // also proves the form is hydrated, so the name is typed after it (see fillSlugUntilChecked).
+  await fillSlugUntilChecked(page, "demo", "This slug is already taken");
   await page.getByLabel("Slug").fill("dashboard");
   await expect(page.getByText("This slug is reserved; choose another slug")).toBeVisible();
   const slug = `wx-${id}`.slice(0, 63).replace(/-+$/, "");
