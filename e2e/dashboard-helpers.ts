@@ -21,13 +21,20 @@ export async function signInByEmail(page: Page, email: string, callbackUrl = "/d
 /**
  * Types a slug into the create-workspace form until its live check answers with `answer`. The
  * answer proves the form is hydrated: a value typed before hydration is reset to the initial empty
- * state, so a lost fill is typed again.
+ * state, so a lost fill is typed again. A form that ignored a fill is loaded again first: CI once
+ * saw the form right after the magic-link sign-in ignore every input for 20 s while the router was
+ * live (prefetches ran); the cause is not found yet (see the closing note of 2026-11-22).
  */
 export async function fillSlugUntilChecked(page: Page, slug: string, answer: string) {
+  let attempt = 0;
   await expect(async () => {
+    if (attempt++ > 0) {
+      await page.reload();
+      await page.waitForLoadState("networkidle");
+    }
     await page.getByLabel("Slug").fill(slug);
-    await expect(page.getByText(answer, { exact: true })).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
+    await expect(page.getByText(answer, { exact: true })).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 40_000 });
 }
 
 /** Creates a workspace from /dashboard (a signed-in user without one) and waits for its overview. */
