@@ -25,6 +25,8 @@ const CREDENTIAL_LINE = /^([A-Za-z][A-Za-z0-9_-]*)[ \t]+([^ \t]+)$/;
  * headers carry), so one token compares equal in every spelling; null when it is not base64 at all.
  */
 export function toStandardBase64(text: string): string | null {
+  // Already standard and padded (every token we mint, most clients): nothing to rewrite.
+  if (text.length % 4 === 0 && text.length > 0 && STANDARD_BASE64.test(text)) return text;
   if (text.length === 0 || !ANY_BASE64.test(text)) return null;
   const body = text.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
   if (body.length % 4 === 1) return null;
@@ -116,7 +118,7 @@ export function parseAuthorization(values: string[] | undefined): ParsedCredenti
 
   let found: SingleCredential | null = null;
   // fetch() joins repeated headers with ", "; no credential we accept contains a comma.
-  for (const piece of values.flatMap((value) => value.split(","))) {
+  for (const piece of values.length === 1 && !values[0].includes(",") ? values : values.flatMap((value) => value.split(","))) {
     const text = piece.trim();
     if (text.length === 0) continue;
     const credential = parseCredential(text);

@@ -108,6 +108,13 @@ function importBase64Macaroon(macaroon: string): ParsedMacaroon | null {
   return parseBinaryV2(Buffer.from(base64, "base64"));
 }
 
+/** libmacaroons V2 field types. */
+const FIELD_EOS = 0;
+const FIELD_LOCATION = 1;
+const FIELD_IDENTIFIER = 2;
+const FIELD_VID = 4;
+const FIELD_SIGNATURE = 6;
+
 /**
  * Reads the libmacaroons V2 binary format (the layout exportBinaryV2 below writes): version 2, a
  * header section (optional location, identifier), caveat sections (optional location, identifier,
@@ -117,70 +124,85 @@ function importBase64Macaroon(macaroon: string): ParsedMacaroon | null {
  * padded and mutated tokens.
  */
 export function parseBinaryV2(bytes: Buffer): ParsedMacaroon | null {
-  let at = 0;
-  if (bytes.length < 1 || bytes[at++] !== 2) return null;
-  /** The next field of a section: its type and data, or EOS (type 0, no data); null when broken. */
-  const next = (): { type: number; data: Buffer } | null => {
-    if (at >= bytes.length) return null;
-    const type = bytes[at++];
-    if (type === FIELD_EOS) return { type, data: EMPTY };
-    let length = 0;
-    for (let shift = 0; ; shift += 7) {
-      if (at >= bytes.length || shift > 28) return null;
-      const byte = bytes[at++];
-      length += (byte & 0x7f) * 2 ** shift;
-      if (byte < 0x80) break;
-    }
-    if (at + length > bytes.length) return null;
-    const data = bytes.subarray(at, at + length);
-    at += length;
-    return { type, data };
-  };
-  /** One section: fields in increasing type order, each at most once, until EOS. */
-  const section = (): Map<number, Buffer> | null => {
-    const fields = new Map<number, Buffer>();
-    let last = FIELD_EOS;
-    for (;;) {
-      const field = next();
-      if (!field) return null;
-      if (field.type === FIELD_EOS) return fields;
-      if (field.type <= last) return null;
-      last = field.type;
-      fields.set(field.type, field.data);
-    }
-  };
-  const text = (data: Buffer | undefined): string | undefined | null => {
-    if (data === undefined) return undefined;
-    try {
-      return utf8.decode(data);
-    } catch {
-      return null;
-    }
-  };
-
-  const header = section();
-  if (!header || !header.has(FIELD_IDENTIFIER) || [...header.keys()].some((t) => t !== FIELD_LOCATION && t !== FIELD_IDENTIFIER)) return null;
-  const location = text(header.get(FIELD_LOCATION));
+  if (bytes.length < 1 || bytes[0] !== 2) return null;
+  const reader: V2Reader = { bytes, at: 1, location: undefined, identifier: undefined, vid: undefined };
+  if (!readSection(reader, HEADER_FIELDS) || reader.identifier === undefined) return null;
+  const location = utf8Text(reader.location);
   if (location === null) return null;
+  const identifier = reader.identifier;
   const caveats: ParsedMacaroon["caveats"] = [];
   for (;;) {
-    const fields = section();
-    if (!fields) return null;
-    if (fields.size === 0) break;
-    if (!fields.has(FIELD_IDENTIFIER) || [...fields.keys()].some((t) => t !== FIELD_LOCATION && t !== FIELD_IDENTIFIER && t !== FIELD_VID)) return null;
-    const caveatLocation = text(fields.get(FIELD_LOCATION));
+    const fields = readSection(reader, CAVEAT_FIELDS);
+    if (fields === null) return null;
+    if (fields === 0) break;
+    if (reader.identifier === undefined) return null;
+    const caveatLocation = utf8Text(reader.location);
     if (caveatLocation === null) return null;
-    const caveat: ParsedMacaroon["caveats"][number] = { identifier: fields.get(FIELD_IDENTIFIER)! };
+    const caveat: ParsedMacaroon["caveats"][number] = { identifier: reader.identifier };
     if (caveatLocation !== undefined) caveat.location = caveatLocation;
-    if (fields.has(FIELD_VID)) caveat.vid = fields.get(FIELD_VID);
+    if (reader.vid !== undefined) caveat.vid = reader.vid;
     caveats.push(caveat);
   }
-  const signature = next();
-  if (!signature || signature.type !== FIELD_SIGNATURE || signature.data.length !== 32 || at !== bytes.length) return null;
-  return { location, identifier: header.get(FIELD_IDENTIFIER)!, caveats, signature: signature.data };
+  // The signature field, with nothing after it.
+  if (reader.at >= bytes.length || bytes[reader.at++] !== FIELD_SIGNATURE) return null;
+  const signature = readFieldData(reader);
+  if (!signature || signature.length !== 32 || reader.at !== bytes.length) return null;
+  return { location, identifier, caveats, signature };
 }
 
-const EMPTY = Buffer.alloc(0);
+/** Where parseBinaryV2 is in its input, and the fields of the section it read last. */
+type V2Reader = { bytes: Buffer; at: number; location: Buffer | undefined; identifier: Buffer | undefined; vid: Buffer | undefined };
+
+/** Field types allowed in a section, as bit masks: the header (location, identifier), a caveat (+ vid). */
+const HEADER_FIELDS = (1 << FIELD_LOCATION) | (1 << FIELD_IDENTIFIER);
+const CAVEAT_FIELDS = HEADER_FIELDS | (1 << FIELD_VID);
+
+/**
+ * Reads one section: fields in increasing type order, each at most once, only `allowed` types, until
+ * EOS. Returns how many fields it held (0 is the empty section that ends the caveats), or null.
+ */
+function readSection(reader: V2Reader, allowed: number): number | null {
+  reader.location = reader.identifier = reader.vid = undefined;
+  let last = FIELD_EOS;
+  for (let count = 0; ; count++) {
+    if (reader.at >= reader.bytes.length) return null;
+    const type = reader.bytes[reader.at++];
+    if (type === FIELD_EOS) return count;
+    if (type <= last || type > 30 || (allowed & (1 << type)) === 0) return null;
+    last = type;
+    const data = readFieldData(reader);
+    if (!data) return null;
+    if (type === FIELD_LOCATION) reader.location = data;
+    else if (type === FIELD_IDENTIFIER) reader.identifier = data;
+    else reader.vid = data;
+  }
+}
+
+/** A field's varint length and data; null when the length is broken or runs past the end. */
+function readFieldData(reader: V2Reader): Buffer | null {
+  const { bytes } = reader;
+  let length = 0;
+  for (let shift = 0; ; shift += 7) {
+    if (reader.at >= bytes.length || shift > 28) return null;
+    const byte = bytes[reader.at++];
+    length += (byte & 0x7f) * 2 ** shift;
+    if (byte < 0x80) break;
+  }
+  if (reader.at + length > bytes.length) return null;
+  const data = bytes.subarray(reader.at, reader.at + length);
+  reader.at += length;
+  return data;
+}
+
+/** Strict UTF-8 text of an optional field: undefined when absent, null when not UTF-8. */
+function utf8Text(data: Buffer | undefined): string | undefined | null {
+  if (data === undefined) return undefined;
+  try {
+    return utf8.decode(data);
+  } catch {
+    return null;
+  }
+}
 
 /** Splits a 66-byte version-0 identifier; null for any other layout. */
 function parseIdentifier(identifier: Uint8Array): { paymentHash: Buffer; tokenId: Buffer } | null {
@@ -189,12 +211,6 @@ function parseIdentifier(identifier: Uint8Array): { paymentHash: Buffer; tokenId
   return { paymentHash: bytes.subarray(2, 34), tokenId: bytes.subarray(34, 66) };
 }
 
-/** libmacaroons V2 field types. */
-const FIELD_EOS = 0;
-const FIELD_LOCATION = 1;
-const FIELD_IDENTIFIER = 2;
-const FIELD_VID = 4;
-const FIELD_SIGNATURE = 6;
 
 /** Unsigned LEB128, the varint of the V2 format. */
 function uvarint(value: number): Buffer {
@@ -324,7 +340,9 @@ function evaluateCaveats(conditions: string[]): CaveatClaims | null {
     const eq = caveat.indexOf("=");
     if (eq < 0) continue; // Not `condition=value`: not one of ours, so not ours to judge.
     const condition = caveat.slice(0, eq);
-    byCondition.set(condition, [...(byCondition.get(condition) ?? []), caveat.slice(eq + 1)]);
+    const values = byCondition.get(condition);
+    if (values) values.push(caveat.slice(eq + 1));
+    else byCondition.set(condition, [caveat.slice(eq + 1)]);
   }
 
   const services = narrowSets(byCondition.get("services") ?? [], (e) => (SERVICE_ENTRY.test(e) ? e : null));

@@ -66,6 +66,14 @@ describe("origin guard (Express) behind the gateway", () => {
     expect(res).toEqual({ status: 200, json: { ok: true, body: '{"b": "ünï"}' } });
   });
 
+  it("accepts signatures over empty, short and large bodies, multi-byte characters included", async () => {
+    for (const size of [0, 900, 1_100, 60_000]) {
+      const body = JSON.stringify({ pad: "é".repeat(size / 2) });
+      const res = await post(`${base}/v1/echo`, body);
+      expect(res, `body of ${size} chars`).toEqual({ status: 200, json: { ok: true, body } });
+    }
+  });
+
   it("refuses a direct call and a replay of a captured gateway request", async () => {
     expect((await post(`${originUrl}/v1/echo`, "{}")).json).toEqual({ error: "forbidden", reason: "missing_headers" });
     const last = captured.at(-1)!;
