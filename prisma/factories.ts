@@ -5,6 +5,7 @@ import { sealSecret } from "../lib/crypto/secret-box.ts";
 import type { PrismaClient } from "../lib/db/client.ts";
 import type { Prisma } from "../lib/db/generated/client.ts";
 import { createTenant, type CreateTenantInput, type CreatedTenant } from "../lib/tenants/create-tenant.ts";
+import { generateWebhookSecret } from "../lib/webhooks/sign.ts";
 
 /** A tenant with owner and API key; the slug is random unless given. */
 export async function tenantFactory(
@@ -46,6 +47,28 @@ export async function endpointFactory(
       title: "Test endpoint",
       ...data,
       tenantId,
+    },
+  });
+}
+
+/**
+ * A webhook subscription (every event by default), stored as createWebhook stores one. Events are
+ * written only for tenants with a subscription that receives them, so a test that reads a
+ * tenant's outbox subscribes it first. The default URL is on `.invalid`, which never resolves.
+ */
+export async function webhookSubscriptionFactory(
+  prisma: PrismaClient,
+  appSecret: string,
+  tenantId: string,
+  data: { events?: string[]; url?: string; isActive?: boolean } = {},
+) {
+  return prisma.webhookSubscription.create({
+    data: {
+      tenantId,
+      url: data.url ?? "https://receiver.invalid/hooks",
+      events: data.events ?? ["*"],
+      isActive: data.isActive ?? true,
+      secretEnc: sealSecret(appSecret, generateWebhookSecret()),
     },
   });
 }

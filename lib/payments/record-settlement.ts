@@ -2,6 +2,7 @@
 // and records each settlement once, with its invoice.settled event, in one transaction.
 import type { PrismaClient } from "../db/client.ts";
 import type { InvoiceLookup, WalletBackend } from "../lightning/types.ts";
+import { enqueueEvent } from "../webhooks/enqueue-event.ts";
 import type { InvoiceSettledData } from "./outbox.ts";
 
 /** Marks an invoice settled and enqueues invoice.settled, unless a proof or another worker did first. */
@@ -21,7 +22,7 @@ export async function recordInvoiceSettled(options: { prisma: PrismaClient; paym
       settledAt: options.settledAt.toISOString(),
       source: "wallet",
     };
-    await tx.outboxEvent.create({ data: { tenantId: invoice.tenantId, type: "invoice.settled", data } });
+    await enqueueEvent(tx, { tenantId: invoice.tenantId, type: "invoice.settled", data });
     return true;
   });
 }

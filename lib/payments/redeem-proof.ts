@@ -4,6 +4,7 @@
 // presenting the same proof at once cannot both win.
 import type pg from "pg";
 import { batcherPerPool, StatementBatcher } from "./hot-batch.ts";
+import { subscribedSql } from "../webhooks/enqueue-event.ts";
 import { runHot, runOnPool, utcWallTime, type HotDb, type HotStatement } from "./hot-sql.ts";
 
 export type ClaimResult = "claimed" | "spent" | "in_use";
@@ -24,7 +25,10 @@ const claimConflictSql = `ON CONFLICT ("paymentHash") DO UPDATE
         WHERE "Proof"."state" = 'released' OR ("Proof"."state" = 'claimed' AND "Proof"."claimedUntil" < now())
       RETURNING "paymentHash"`;
 
-/** The invoice.settled outbox rows of the invoices a claim CTE named `settled` just settled. */
+/**
+ * The invoice.settled outbox rows of the invoices a claim CTE named `settled` just settled, for the
+ * tenants that receive the event (lib/webhooks/enqueue-event.ts).
+ */
 const settledEventSql = `event AS (
       INSERT INTO "OutboxEvent" ("id", "tenantId", "type", "data", "createdAt")
       SELECT gen_random_uuid()::text, s."tenantId", 'invoice.settled',
@@ -33,6 +37,7 @@ const settledEventSql = `event AS (
           'source', 'proof'),
         now()
       FROM settled s
+      WHERE ${subscribedSql('s."tenantId"', "'invoice.settled'")}
       RETURNING "id"
     )`;
 

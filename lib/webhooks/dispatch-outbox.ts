@@ -2,7 +2,8 @@
 // subscription of its tenant. One statement per batch: the events are claimed with SKIP LOCKED, the
 // deliveries inserted (unique per subscription and event, so a re-dispatch after a crash adds
 // nothing twice) and the events marked dispatched, all or nothing.
-import type { PrismaClient } from "../db/client.ts";
+import { Prisma, type PrismaClient } from "../db/client.ts";
+import { receivesSql } from "./enqueue-event.ts";
 
 /** Batch bounds and clock of one fan-out pass. */
 export type DispatchOutboxOptions = {
@@ -34,8 +35,7 @@ export async function dispatchOutbox(options: DispatchOutboxOptions): Promise<{ 
         INSERT INTO "WebhookDelivery" ("id", "subscriptionId", "eventId", "tenantId", "eventType", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
         SELECT gen_random_uuid()::text, s."id", b."id", b."tenantId", b."type", 'pending', 0, ${now}, ${now}, ${now}
         FROM batch b
-        JOIN "WebhookSubscription" s ON s."tenantId" = b."tenantId" AND s."isActive"
-          AND (b."type" = ANY(s."events") OR '*' = ANY(s."events"))
+        JOIN "WebhookSubscription" s ON s."tenantId" = b."tenantId" AND ${Prisma.raw(receivesSql("s", 'b."type"'))}
         ON CONFLICT ("subscriptionId", "eventId") DO NOTHING
         RETURNING 1
       ),

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "../../app/api/l402/settlement/route.ts";
 import { mintL402Macaroon } from "../../lib/l402/macaroon.ts";
 import { lookupChallengeSettlement } from "../../lib/payments/challenge-settlement.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { call as callGateway, header, startGateways, type CallResult } from "../helpers/gateway.ts";
 import { call, useApiContext } from "./helpers.ts";
 
@@ -28,6 +28,7 @@ beforeEach(async () => {
   const t = api.test();
   const tenant = await tenantFactory(t.db.prisma, t.config.appSecret, { originUrl: "http://127.0.0.1:9/unused", name: "Weather Co" });
   tenantId = tenant.tenantId;
+  await webhookSubscriptionFactory(t.db.prisma, t.config.appSecret, tenantId);
   await devWalletFactory(t.db.prisma, t.config.appSecret, tenantId, api.server().devNode!.nodePubkey);
   await endpointFactory(t.db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 7 });
   base = `${gateway.urls[0]}/gw/${tenant.slug}`;

@@ -11,7 +11,7 @@ import { createLogger } from "../../lib/logging/logger.ts";
 import { verifyGatewayRequest } from "../../lib/sdk/origin-signature.ts";
 import { readOriginSecrets } from "../../lib/tenants/secrets.ts";
 import { endpointHealthChangedDataSchema } from "../../lib/webhooks/events.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 
 let ctx: TestContext;
@@ -76,6 +76,7 @@ const monitor = (options: Partial<ConstructorParameters<typeof HealthMonitor>[0]
 
 async function api(slug: string, endpoints: number) {
   const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { slug, originUrl: origin.url });
+  await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
   for (let i = 0; i < endpoints; i++) {
     await endpointFactory(ctx.db.prisma, tenantId, {
       path: i === 0 ? "/v1/item/{id}" : `/v1/e${i}`,
@@ -125,6 +126,7 @@ describe("health monitor", () => {
 
   it("announces an endpoint that is unreachable from its first probe, with previousStatus null", async () => {
     const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { slug: "dead", originUrl: "http://127.0.0.1:9" });
+    await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
     await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/x" });
     expect(await monitor().runRound()).toMatchObject({ probed: 1, unhealthy: 1, transitions: 1 });
     const [event] = await events();

@@ -5,7 +5,7 @@ import bolt11 from "bolt11";
 import type { Gateway } from "../../lib/gateway/server.ts";
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { MAX_CREDIT_SATS } from "../../lib/pricing/quote.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { call, header, payChallenge, startGateways, testClock } from "../helpers/gateway.ts";
 import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
@@ -49,6 +49,7 @@ beforeEach(async () => {
   origin.received.length = 0;
   const tenant = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
   tenantId = tenant.tenantId;
+  await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
   await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
   await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3 });
   await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/b", pricingModel: "per_request", priceSats: 5 });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { debitSession } from "../../lib/payments/debit-session.ts";
 import { StatementBatcher } from "../../lib/payments/hot-batch.ts";
 import { claimProof, finishProof } from "../../lib/payments/redeem-proof.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { createTestContext, usingPostgres, type TestContext } from "../helpers/context.ts";
 
 describe("StatementBatcher", () => {
@@ -134,6 +134,7 @@ describe.skipIf(!usingPostgres)("batched money statements on PostgreSQL", () => 
   it("serves exactly each session's balance when 200 calls on 20 sessions arrive at once (a batch with each session once, the rest alone)", async () => {
     const pool = countingPool();
     const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+    await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
     const endpoint = await endpointFactory(ctx.db.prisma, tenantId, { pricingModel: "token_bucket", priceSats: 10, tokenBudget: 5 });
     const expiresAt = new Date(Date.now() + 3_600_000);
     const sessions = await Promise.all(
@@ -166,6 +167,7 @@ describe.skipIf(!usingPostgres)("batched money statements on PostgreSQL", () => 
   it("claims each of 100 proofs exactly once when two gateway instances present all of them at once, with one settlement and one event each", async () => {
     const [a, b] = [countingPool(), countingPool()];
     const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+    await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
     const endpoint = await endpointFactory(ctx.db.prisma, tenantId, { pricingModel: "per_request", priceSats: 1 });
     const hashes = Array.from({ length: 100 }, () => createHash("sha256").update(randomBytes(32)).digest("hex"));
     await ctx.db.prisma.invoice.createMany({
@@ -189,6 +191,7 @@ describe.skipIf(!usingPostgres)("batched money statements on PostgreSQL", () => 
   it("answers the other calls of a batch when one call breaks a constraint, and finishes claims in batches", async () => {
     const pool = countingPool();
     const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+    await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
     const endpoint = await endpointFactory(ctx.db.prisma, tenantId, { pricingModel: "per_request", priceSats: 1 });
     const good = Array.from({ length: 5 }, () => randomBytes(32).toString("hex"));
     const claims = [

@@ -9,7 +9,7 @@ import { chargeSession, debitSession, refundSession } from "../../lib/payments/d
 import type { HotDb } from "../../lib/payments/hot-sql.ts";
 import { claimProof, finishProof } from "../../lib/payments/redeem-proof.ts";
 import { refundCredit, spendCredit } from "../../lib/payments/spend-credit.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { createTestContext, usingPostgres, type TestContext } from "../helpers/context.ts";
 
 describe.skipIf(!usingPostgres)("money statements through the pg pool (PostgreSQL only)", () => {
@@ -37,6 +37,7 @@ describe.skipIf(!usingPostgres)("money statements through the pg pool (PostgreSQ
 
   async function tenantWithEndpoint() {
     const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+    await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
     const endpoint = await endpointFactory(ctx.db.prisma, tenantId, { pricingModel: "token_bucket", priceSats: 10, tokenBudget: 100 });
     return { tenantId, endpointId: endpoint.id };
   }

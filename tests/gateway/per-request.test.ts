@@ -9,7 +9,7 @@ import { createLogger } from "../../lib/logging/logger.ts";
 import { verifyGatewayRequest } from "../../lib/sdk/origin-signature.ts";
 import { publishConfigChanged } from "../../lib/tenants/config-events.ts";
 import { readOriginSecrets } from "../../lib/tenants/secrets.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
 
@@ -63,6 +63,7 @@ beforeEach(async () => {
   gateways.forEach((g) => g.tenants.invalidate());
   origin.received.length = 0;
   const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url, name: "Weather Co" });
+  await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
   await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
   const paid = await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 7 });
   await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/free" });
@@ -154,6 +155,15 @@ describe("paid call", () => {
     expect(again.headers["x-hub-payment-code"]).toBe("payment_failed");
     expect(again.json.paymentHash).not.toBe(paymentHash);
     expect(origin.received).toHaveLength(1);
+  });
+
+  it("settles the invoice of a tenant that receives no invoice.settled without writing the event", async () => {
+    await ctx.db.prisma.webhookSubscription.updateMany({ where: { tenantId: setup.tenantId }, data: { events: ["session.created"] } });
+    const { authorization, paymentHash } = await payFor(`${setup.base}/v1/paid`);
+    expect((await get(`${setup.base}/v1/paid`, { authorization })).status).toBe(200);
+    expect(await ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ status: "settled", settledAt: expect.any(Date) });
+    expect(await ctx.db.prisma.proof.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ state: "consumed" });
+    expect(await ctx.db.prisma.outboxEvent.count()).toBe(0);
   });
 
   it("signs the origin request so the SDK verifier accepts it", async () => {

@@ -11,7 +11,7 @@ import { FakeNwcWalletService } from "../../lib/lightning/fakes/nwc-wallet-servi
 import { createLogger } from "../../lib/logging/logger.ts";
 import { pollInvoiceSettlements } from "../../lib/payments/record-settlement.ts";
 import { openWalletBackend } from "../../lib/wallets/open-wallet.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
 
@@ -45,6 +45,7 @@ afterAll(async () => {
 
 async function tenantWithWallet(type: "nwc" | "lnbits", credentials: object) {
   const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
+  await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
   await ctx.db.prisma.wallet.create({ data: { tenantId, type, credentialsEnc: sealSecret(ctx.config.appSecret, JSON.stringify(credentials)) } });
   await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/data", pricingModel: "per_request", priceSats: 13 });
   return { tenantId, base: `http://127.0.0.1:${port}/gw/${slug}` };

@@ -9,7 +9,7 @@ import type { DevLightningNode as DevNode } from "../../lib/lightning/dev-node.t
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { expireSessions } from "../../lib/payments/expire-sessions.ts";
 import { callDebit } from "../../lib/pricing/quote.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { call, header, payChallenge, startGateways, testClock, type CallResult } from "../helpers/gateway.ts";
 import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
@@ -61,6 +61,7 @@ beforeEach(async () => {
   gateways.forEach((g) => g.tenants.invalidate());
   origin.received.length = 0;
   const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
+  await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
   await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
   const ids: Record<string, string> = {};
   ids.bucket = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 10, tokenBudget: 3 })).id;

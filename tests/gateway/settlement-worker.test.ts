@@ -6,7 +6,7 @@ import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { acquireLease } from "../../lib/jobs/worker.ts";
 import { pollInvoiceSettlements } from "../../lib/payments/record-settlement.ts";
 import { claimProof } from "../../lib/payments/redeem-proof.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 
 let ctx: TestContext;
@@ -20,6 +20,7 @@ beforeEach(() => ctx.reset());
 
 async function pendingInvoice(amountSats = 5) {
   const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+  await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
   await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
   const endpoint = await endpointFactory(ctx.db.prisma, tenantId, { pricingModel: "per_request", priceSats: amountSats });
   const created = await devNode.createInvoice({ amountSats, description: "test", expirySeconds: 600 });

@@ -7,7 +7,7 @@ import { LndRestBackend } from "../../lib/lightning/lnd-rest.ts";
 import { lndCredentialsSchema } from "../../lib/lightning/credentials.ts";
 import { platformJobs } from "../../lib/jobs/schedule.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 
 let ctx: TestContext;
@@ -24,6 +24,7 @@ beforeEach(() => ctx.reset());
 
 async function lndTenant() {
   const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+  await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
   const credentials = { restUrl: lnd.url, macaroonHex: lnd.bakeMacaroon(LND_RECOMMENDED_PERMISSIONS) };
   await ctx.db.prisma.wallet.create({
     data: { tenantId, type: "lnd", nodePubkey: lnd.node.nodePubkey, credentialsEnc: sealSecret(ctx.config.appSecret, JSON.stringify(credentials)) },

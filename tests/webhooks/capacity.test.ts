@@ -11,7 +11,7 @@ import { createWebhook } from "../../lib/webhooks/create-webhook.ts";
 import { WebhookSender } from "../../lib/webhooks/deliver.ts";
 import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
 import type { TargetPolicy } from "../../lib/webhooks/ssrf.ts";
-import { devWalletFactory, tenantFactory } from "../../prisma/factories.ts";
+import { devWalletFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from "./https-receiver.ts";
 
@@ -39,6 +39,13 @@ function capacityJob() {
   return job;
 }
 
+/** A tenant subscribed to every event: capacity events are written for tenants that receive them. */
+async function subscribedTenant() {
+  const tenant = await tenantFactory(prisma(), ctx.config.appSecret);
+  await webhookSubscriptionFactory(prisma(), ctx.config.appSecret, tenant.tenantId);
+  return tenant;
+}
+
 async function capacityEvents() {
   return prisma().outboxEvent.findMany({ where: { type: "node.capacity_changed" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 }
@@ -52,9 +59,9 @@ describe("node capacity monitor", () => {
   });
 
   it("tells every workspace paid through the node, after 3 checks, and pairs the recovery with ok", async () => {
-    const a = await tenantFactory(prisma(), ctx.config.appSecret);
-    const b = await tenantFactory(prisma(), ctx.config.appSecret);
-    const elsewhere = await tenantFactory(prisma(), ctx.config.appSecret);
+    const a = await subscribedTenant();
+    const b = await subscribedTenant();
+    const elsewhere = await subscribedTenant();
     await devWalletFactory(prisma(), ctx.config.appSecret, a.tenantId, devNode.nodePubkey);
     await devWalletFactory(prisma(), ctx.config.appSecret, b.tenantId, devNode.nodePubkey);
     // A wallet on another node that this worker cannot read: skipped, never degraded.
@@ -97,7 +104,7 @@ describe("node capacity monitor", () => {
   });
 
   it("reports peers_offline, receiving_full and receiving_low from the channel state", async () => {
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await subscribedTenant();
     await devWalletFactory(prisma(), ctx.config.appSecret, tenantId, devNode.nodePubkey);
     const cases: [Parameters<DevLightningNode["setSimulatedChannels"]>[0], string][] = [
       [[{ capacitySat: 1_000_000, remoteBalanceSat: 500_000, active: false }], "peers_offline"],
@@ -123,7 +130,7 @@ describe("node capacity monitor", () => {
   });
 
   it("skips a node whose reading fails or times out, without changing its state", async () => {
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await subscribedTenant();
     await devWalletFactory(prisma(), ctx.config.appSecret, tenantId, devNode.nodePubkey);
     const failing = { getCapacity: async (): Promise<CapacityReading> => Promise.reject(new Error("lnd unreachable")) };
     expect(await checkNodeCapacity({ prisma: prisma(), walletFor: async () => failing })).toEqual({ nodes: 0, events: 0 });
@@ -136,7 +143,7 @@ describe("node capacity monitor", () => {
   });
 
   it("delivers the event to a subscribed receiver, verifiable with the SDK", async () => {
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await subscribedTenant();
     await devWalletFactory(prisma(), ctx.config.appSecret, tenantId, devNode.nodePubkey);
     const sub = await createWebhook({ prisma: prisma(), appSecret: ctx.config.appSecret, policy, tenantId, input: { url: receiver.url(), events: ["node.capacity_changed"] } });
     devNode.setSimulatedChannels([{ capacitySat: 1_000_000, remoteBalanceSat: 1_000_000, active: false }]);

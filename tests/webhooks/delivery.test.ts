@@ -144,11 +144,32 @@ describe("delivery to a real HTTPS receiver", () => {
     expect(await dispatchOutbox({ prisma: prisma() })).toEqual({ events: 1, deliveries: 2 });
     expect(await dispatchOutbox({ prisma: prisma() })).toEqual({ events: 0, deliveries: 0 });
     // A crash between insert and mark cannot happen (one statement), but a re-dispatch is harmless anyway.
-    await prisma().outboxEvent.update({ where: { id: eventId }, data: { dispatchedAt: null } });
+    await prisma().outboxEvent.update({ where: { id: eventId! }, data: { dispatchedAt: null } });
     expect(await dispatchOutbox({ prisma: prisma() })).toEqual({ events: 1, deliveries: 0 });
     const deliveries = await prisma().webhookDelivery.findMany({ select: { subscriptionId: true, tenantId: true } });
     expect(deliveries.map((d) => d.subscriptionId).sort()).toEqual([named.id, star.id].sort());
     expect(deliveries.every((d) => d.tenantId === a)).toBe(true);
+  });
+
+  it("writes an event only while an active subscription of its tenant receives its type", async () => {
+    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const settled = () => enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: eventExamples["invoice.settled"] });
+    expect(await settled()).toBeNull();
+    const other = await subscribe(tenantId, ["session.created"]);
+    expect(await settled()).toBeNull();
+    // Another tenant's subscription to everything does not count.
+    await subscribe((await tenantFactory(prisma(), ctx.config.appSecret)).tenantId, ["*"]);
+    expect(await settled()).toBeNull();
+    const named = await subscribe(tenantId, ["invoice.settled"]);
+    const first = await settled();
+    expect(first).toEqual(expect.any(String));
+    await prisma().webhookSubscription.update({ where: { id: named.id }, data: { isActive: false } });
+    expect(await settled()).toBeNull();
+    await prisma().webhookSubscription.update({ where: { id: other.id }, data: { events: ["*"] } });
+    const second = await settled();
+    expect(second).toEqual(expect.any(String));
+    expect((await prisma().outboxEvent.findMany()).map((e) => e.id).sort()).toEqual([first, second].sort());
+    expect(await dispatchOutbox({ prisma: prisma() })).toEqual({ events: 2, deliveries: 2 });
   });
 
   it("refuses malformed event data at the producer (the producer's transaction rolls back)", async () => {
