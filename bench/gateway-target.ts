@@ -7,6 +7,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { writeFileSync } from "node:fs";
 import pg from "pg";
 import { loadConfig } from "../lib/config/index.ts";
@@ -20,7 +21,7 @@ import { openStore } from "../lib/store/index.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../prisma/factories.ts";
 
 const baseUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const proofCount = Number(process.env.BENCH_PROOFS ?? 40_000);
+const proofCount = Number(process.env.BENCH_PROOFS ?? 60_000);
 const proofsFile = process.env.BENCH_PROOFS_FILE!;
 const sessionsFile = process.env.BENCH_SESSIONS_FILE!;
 const sseOrigin = process.env.BENCH_SSE_ORIGIN!;
@@ -70,18 +71,23 @@ await endpointFactory(db.prisma, tenantId, { path: "/v1/free" });
 const paid = await endpointFactory(db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 1 });
 
 // Pre-paid proofs: what a client holds after paying an invoice (the invoice row exists, unpaid
-// until the first valid proof settles it, exactly as after a real challenge).
-const proofs: string[] = [];
-const invoices = [];
-for (let i = 0; i < proofCount; i++) {
-  const preimage = randomBytes(32);
-  const paymentHash = createHash("sha256").update(preimage).digest("hex");
-  const { macaroon } = mintL402Macaroon({ appSecret: config.appSecret, paymentHash, tenantId, scope: { kind: "endpoint", endpointId: paid.id }, amountSats: 1, validUntil: new Date(Date.now() + 3_600_000) });
-  proofs.push(`L402 ${macaroon}:${preimage.toString("hex")}`);
-  invoices.push({ tenantId, endpointId: paid.id, paymentHash, paymentRequest: "lnbcrt-bench", amountSats: 1, purpose: "per_request" as const, expiresAt: new Date(Date.now() + 3_600_000) });
+// until the first valid proof settles it, exactly as after a real challenge). They go to the load
+// generator through a file; minted in a function so none of them stays on this process's heap (a
+// gateway holds no such list: 40,000 of them made every scenario's garbage collections slower).
+async function mintProofs() {
+  const proofs: string[] = [];
+  const invoices = [];
+  for (let i = 0; i < proofCount; i++) {
+    const preimage = randomBytes(32);
+    const paymentHash = createHash("sha256").update(preimage).digest("hex");
+    const { macaroon } = mintL402Macaroon({ appSecret: config.appSecret, paymentHash, tenantId, scope: { kind: "endpoint", endpointId: paid.id }, amountSats: 1, validUntil: new Date(Date.now() + 3_600_000) });
+    proofs.push(`L402 ${macaroon}:${preimage.toString("hex")}`);
+    invoices.push({ tenantId, endpointId: paid.id, paymentHash, paymentRequest: "lnbcrt-bench", amountSats: 1, purpose: "per_request" as const, expiresAt: new Date(Date.now() + 3_600_000) });
+  }
+  for (let i = 0; i < invoices.length; i += 5000) await db.prisma.invoice.createMany({ data: invoices.slice(i, i + 5000) });
+  writeFileSync(proofsFile, JSON.stringify(proofs));
 }
-for (let i = 0; i < invoices.length; i += 5000) await db.prisma.invoice.createMany({ data: invoices.slice(i, i + 5000) });
-writeFileSync(proofsFile, JSON.stringify(proofs));
+await mintProofs();
 
 // Session tokens: what clients hold after their first paid call on a session endpoint.
 const bucket = await endpointFactory(db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 1000, tokenBudget: 100_000_000 });
@@ -109,6 +115,35 @@ const pass = session(streamTenant.tenantId, stream.id, "time_pass", null);
 await db.prisma.paymentSession.createMany({ data: [...bucketSessions.map((s) => s.row), pass.row] });
 writeFileSync(sessionsFile, JSON.stringify({ bucket: bucketSessions.map((s) => s.token), pass: pass.token }));
 
+// The history of a gateway that has been selling for a while: settled invoices and their consumed
+// proofs, ended sessions, delivered events. Then VACUUM ANALYZE, a settled database as autovacuum
+// leaves it: the money statements are prepared once per connection and PostgreSQL plans them for the
+// table sizes it knows (docs/decisions.md, "Prepared money statements and table statistics").
+const history = proofCount === 0 ? 0 : Number(process.env.BENCH_HISTORY ?? 200_000);
+await db.pg!.query(
+  `INSERT INTO "Invoice" ("id", "tenantId", "endpointId", "paymentHash", "paymentRequest", "amountSats", "purpose", "status", "expiresAt", "settledAt", "createdAt")
+   SELECT 'h' || g, $1, $2, encode(sha256(('h' || g)::bytea), 'hex'), 'lnbcrt-history', 1, 'per_request', 'settled', now() - interval '1 day', now() - interval '1 day', now() - interval '1 day'
+   FROM generate_series(1, $3::int) g`,
+  [tenantId, paid.id, history],
+);
+await db.pg!.query(
+  `INSERT INTO "Proof" ("paymentHash", "tenantId", "endpointId", "state", "requestId", "consumedAt", "createdAt", "updatedAt")
+   SELECT "paymentHash", "tenantId", "endpointId", 'consumed', gen_random_uuid()::text, "settledAt", "settledAt", "settledAt" FROM "Invoice" WHERE "paymentRequest" = 'lnbcrt-history'`,
+);
+await db.pg!.query(
+  `INSERT INTO "OutboxEvent" ("id", "tenantId", "type", "data", "createdAt", "dispatchedAt")
+   SELECT gen_random_uuid()::text, $1, 'invoice.settled', '{}'::jsonb, now() - interval '1 day', now() - interval '1 day' FROM generate_series(1, $2::int)`,
+  [tenantId, history],
+);
+await db.pg!.query(
+  `INSERT INTO "PaymentSession" ("id", "tenantId", "endpointId", "model", "tokenHash", "paymentHash", "balance", "initialBalance", "expiresAt", "expiredEventAt", "createdAt", "updatedAt")
+   SELECT 'h' || g, $1, $2, 'token_bucket', encode(sha256(('t' || g)::bytea), 'hex'), encode(sha256(('s' || g)::bytea), 'hex'), 0, 100, now() - interval '1 day', now() - interval '1 day', now() - interval '2 days', now() - interval '1 day'
+   FROM generate_series(1, $3::int / 4) g`,
+  [tenantId, bucket.id, history],
+);
+await db.pg!.query("VACUUM ANALYZE");
+await db.pg!.query("CHECKPOINT");
+
 const gateway = createGateway({
   config,
   prisma: db.prisma,
@@ -121,9 +156,32 @@ const gateway = createGateway({
 });
 const gatewayPort = await gateway.listen(0, "127.0.0.1");
 
-// The stream test reads this process's memory with and without 1,000 open streams.
+// The stream test reads this process's memory with and without 1,000 open streams (GET /memory,
+// after a forced GC), and what stalled its event loop during a phase (GET /loop: the delay
+// histogram and the garbage collections since the previous /loop).
 const gc = (globalThis as { gc?: () => void }).gc;
-const control = http.createServer((_req, res) => {
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
+const pauses: number[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) pauses.push(entry.duration);
+}).observe({ entryTypes: ["gc"] });
+const control = http.createServer((req, res) => {
+  if (req.url === "/loop") {
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const sorted = pauses.splice(0).sort((a, b) => a - b);
+    const body = {
+      delayP50Ms: ms(loopDelay.percentile(50)),
+      delayP99Ms: ms(loopDelay.percentile(99)),
+      delayMaxMs: ms(loopDelay.max),
+      gcCount: sorted.length,
+      gcTotalMs: Math.round(sorted.reduce((a, b) => a + b, 0) * 100) / 100,
+      gcMaxMs: Math.round((sorted.at(-1) ?? 0) * 100) / 100,
+    };
+    loopDelay.reset();
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    return;
+  }
   gc?.();
   gc?.();
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...process.memoryUsage(), openStreams: gateway.openStreams(), gc: Boolean(gc) }));

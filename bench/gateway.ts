@@ -6,6 +6,8 @@
 //   our gateway, token_bucket endpoint with session tokens (one session per connection, and one
 //   session shared by every connection).
 // Then p99 latency at half of the plain proxy's max rate, proxy vs gateway. Prints ratios against the goals.
+// BENCH_ONLY=streams stops after the streams; BENCH_TARGET_NODE_ARGS passes Node.js flags to the
+// process under test (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { spawn } from "node:child_process";
 import { readFileSync, mkdtempSync } from "node:fs";
 import http from "node:http";
@@ -23,6 +25,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const streamCount = Number(process.env.BENCH_STREAMS ?? 1000);
 const streamRounds = Number(process.env.BENCH_STREAM_ROUNDS ?? 5);
+/** Extra Node.js flags for the process under test, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const targetNodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const scratch = mkdtempSync(path.join(os.tmpdir(), "hub-bench-"));
 
 // The SSE origin lives in this process, so an event's latency is measured on one clock: stamped
@@ -46,7 +50,7 @@ type Target = { ready: Ready; proofs: string[]; sessions: { bucket: string[]; pa
 async function startTarget(proofs: number): Promise<Target> {
   const proofsFile = path.join(scratch, "proofs.json");
   const sessionsFile = path.join(scratch, "sessions.json");
-  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", "bench/gateway-target.ts"], {
+  const child = spawn(process.execPath, ["--expose-gc", ...targetNodeArgs, "--import", "tsx", "bench/gateway-target.ts"], {
     cwd: root,
     env: {
       ...process.env,
@@ -173,6 +177,12 @@ async function gatewayMemory(): Promise<{ rss: number; heapUsed: number; externa
   return (await res.body.json()) as { rss: number; heapUsed: number; external: number; openStreams: number; gc: boolean };
 }
 
+/** The gateway process's event-loop delay and garbage collections since the previous call. */
+async function gatewayLoop(): Promise<{ delayP50Ms: number; delayP99Ms: number; delayMaxMs: number; gcCount: number; gcTotalMs: number; gcMaxMs: number }> {
+  const res = await request(`http://127.0.0.1:${streamsTarget.ready.controlPort}/loop`);
+  return (await res.body.json()) as Awaited<ReturnType<typeof gatewayLoop>>;
+}
+
 async function closeAll(streams: OpenStream[]) {
   streams.forEach((s) => s.abort());
   const deadline = Date.now() + 10_000;
@@ -195,8 +205,11 @@ await closeAll(await openMany(streamUrl, streamHeaders, streamCount, () => {}));
 const warm = await waitForStreamsClosed();
 const viaGateway = await openMany(streamUrl, streamHeaders, streamCount, (ms) => latencies.push(ms));
 const during = await gatewayMemory();
+await gatewayLoop();
 const gatewayPaced = await measureLatency(latencies, streamCount, "paced");
+const pacedLoop = await gatewayLoop();
 const gatewayBurst = await measureLatency(latencies, streamCount, "burst");
+const burstLoop = await gatewayLoop();
 await closeAll(viaGateway);
 const after = await waitForStreamsClosed();
 
@@ -223,12 +236,15 @@ console.log(
 console.log(
   `event latency added by the gateway: paced p50 ${ms(gatewayPaced.p50 - directPaced.p50)} ms, p99 ${ms(gatewayPaced.p99 - directPaced.p99)} ms (goal ≤ 2 ms); burst of ${streamCount} p50 ${ms(gatewayBurst.p50 - directBurst.p50)} ms, p99 ${ms(gatewayBurst.p99 - directBurst.p99)} ms`,
 );
+for (const [mode, loop] of [["paced", pacedLoop], ["burst", burstLoop]] as const)
+  console.log(`gateway event loop, ${mode}: delay p50 ${loop.delayP50Ms} ms, p99 ${loop.delayP99Ms} ms, max ${loop.delayMaxMs} ms; ${loop.gcCount} GCs, ${loop.gcTotalMs} ms in all, longest ${loop.gcMaxMs} ms`);
 console.log(`open streams in the gateway after the clients left: ${after.openStreams} (was ${during.openStreams})`);
 await streamAgent.close();
 await streamsTarget.stop();
 
 // ---------------------------------------------------------------- calls
-const target = await startTarget(Number(process.env.BENCH_PROOFS ?? 40_000));
+if (process.env.BENCH_ONLY === "streams") process.exit(0);
+const target = await startTarget(Number(process.env.BENCH_PROOFS ?? 60_000));
 const { ready, proofs, sessions } = target;
 const origin = `http://127.0.0.1:${ready.originPort}/v1/data`;
 const proxied = `http://127.0.0.1:${ready.proxyPort}/v1/data`;
