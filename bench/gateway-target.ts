@@ -2,8 +2,9 @@
 // Starts an origin, a plain Node reverse proxy in front of it, and our gateway on PostgreSQL
 // (a scratch database) with a free, a per_request and a token_bucket endpoint, plus a time_pass
 // streaming endpoint in front of the parent's SSE origin (BENCH_SSE_ORIGIN); mints pre-paid proofs
-// and session tokens; serves GET /memory (after a forced GC) on a control port for the stream
-// test; prints one JSON line with the addresses.
+// and session tokens; serves GET /memory (after a forced GC) and GET /loop (event-loop delay and
+// GCs since the last /loop) on a control port for the stream test; prints one JSON line with the
+// addresses.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -118,7 +119,8 @@ writeFileSync(sessionsFile, JSON.stringify({ bucket: bucketSessions.map((s) => s
 // The history of a gateway that has been selling for a while: settled invoices and their consumed
 // proofs, ended sessions, delivered events. Then VACUUM ANALYZE, a settled database as autovacuum
 // leaves it: the money statements are prepared once per connection and PostgreSQL plans them for the
-// table sizes it knows (docs/decisions.md, "Prepared money statements and table statistics").
+// table sizes it knows (docs/decisions.md, "Prepared money statements rely on table statistics").
+// The stream test's process (no proofs) skips the history: it runs no money statement.
 const history = proofCount === 0 ? 0 : Number(process.env.BENCH_HISTORY ?? 200_000);
 await db.pg!.query(
   `INSERT INTO "Invoice" ("id", "tenantId", "endpointId", "paymentHash", "paymentRequest", "amountSats", "purpose", "status", "expiresAt", "settledAt", "createdAt")
