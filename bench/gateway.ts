@@ -172,16 +172,16 @@ async function measureLatency(latencies: number[], expectedPerRound: number, mod
   return { p50: at(0.5), p99: at(0.99), received: sorted.length };
 }
 
-async function gatewayMemory(): Promise<{ rss: number; heapUsed: number; external: number; openStreams: number; gc: boolean }> {
-  const res = await request(`http://127.0.0.1:${streamsTarget.ready.controlPort}/memory`);
-  return (await res.body.json()) as { rss: number; heapUsed: number; external: number; openStreams: number; gc: boolean };
-}
+type GatewayMemory = { rss: number; heapUsed: number; external: number; openStreams: number; gc: boolean };
+type GatewayLoop = { delayP50Ms: number; delayP99Ms: number; delayMaxMs: number; gcCount: number; gcTotalMs: number; gcMaxMs: number };
 
-/** The gateway process's event-loop delay and garbage collections since the previous call. */
-async function gatewayLoop(): Promise<{ delayP50Ms: number; delayP99Ms: number; delayMaxMs: number; gcCount: number; gcTotalMs: number; gcMaxMs: number }> {
-  const res = await request(`http://127.0.0.1:${streamsTarget.ready.controlPort}/loop`);
-  return (await res.body.json()) as Awaited<ReturnType<typeof gatewayLoop>>;
+/** GET on the stream target's control port: /memory (after a forced GC), /loop (stalls since the last /loop). */
+async function gatewayControl<T>(route: "/memory" | "/loop"): Promise<T> {
+  const res = await request(`http://127.0.0.1:${streamsTarget.ready.controlPort}${route}`);
+  return (await res.body.json()) as T;
 }
+const gatewayMemory = () => gatewayControl<GatewayMemory>("/memory");
+const gatewayLoop = () => gatewayControl<GatewayLoop>("/loop");
 
 async function closeAll(streams: OpenStream[]) {
   streams.forEach((s) => s.abort());
