@@ -10,7 +10,7 @@ import type { Readable } from "node:stream";
 import { eventTerminator, keepAliveFrame, paymentRequiredFrame, SseFrameTracker } from "./sse-frames.ts";
 
 /** Why a stream ended. */
-export type StreamEnd = "origin_end" | "origin_error" | "client_gone" | "idle_timeout" | "max_duration" | "window_ended";
+export type StreamEnd = "origin_end" | "origin_error" | "client_gone" | "idle_timeout" | "max_duration" | "window_ended" | "shutdown";
 
 /** What a finished stream delivered: `contentSeen` is false when no origin field line reached the client. */
 export type StreamOutcome = { end: StreamEnd; contentSeen: boolean; bytes: number };
@@ -82,6 +82,11 @@ export class EventStreamRelay {
         this.lastWriteAt = now;
       }
     }
+  }
+
+  /** The gateway is shutting down: end at the origin's next event boundary (within closeGraceMs). */
+  shutdown(now: number): void {
+    if (!this.done && !this.closing) this.beginClose("shutdown", now);
   }
 
   /** Starts closing when the paid window or the lifetime is over; true when it did. */
@@ -171,6 +176,12 @@ export class StreamTicker {
   /** Open streams right now (tests and the benchmark watch it fall back to zero). */
   get size(): number {
     return this.relays.size;
+  }
+
+  /** Ends every open stream at its next event boundary (gateway shutdown); the timer enforces the grace. */
+  shutdown(): void {
+    const now = this.clock();
+    for (const r of this.relays) r.shutdown(now);
   }
 
   /** Relays a stream under this ticker until it ends. */

@@ -64,6 +64,8 @@ export const gatewayLimits = {
   originConnections: 256,
   /** How often the usage counters held in memory are written to UsageCounter. */
   usageFlushMs: 2_000,
+  /** At shutdown, how long calls in flight may take to finish before their connections are cut. */
+  shutdownDrainMs: 10_000,
 };
 
 const exposedHeaders = [
@@ -617,7 +619,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
+  // Responses between a request's arrival and their end: a shutdown waits for them (drain).
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  let drained: (() => void) | null = null;
+
   const server = http.createServer((req, res) => {
+    inFlight.add(res);
+    // While draining, each response closes its connection, so keep-alive clients reconnect elsewhere.
+    if (draining) res.setHeader("connection", "close");
     const ctx: Ctx = {
       req,
       res,
@@ -630,6 +640,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     res.setHeader("access-control-allow-origin", "*");
     res.setHeader("access-control-expose-headers", exposedHeaders);
     res.on("close", () => {
+      inFlight.delete(res);
+      if (inFlight.size === 0) drained?.();
       deadlines.delete(ctx.abort);
       // Whatever is still running upstream for this response ends with it: the client left, or an
       // error answer went out while an origin body was still unread (a finished call has already
@@ -661,13 +673,29 @@ export function createGateway(options: GatewayOptions): Gateway {
       return (server.address() as AddressInfo).port;
     },
     async close() {
+      // Drain: no new connections; calls in flight finish (their money statements included), open
+      // streams end at their next event boundary; whatever is still running after shutdownDrainMs
+      // is cut, and its claims lapse with their lease (the payer can redeem again).
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      ticker.shutdown();
+      for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
+      if (inFlight.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          timer = setTimeout(resolve, limits.shutdownDrainMs);
+        });
+        clearTimeout(timer);
+      }
+      server.closeAllConnections();
+      await closed;
       await tenants.stop();
       deadlines.close();
       await usage.close().catch((err) => log.error("usage counters not written at shutdown", { error: err }));
       await Promise.allSettled([...wallets.values()].map((w) => w.backend.close?.()));
       wallets.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
       if (!options.dispatcher) await Promise.all([(dispatcher as Agent).close(), (streamDispatcher as Agent).close()]);
     },
   };

@@ -1,0 +1,135 @@
+// Gateway shutdown drains: calls in flight finish and settle, new connections are refused, open
+// streams end at an event boundary, and a call that outlasts the drain is cut and not charged.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import http from "node:http";
+import { request } from "undici";
+import { createParser } from "eventsource-parser";
+import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
+import { hashToken, randomToken } from "../../lib/crypto/secret-box.ts";
+import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { createLogger } from "../../lib/logging/logger.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { noRateLimits, payChallenge, call } from "../helpers/gateway.ts";
+import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+
+let ctx: TestContext;
+let origin: TestOrigin;
+let devNode: DevLightningNode;
+let slug: string;
+let tenantId: string;
+let streamEndpointId: string;
+/** Origin stream responses still open (the stream test watches them end). */
+const openOriginStreams = new Set<http.ServerResponse>();
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  origin = await startTestOrigin();
+  origin.route("/v1/slow", (_req, res) => void setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end('{"late":true}'), 400));
+  origin.route("/v1/stuck", (_req, res) => void setTimeout(() => res.writeHead(200).end("too late"), 5_000));
+  origin.route("/v1/stream", (_req, res) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    openOriginStreams.add(res);
+    res.on("close", () => openOriginStreams.delete(res));
+    res.write("data: one\n\n");
+    // Half an event: the shutdown waits for its end (within the close grace) before closing.
+    setTimeout(() => res.write("data: tw"), 100);
+    setTimeout(() => res.write("o\n\n"), 300);
+  });
+  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
+  ({ tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url }));
+  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/slow", pricingModel: "per_request", priceSats: 2 });
+  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/stuck", pricingModel: "per_request", priceSats: 2 });
+  streamEndpointId = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/stream", pricingModel: "time_pass", priceSats: 5, durationMinutes: 60, streaming: true })).id;
+});
+
+afterAll(async () => {
+  await origin?.close();
+  await ctx?.close();
+});
+
+async function startGateway(limits: { shutdownDrainMs?: number } = {}): Promise<{ gateway: Gateway; base: string; port: number }> {
+  const gateway = createGateway({
+    config: ctx.config,
+    prisma: ctx.db.prisma,
+    pg: ctx.db.pg,
+    store: ctx.store,
+    devNode,
+    log: createLogger("silent"),
+    rateLimits: noRateLimits,
+    limits: { streamTickMs: 50, streamCloseGraceMs: 1_000, ...limits },
+  });
+  const port = await gateway.listen(0, "127.0.0.1");
+  return { gateway, base: `http://127.0.0.1:${port}/gw/${slug}`, port };
+}
+
+async function proofState(paymentHash: string) {
+  return (await ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state ?? null;
+}
+
+describe("gateway shutdown", () => {
+  it("lets a paid call in flight finish and consume its proof, and refuses new connections", async () => {
+    const { gateway, base, port } = await startGateway();
+    const { authorization, paymentHash } = await payChallenge(devNode, await call(`${base}/v1/slow`));
+    const inFlight = call(`${base}/v1/slow`, { authorization });
+    await new Promise((r) => setTimeout(r, 100)); // the call is at the origin now
+    const closing = gateway.close();
+    await new Promise((r) => setTimeout(r, 20));
+    // New connections are refused while the call in flight finishes.
+    const refused = await request(`http://127.0.0.1:${port}/healthz`).then(
+      () => null,
+      (err: Error & { code?: string }) => err.code,
+    );
+    expect(refused).toBe("ECONNREFUSED");
+    const served = await inFlight;
+    expect(served.status).toBe(200);
+    expect(served.json).toEqual({ late: true });
+    expect(served.headers["x-hub-payment"]).toBe("charged");
+    expect(served.headers.connection).toBe("close");
+    await closing;
+    expect(await proofState(paymentHash)).toBe("consumed");
+  });
+
+  it("cuts a call that outlasts the drain, without charging it", async () => {
+    const { gateway, base } = await startGateway({ shutdownDrainMs: 200 });
+    const { authorization, paymentHash } = await payChallenge(devNode, await call(`${base}/v1/stuck`));
+    const inFlight = call(`${base}/v1/stuck`, { authorization }).then(
+      (r) => r.status,
+      (err: Error) => err.name,
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await gateway.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await inFlight).not.toBe(200);
+    // The cut call gives its claim back (the proof redeems again); never consumed.
+    const deadline = Date.now() + 3_000;
+    while (Date.now() < deadline && (await proofState(paymentHash)) !== "released") await new Promise((r) => setTimeout(r, 25));
+    expect(await proofState(paymentHash)).toBe("released");
+  });
+
+  it("ends open streams at the next event boundary, without cutting an event", async () => {
+    const { gateway, base } = await startGateway();
+    const token = randomToken("hst_", 32);
+    await ctx.db.prisma.paymentSession.create({
+      data: { tenantId, endpointId: streamEndpointId, model: "time_pass", tokenHash: hashToken(token), paymentHash: randomToken("", 32), balance: null, initialBalance: null, expiresAt: new Date(Date.now() + 3_600_000) },
+    });
+    const res = await request(`${base}/v1/stream`, { headers: { "x-session-token": token } });
+    expect(res.statusCode).toBe(200);
+    const events: string[] = [];
+    const parser = createParser({ onEvent: (e) => events.push(e.data) });
+    const read = (async () => {
+      for await (const chunk of res.body) parser.feed(Buffer.from(chunk as Buffer).toString("utf8"));
+    })();
+    await new Promise((r) => setTimeout(r, 150)); // "one" delivered, "tw" of the next event pending
+    const started = Date.now();
+    await gateway.close();
+    await read; // the gateway ended the response cleanly
+    expect(events).toEqual(["one", "two"]);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    const deadline = Date.now() + 2_000;
+    while (Date.now() < deadline && openOriginStreams.size > 0) await new Promise((r) => setTimeout(r, 20));
+    expect(openOriginStreams.size).toBe(0);
+  });
+});
