@@ -1,11 +1,13 @@
-// `npm run bench:gateway`: one run on loopback and PostgreSQL, about 2-3 minutes.
+// `npm run bench:gateway`: one run on loopback and PostgreSQL, about 3-4 minutes.
 // First 1,000 concurrent SSE streams (time_pass session token): event latency through the gateway
-// vs straight from the origin, and the gateway process's memory per open stream. Then, side by side:
-//   origin called directly | a plain Node reverse proxy | our gateway, free endpoint |
+// vs straight from the origin, and the gateway process's memory per open stream. Then the origin
+// called directly, and in interleaved rounds (BENCH_ROUNDS, default 3; BENCH_SECONDS per scenario):
+//   a plain Node reverse proxy | our gateway, free endpoint |
 //   our gateway, per_request endpoint with a fresh pre-paid proof on every request |
 //   our gateway, token_bucket endpoint with session tokens (one session per connection, and one
 //   session shared by every connection).
-// Then p99 latency at half of the plain proxy's max rate, proxy vs gateway. Prints ratios against the goals.
+// Then p99 latency at half of the plain proxy's max rate, proxy vs gateway, also in rounds. Prints
+// the median over the rounds of each ratio against the goals, with its spread.
 // BENCH_ONLY=streams stops after the streams; BENCH_TARGET_NODE_ARGS passes Node.js flags to the
 // process under test (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { spawn } from "node:child_process";
@@ -14,20 +16,35 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
+import { performance, PerformanceObserver } from "node:perf_hooks";
 import { createInterface } from "node:readline";
+import v8 from "node:v8";
+import vm from "node:vm";
 import autocannon from "autocannon";
 import { createParser } from "eventsource-parser";
 import { Agent, request } from "undici";
 
 const root = path.resolve(import.meta.dirname, "..");
-const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+/** Seconds per scenario per round, and rounds (the calls are interleaved, see below). */
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const streamCount = Number(process.env.BENCH_STREAMS ?? 1000);
 const streamRounds = Number(process.env.BENCH_STREAM_ROUNDS ?? 5);
 /** Extra Node.js flags for the process under test, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
 const targetNodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const scratch = mkdtempSync(path.join(os.tmpdir(), "hub-bench-"));
+
+// This process is the measuring instrument of the stream test (SSE origin and 1,000 clients): a
+// garbage collection here during a phase would be counted as latency of whichever path was being
+// measured. Each phase starts after a full collection, and the collections that still fall inside
+// a phase are reported with its figures.
+v8.setFlagsFromString("--expose-gc");
+const collectGarbage = vm.runInNewContext("gc") as () => void;
+const loadgenGcs: { start: number; duration: number }[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) loadgenGcs.push({ start: entry.startTime, duration: entry.duration });
+}).observe({ entryTypes: ["gc"] });
 
 // The SSE origin lives in this process, so an event's latency is measured on one clock: stamped
 // when the origin writes it, read when the client parses it.
@@ -79,7 +96,7 @@ async function startTarget(proofs: number): Promise<Target> {
 }
 
 
-type Result = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+type Result = { name: string; rps: number; requests: number; p50: number; p99: number; errors: number; non2xx: number };
 
 /** One autocannon run; `credentials` puts a different value of one header on each request, round robin. */
 async function run(name: string, url: string, options: { credentials?: { header: string; values: string[] }; rate?: number; duration?: number } = {}): Promise<Result> {
@@ -97,7 +114,7 @@ async function run(name: string, url: string, options: { credentials?: { header:
   if (credentials?.header === "authorization" && next > credentials.values.length) {
     console.warn(`  note: ${next} requests used ${credentials.values.length} proofs (some were reused and refused)`);
   }
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+  return { name, rps: result.requests.total / result.duration, requests: next, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
 }
 
 console.log(
@@ -149,8 +166,10 @@ async function openMany(url: string, headers: Record<string, string>, count: num
  * on both paths); `paced`: each round spreads the writes over one second, so an event's latency is
  * the path's own, not the queue behind a fan-out.
  */
-async function measureLatency(latencies: number[], expectedPerRound: number, mode: "burst" | "paced"): Promise<{ p50: number; p99: number; received: number }> {
+async function measureLatency(latencies: number[], expectedPerRound: number, mode: "burst" | "paced"): Promise<{ p50: number; p99: number; received: number; loadgenGcs: number; loadgenGcMaxMs: number }> {
   latencies.length = 0;
+  collectGarbage();
+  const startedAt = performance.now();
   const stamp = () => `data: ${JSON.stringify({ t: performance.now() })}\n\n`;
   for (let round = 1; round <= streamRounds; round++) {
     const clients = [...sseClients];
@@ -167,9 +186,13 @@ async function measureLatency(latencies: number[], expectedPerRound: number, mod
     while (latencies.length < expectedPerRound * round && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     await new Promise((r) => setTimeout(r, 50));
   }
+  const endedAt = performance.now();
+  // The observer reports a collection on a later turn of the loop: give it one.
+  await new Promise((r) => setImmediate(r));
+  const during = loadgenGcs.filter((gc) => gc.start >= startedAt && gc.start <= endedAt);
   const sorted = [...latencies].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { p50: at(0.5), p99: at(0.99), received: sorted.length };
+  return { p50: at(0.5), p99: at(0.99), received: sorted.length, loadgenGcs: during.length, loadgenGcMaxMs: Math.max(0, ...during.map((gc) => gc.duration)) };
 }
 
 type GatewayMemory = { rss: number; heapUsed: number; external: number; openStreams: number; gc: boolean };
@@ -223,11 +246,18 @@ async function waitForStreamsClosed() {
 }
 
 const ms = (n: number) => n.toFixed(2);
+const phaseRow = (path: string, m: Awaited<ReturnType<typeof measureLatency>>) => ({
+  path,
+  "p50 ms": ms(m.p50),
+  "p99 ms": ms(m.p99),
+  events: m.received,
+  "load generator GCs (longest ms)": `${m.loadgenGcs} (${ms(m.loadgenGcMaxMs)})`,
+});
 console.table([
-  { path: "origin direct, paced", "p50 ms": ms(directPaced.p50), "p99 ms": ms(directPaced.p99), events: directPaced.received },
-  { path: "gateway, paced", "p50 ms": ms(gatewayPaced.p50), "p99 ms": ms(gatewayPaced.p99), events: gatewayPaced.received },
-  { path: "origin direct, burst", "p50 ms": ms(directBurst.p50), "p99 ms": ms(directBurst.p99), events: directBurst.received },
-  { path: "gateway, burst", "p50 ms": ms(gatewayBurst.p50), "p99 ms": ms(gatewayBurst.p99), events: gatewayBurst.received },
+  phaseRow("origin direct, paced", directPaced),
+  phaseRow("gateway, paced", gatewayPaced),
+  phaseRow("origin direct, burst", directBurst),
+  phaseRow("gateway, burst", gatewayBurst),
 ]);
 const kb = (bytes: number) => (bytes / 1024 / streamCount).toFixed(1);
 console.log(
@@ -252,33 +282,84 @@ const gwBase = `http://127.0.0.1:${ready.gatewayPort}/gw/${ready.slug}`;
 
 
 await run("warm-up", `${gwBase}/v1/free`, { duration: 2 });
-const results: Result[] = [];
-results.push(await run("origin direct", origin));
-results.push(await run("plain Node proxy", proxied));
-results.push(await run("gateway, free endpoint", `${gwBase}/v1/free`));
-results.push(await run("gateway, per_request (fresh proof each)", `${gwBase}/v1/paid`, { credentials: { header: "authorization", values: proofs }, duration: Math.min(seconds, 6) }));
-results.push(await run("gateway, token_bucket (session per connection)", `${gwBase}/v1/bucket`, { credentials: { header: "x-session-token", values: sessions.bucket }, duration: Math.min(seconds, 6) }));
-results.push(await run("gateway, token_bucket (one shared session)", `${gwBase}/v1/bucket`, { credentials: { header: "x-session-token", values: sessions.bucket.slice(0, 1) }, duration: Math.min(seconds, 4) }));
+const originDirect = await run("origin direct", origin);
 
-const proxy = results[1];
-const table = results.map((r) => ({
-  scenario: r.name,
-  "req/s": Math.round(r.rps),
-  "p50 ms": r.p50,
-  "p99 ms": r.p99,
-  "vs proxy": `${((r.rps / proxy.rps) * 100).toFixed(0)}%`,
-  "errors/non-2xx": `${r.errors}/${r.non2xx}`,
-}));
+// Interleaved rounds: this VM's speed drifts by tens of percent within minutes (neighbours on the
+// host), so one long run per scenario compares scenarios measured under different conditions.
+// Each round runs the plain proxy and then every gateway scenario back to back; a scenario's ratio
+// is taken against the proxy of its own round, and the median over the rounds is reported.
+type Scenario = { name: string; url: string; credentials?: { header: string; values: string[] }; duration?: number };
+const scenarios: Scenario[] = [
+  { name: "plain Node proxy", url: proxied },
+  { name: "gateway, free endpoint", url: `${gwBase}/v1/free` },
+  { name: "gateway, per_request (fresh proof each)", url: `${gwBase}/v1/paid`, credentials: { header: "authorization", values: proofs } },
+  { name: "gateway, token_bucket (session per connection)", url: `${gwBase}/v1/bucket`, credentials: { header: "x-session-token", values: sessions.bucket } },
+  { name: "gateway, token_bucket (one shared session)", url: `${gwBase}/v1/bucket`, credentials: { header: "x-session-token", values: sessions.bucket.slice(0, 1) }, duration: Math.min(seconds, 3) },
+];
+/** Proofs are handed out across rounds: a proof is never presented twice. */
+let proofCursor = 0;
+const byScenario = scenarios.map(() => [] as Result[]);
+for (let round = 0; round < rounds; round++) {
+  for (const [i, scenario] of scenarios.entries()) {
+    const credentials =
+      scenario.credentials?.header === "authorization" ? { header: "authorization", values: proofs.slice(proofCursor) } : scenario.credentials;
+    const result = await run(scenario.name, scenario.url, { credentials, duration: scenario.duration });
+    if (credentials?.header === "authorization") proofCursor += result.requests;
+    byScenario[i].push(result);
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+/** Per round: the scenario's throughput over the same round's plain proxy. */
+const ratiosOf = (i: number) => byScenario[i].map((r, round) => r.rps / byScenario[0][round].rps);
+const table = [
+  { scenario: originDirect.name, "req/s (median)": Math.round(originDirect.rps), "p50 / p99 ms": `${originDirect.p50} / ${originDirect.p99}`, "vs proxy, per round": "", "vs proxy (median)": "", "errors/non-2xx": `${originDirect.errors}/${originDirect.non2xx}` },
+  ...scenarios.map((scenario, i) => {
+    const runs = byScenario[i];
+    return {
+      scenario: scenario.name,
+      "req/s (median)": Math.round(median(runs.map((r) => r.rps))),
+      "p50 / p99 ms": `${median(runs.map((r) => r.p50))} / ${median(runs.map((r) => r.p99))}`,
+      "vs proxy, per round": ratiosOf(i).map(pct).join(" "),
+      "vs proxy (median)": pct(median(ratiosOf(i))),
+      "errors/non-2xx": `${runs.reduce((a, r) => a + r.errors, 0)}/${runs.reduce((a, r) => a + r.non2xx, 0)}`,
+    };
+  }),
+];
+console.log(`${rounds} interleaved rounds of ${seconds} s per scenario (proxy first in each round):`);
 console.table(table);
 
-const half = Math.max(50, Math.round(proxy.rps / 2));
-console.log(`\nlatency at half of the plain proxy's max rate (${half} req/s):`);
-const atHalf = [await run("plain Node proxy @half", proxied, { rate: half }), await run("gateway free @half", `${gwBase}/v1/free`, { rate: half })];
-console.table(atHalf.map((r) => ({ scenario: r.name, "req/s": Math.round(r.rps), "p50 ms": r.p50, "p99 ms": r.p99 })));
-console.log(`p99 added by the gateway at ${half} req/s: ${(atHalf[1].p99 - atHalf[0].p99).toFixed(2)} ms (goal ≤ 5 ms)`);
-console.log(`free endpoint throughput: ${((results[2].rps / proxy.rps) * 100).toFixed(0)}% of the plain proxy (goal ≥ 80%)`);
-console.log(`per_request throughput: ${((results[3].rps / proxy.rps) * 100).toFixed(0)}% of the plain proxy (goal ≥ 50%)`);
-console.log(`session-token throughput: ${((results[4].rps / proxy.rps) * 100).toFixed(0)}% of the plain proxy (goal ≥ 60%); one shared session: ${((results[5].rps / proxy.rps) * 100).toFixed(0)}%`);
+// p99 at half of the proxy's maximum rate, proxy and gateway back to back in each round.
+const half = Math.max(50, Math.round(median(byScenario[0].map((r) => r.rps)) / 2));
+console.log(`\nlatency at half of the plain proxy's max rate (${half} req/s), ${rounds} rounds:`);
+const atHalf: { proxy: Result; gateway: Result }[] = [];
+for (let round = 0; round < rounds; round++) {
+  atHalf.push({ proxy: await run("plain Node proxy @half", proxied, { rate: half }), gateway: await run("gateway free @half", `${gwBase}/v1/free`, { rate: half }) });
+}
+console.table(
+  atHalf.map(({ proxy, gateway }, round) => ({
+    round: round + 1,
+    "proxy req/s": Math.round(proxy.rps),
+    "proxy p50 / p99 ms": `${proxy.p50} / ${proxy.p99}`,
+    "gateway req/s": Math.round(gateway.rps),
+    "gateway p50 / p99 ms": `${gateway.p50} / ${gateway.p99}`,
+    "p99 added ms": gateway.p99 - proxy.p99,
+  })),
+);
+const added = atHalf.map(({ proxy, gateway }) => gateway.p99 - proxy.p99);
+const spread = (values: number[], format: (x: number) => string) => `${format(Math.min(...values))} to ${format(Math.max(...values))}`;
+console.log(`p99 added by the gateway at ${half} req/s: median ${median(added).toFixed(2)} ms over ${rounds} rounds (${spread(added, (x) => x.toFixed(0))} ms) (goal ≤ 5 ms)`);
+const verdict = (name: string, i: number, goal: string | null) =>
+  console.log(`${name}: median ${pct(median(ratiosOf(i)))} of the plain proxy (rounds ${spread(ratiosOf(i), pct)})${goal ? ` (goal ≥ ${goal})` : ""}`);
+verdict("free endpoint throughput", 1, "80%");
+verdict("per_request throughput", 2, "50%");
+verdict("session-token throughput", 3, "60%");
+verdict("one shared session", 4, null);
 
 sseOrigin.closeAllConnections();
 sseOrigin.close();
