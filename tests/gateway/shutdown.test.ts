@@ -25,7 +25,7 @@ const openOriginStreams = new Set<http.ServerResponse>();
 beforeAll(async () => {
   ctx = await createTestContext();
   origin = await startTestOrigin();
-  origin.route("/v1/slow", (_req, res) => void setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end('{"late":true}'), 400));
+  origin.route("/v1/slow", (_req, res) => void setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end('{"late":true}'), 300));
   origin.route("/v1/stuck", (_req, res) => void setTimeout(() => res.writeHead(200).end("too late"), 5_000));
   origin.route("/v1/stream", (_req, res) => {
     res.writeHead(200, { "content-type": "text/event-stream" });
@@ -33,8 +33,8 @@ beforeAll(async () => {
     res.on("close", () => openOriginStreams.delete(res));
     res.write("data: one\n\n");
     // Half an event: the shutdown waits for its end (within the close grace) before closing.
-    setTimeout(() => res.write("data: tw"), 100);
-    setTimeout(() => res.write("o\n\n"), 300);
+    setTimeout(() => res.write("data: tw"), 50);
+    setTimeout(() => res.write("o\n\n"), 600);
   });
   devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
   ({ tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url }));
@@ -43,6 +43,13 @@ beforeAll(async () => {
   await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/stuck", pricingModel: "per_request", priceSats: 2 });
   streamEndpointId = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/stream", pricingModel: "time_pass", priceSats: 5, durationMinutes: 60, streaming: true })).id;
 });
+
+/** Waits until the origin has received a request for `path` (the call is in flight at the origin). */
+async function atOrigin(path: string) {
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline && !origin.received.some((r) => r.url === path)) await new Promise((r) => setTimeout(r, 10));
+  expect(origin.received.some((r) => r.url === path)).toBe(true);
+}
 
 afterAll(async () => {
   await origin?.close();
@@ -73,7 +80,7 @@ describe("gateway shutdown", () => {
     const { gateway, base, port } = await startGateway();
     const { authorization, paymentHash } = await payChallenge(devNode, await call(`${base}/v1/slow`));
     const inFlight = call(`${base}/v1/slow`, { authorization });
-    await new Promise((r) => setTimeout(r, 100)); // the call is at the origin now
+    await atOrigin("/v1/slow");
     const closing = gateway.close();
     await new Promise((r) => setTimeout(r, 20));
     // New connections are refused while the call in flight finishes.
@@ -98,7 +105,7 @@ describe("gateway shutdown", () => {
       (r) => r.status,
       (err: Error) => err.name,
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await atOrigin("/v1/stuck");
     const started = Date.now();
     await gateway.close();
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -122,7 +129,7 @@ describe("gateway shutdown", () => {
     const read = (async () => {
       for await (const chunk of res.body) parser.feed(Buffer.from(chunk as Buffer).toString("utf8"));
     })();
-    await new Promise((r) => setTimeout(r, 150)); // "one" delivered, "tw" of the next event pending
+    await new Promise((r) => setTimeout(r, 300)); // "one" delivered, "tw" of the next event pending
     const started = Date.now();
     await gateway.close();
     await read; // the gateway ended the response cleanly
