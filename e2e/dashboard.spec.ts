@@ -88,6 +88,8 @@ test("sign in by e-mail, create a workspace, set and test the origin, rotate the
 });
 
 test("owners invite members by e-mail; the invitation becomes a membership at first sign-in", async ({ page, browser }, testInfo) => {
+  // Two e-mail sign-ins in two browser contexts: 29-34 s on a slow 2-core CI machine.
+  test.setTimeout(90_000);
   const id = unique(testInfo);
   await signInByEmail(page, `owner-${id}@example.com`);
   const slug = `team-${id}`.slice(0, 63).replace(/-+$/, "");
