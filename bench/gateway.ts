@@ -96,7 +96,7 @@ async function startTarget(proofs: number): Promise<Target> {
 }
 
 
-type Result = { name: string; rps: number; requests: number; p50: number; p99: number; errors: number; non2xx: number };
+type Result = { name: string; rps: number; credentialsUsed: number; p50: number; p99: number; errors: number; non2xx: number };
 
 /** One autocannon run; `credentials` puts a different value of one header on each request, round robin. */
 async function run(name: string, url: string, options: { credentials?: { header: string; values: string[] }; rate?: number; duration?: number } = {}): Promise<Result> {
@@ -114,7 +114,7 @@ async function run(name: string, url: string, options: { credentials?: { header:
   if (credentials?.header === "authorization" && next > credentials.values.length) {
     console.warn(`  note: ${next} requests used ${credentials.values.length} proofs (some were reused and refused)`);
   }
-  return { name, rps: result.requests.total / result.duration, requests: next, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+  return { name, rps: result.requests.total / result.duration, credentialsUsed: next, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
 }
 
 console.log(
@@ -296,15 +296,17 @@ const scenarios: Scenario[] = [
   { name: "gateway, token_bucket (session per connection)", url: `${gwBase}/v1/bucket`, credentials: { header: "x-session-token", values: sessions.bucket } },
   { name: "gateway, token_bucket (one shared session)", url: `${gwBase}/v1/bucket`, credentials: { header: "x-session-token", values: sessions.bucket.slice(0, 1) }, duration: Math.min(seconds, 3) },
 ];
-/** Proofs are handed out across rounds: a proof is never presented twice. */
+/** Proofs are handed out across rounds: a proof is never presented twice (until all are used; run() warns then). */
 let proofCursor = 0;
 const byScenario = scenarios.map(() => [] as Result[]);
 for (let round = 0; round < rounds; round++) {
   for (const [i, scenario] of scenarios.entries()) {
     const credentials =
-      scenario.credentials?.header === "authorization" ? { header: "authorization", values: proofs.slice(proofCursor) } : scenario.credentials;
+      scenario.credentials?.header === "authorization" && proofCursor < proofs.length
+        ? { header: "authorization", values: proofs.slice(proofCursor) }
+        : scenario.credentials;
     const result = await run(scenario.name, scenario.url, { credentials, duration: scenario.duration });
-    if (credentials?.header === "authorization") proofCursor += result.requests;
+    if (credentials?.header === "authorization") proofCursor += result.credentialsUsed;
     byScenario[i].push(result);
   }
 }
