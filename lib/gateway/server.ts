@@ -66,6 +66,8 @@ export const gatewayLimits = {
   usageFlushMs: 2_000,
   /** At shutdown, how long calls in flight may take to finish before their connections are cut. */
   shutdownDrainMs: 10_000,
+  /** After the drain, how long the handlers of cut calls get to give their claims back before the pools close. */
+  shutdownCutGraceMs: 2_000,
 };
 
 const exposedHeaders = [
@@ -619,10 +621,28 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
-  // Responses between a request's arrival and their end: a shutdown waits for them (drain).
+  // A shutdown waits for both (drain): responses between a request's arrival and their end, and
+  // request handlers until they return. A handler can outlive its response (the client left while
+  // its claim was being written, then the claim is released): its money statements need the pool
+  // that the process closes after close() returns.
   const inFlight = new Set<ServerResponse>();
+  const handlers = new Set<Promise<void>>();
   let draining = false;
   let drained: (() => void) | null = null;
+  const settled = () => {
+    if (inFlight.size === 0 && handlers.size === 0) drained?.();
+  };
+  /** Resolves when no response or handler is left, or after `ms`. */
+  const idle = async (ms: number) => {
+    if (inFlight.size === 0 && handlers.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      drained = resolve;
+      timer = setTimeout(resolve, ms);
+    });
+    drained = null;
+    clearTimeout(timer);
+  };
 
   const server = http.createServer((req, res) => {
     inFlight.add(res);
@@ -641,7 +661,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     res.setHeader("access-control-expose-headers", exposedHeaders);
     res.on("close", () => {
       inFlight.delete(res);
-      if (inFlight.size === 0) drained?.();
+      settled();
       deadlines.delete(ctx.abort);
       // Whatever is still running upstream for this response ends with it: the client left, or an
       // error answer went out while an origin body was still unread (a finished call has already
@@ -649,10 +669,16 @@ export function createGateway(options: GatewayOptions): Gateway {
       ctx.abort.abort();
       if (ctx.usage) countUsage(ctx.usage, res.statusCode);
     });
-    handle(ctx).catch((err) => {
-      log.error("gateway request failed", { requestId: ctx.requestId, error: err });
-      sendError(ctx, 500, "internal", "Internal gateway error");
-    });
+    const running: Promise<void> = handle(ctx)
+      .catch((err) => {
+        log.error("gateway request failed", { requestId: ctx.requestId, error: err });
+        sendError(ctx, 500, "internal", "Internal gateway error");
+      })
+      .finally(() => {
+        handlers.delete(running);
+        settled();
+      });
+    handlers.add(running);
   });
   server.headersTimeout = 15_000;
   server.requestTimeout = 0; // streams may last long; the body reader has its own timeout
@@ -675,21 +701,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     async close() {
       // Drain: no new connections; calls in flight finish (their money statements included), open
       // streams end at their next event boundary; whatever is still running after shutdownDrainMs
-      // is cut, and its claims lapse with their lease (the payer can redeem again).
+      // is cut, and its handler gets shutdownCutGraceMs to give its claim back (past that, the
+      // claim lapses with its lease: the payer can redeem again).
       draining = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       ticker.shutdown();
       for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
-      if (inFlight.size > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        await new Promise<void>((resolve) => {
-          drained = resolve;
-          timer = setTimeout(resolve, limits.shutdownDrainMs);
-        });
-        clearTimeout(timer);
-      }
+      await idle(limits.shutdownDrainMs);
       server.closeAllConnections();
+      await idle(limits.shutdownCutGraceMs);
       await closed;
       await tenants.stop();
       deadlines.close();
