@@ -8,7 +8,7 @@
 //   session shared by every connection).
 // Then p99 latency at half of the plain proxy's max rate, proxy vs gateway, also in rounds. Prints
 // the median over the rounds of each ratio against the goals, with its spread.
-// BENCH_ONLY=streams stops after the streams; BENCH_TARGET_NODE_ARGS passes Node.js flags to the
+// BENCH_ONLY=streams stops after the streams, BENCH_ONLY=calls skips them; BENCH_TARGET_NODE_ARGS passes Node.js flags to the
 // process under test (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { spawn } from "node:child_process";
 import { readFileSync, mkdtempSync } from "node:fs";
@@ -123,154 +123,156 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(" ")}\n`,
 );
-// ---------------------------------------------------------------- 1,000 SSE streams
-// First, on a target process of their own (no proofs minted, no earlier load), so its memory shows
-// what streams cost.
-const streamsTarget = await startTarget(0);
+if (process.env.BENCH_ONLY !== "calls") {
+  // ---------------------------------------------------------------- 1,000 SSE streams
+  // First, on a target process of their own (no proofs minted, no earlier load), so its memory shows
+  // what streams cost.
+  const streamsTarget = await startTarget(0);
 
-const streamAgent = new Agent({ pipelining: 1, connections: null, keepAliveTimeout: 1_000 });
-type OpenStream = { abort: () => void; connected: Promise<void> };
+  const streamAgent = new Agent({ pipelining: 1, connections: null, keepAliveTimeout: 1_000 });
+  type OpenStream = { abort: () => void; connected: Promise<void> };
 
-/** Opens one SSE stream; every event's latency (now minus the origin's stamp) goes to `onLatency`. */
-async function openStream(url: string, headers: Record<string, string>, onLatency: (ms: number) => void): Promise<OpenStream> {
-  const controller = new AbortController();
-  const res = await request(url, { headers, signal: controller.signal, dispatcher: streamAgent });
-  if (res.statusCode !== 200) throw new Error(`stream answered ${res.statusCode}: ${await res.body.text()}`);
-  let connected!: () => void;
-  const ready = new Promise<void>((resolve) => (connected = resolve));
-  const parser = createParser({ onComment: () => connected(), onEvent: (event) => onLatency(performance.now() - (JSON.parse(event.data) as { t: number }).t) });
-  const decoder = new TextDecoder();
-  void (async () => {
-    try {
-      for await (const chunk of res.body) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
-    } catch {
-      // aborted at the end of the run
-    }
-  })();
-  return { abort: () => controller.abort(), connected: ready };
-}
-
-/** Opens `count` streams in batches (no SYN flood) and waits until each has its first frame. */
-async function openMany(url: string, headers: Record<string, string>, count: number, onLatency: (ms: number) => void): Promise<OpenStream[]> {
-  const streams: OpenStream[] = [];
-  for (let i = 0; i < count; i += 100) {
-    streams.push(...(await Promise.all(Array.from({ length: Math.min(100, count - i) }, () => openStream(url, headers, onLatency)))));
-  }
-  await Promise.all(streams.map((s) => s.connected));
-  return streams;
-}
-
-/**
- * Sends `streamRounds` stamped events to every open origin stream and collects their latencies.
- * `burst`: each round writes to all streams at once (the last stream waits for the 999 before it,
- * on both paths); `paced`: each round spreads the writes over one second, so an event's latency is
- * the path's own, not the queue behind a fan-out.
- */
-async function measureLatency(latencies: number[], expectedPerRound: number, mode: "burst" | "paced"): Promise<{ p50: number; p99: number; received: number; loadgenGcs: number; loadgenGcMaxMs: number }> {
-  latencies.length = 0;
-  collectGarbage();
-  const startedAt = performance.now();
-  const stamp = () => `data: ${JSON.stringify({ t: performance.now() })}\n\n`;
-  for (let round = 1; round <= streamRounds; round++) {
-    const clients = [...sseClients];
-    if (mode === "burst") {
-      const frame = stamp();
-      for (const client of clients) client.write(frame);
-    } else {
-      for (let i = 0; i < clients.length; i += 10) {
-        for (const client of clients.slice(i, i + 10)) client.write(stamp());
-        await new Promise((r) => setTimeout(r, 10));
+  /** Opens one SSE stream; every event's latency (now minus the origin's stamp) goes to `onLatency`. */
+  async function openStream(url: string, headers: Record<string, string>, onLatency: (ms: number) => void): Promise<OpenStream> {
+    const controller = new AbortController();
+    const res = await request(url, { headers, signal: controller.signal, dispatcher: streamAgent });
+    if (res.statusCode !== 200) throw new Error(`stream answered ${res.statusCode}: ${await res.body.text()}`);
+    let connected!: () => void;
+    const ready = new Promise<void>((resolve) => (connected = resolve));
+    const parser = createParser({ onComment: () => connected(), onEvent: (event) => onLatency(performance.now() - (JSON.parse(event.data) as { t: number }).t) });
+    const decoder = new TextDecoder();
+    void (async () => {
+      try {
+        for await (const chunk of res.body) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+      } catch {
+        // aborted at the end of the run
       }
+    })();
+    return { abort: () => controller.abort(), connected: ready };
+  }
+
+  /** Opens `count` streams in batches (no SYN flood) and waits until each has its first frame. */
+  async function openMany(url: string, headers: Record<string, string>, count: number, onLatency: (ms: number) => void): Promise<OpenStream[]> {
+    const streams: OpenStream[] = [];
+    for (let i = 0; i < count; i += 100) {
+      streams.push(...(await Promise.all(Array.from({ length: Math.min(100, count - i) }, () => openStream(url, headers, onLatency)))));
     }
-    const deadline = Date.now() + 3_000;
-    while (latencies.length < expectedPerRound * round && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setTimeout(r, 50));
+    await Promise.all(streams.map((s) => s.connected));
+    return streams;
   }
-  const endedAt = performance.now();
-  // The observer reports a collection on a later turn of the loop: give it one.
-  await new Promise((r) => setImmediate(r));
-  const during = loadgenGcs.filter((gc) => gc.start >= startedAt && gc.start <= endedAt);
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-  return { p50: at(0.5), p99: at(0.99), received: sorted.length, loadgenGcs: during.length, loadgenGcMaxMs: Math.max(0, ...during.map((gc) => gc.duration)) };
-}
 
-type GatewayMemory = { rss: number; heapUsed: number; external: number; openStreams: number; gc: boolean };
-type GatewayLoop = { delayP50Ms: number; delayP99Ms: number; delayMaxMs: number; gcCount: number; gcTotalMs: number; gcMaxMs: number };
-
-/** GET on the stream target's control port: /memory (after a forced GC), /loop (stalls since the last /loop). */
-async function gatewayControl<T>(route: "/memory" | "/loop"): Promise<T> {
-  const res = await request(`http://127.0.0.1:${streamsTarget.ready.controlPort}${route}`);
-  return (await res.body.json()) as T;
-}
-const gatewayMemory = () => gatewayControl<GatewayMemory>("/memory");
-const gatewayLoop = () => gatewayControl<GatewayLoop>("/loop");
-
-async function closeAll(streams: OpenStream[]) {
-  streams.forEach((s) => s.abort());
-  const deadline = Date.now() + 10_000;
-  while (sseClients.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-}
-
-console.log(`${streamCount} concurrent SSE streams (time_pass session token), ${streamRounds} events per stream per mode:`);
-const latencies: number[] = [];
-const direct = await openMany(`http://127.0.0.1:${ssePort}/v1/stream`, {}, streamCount, (ms) => latencies.push(ms));
-const directPaced = await measureLatency(latencies, streamCount, "paced");
-const directBurst = await measureLatency(latencies, streamCount, "burst");
-await closeAll(direct);
-
-// Memory: the first 1,000 streams also grow pools and heap for good; the second 1,000, opened after
-// those closed, show the steady cost of an open stream.
-const streamUrl = `http://127.0.0.1:${streamsTarget.ready.gatewayPort}/gw/${streamsTarget.ready.streamSlug}/v1/stream`;
-const streamHeaders = { "x-session-token": streamsTarget.sessions.pass };
-const cold = await gatewayMemory();
-await closeAll(await openMany(streamUrl, streamHeaders, streamCount, () => {}));
-const warm = await waitForStreamsClosed();
-const viaGateway = await openMany(streamUrl, streamHeaders, streamCount, (ms) => latencies.push(ms));
-const during = await gatewayMemory();
-await gatewayLoop();
-const gatewayPaced = await measureLatency(latencies, streamCount, "paced");
-const pacedLoop = await gatewayLoop();
-const gatewayBurst = await measureLatency(latencies, streamCount, "burst");
-const burstLoop = await gatewayLoop();
-await closeAll(viaGateway);
-const after = await waitForStreamsClosed();
-
-async function waitForStreamsClosed() {
-  let memory = await gatewayMemory();
-  for (let i = 0; i < 50 && memory.openStreams > 0; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    memory = await gatewayMemory();
+  /**
+   * Sends `streamRounds` stamped events to every open origin stream and collects their latencies.
+   * `burst`: each round writes to all streams at once (the last stream waits for the 999 before it,
+   * on both paths); `paced`: each round spreads the writes over one second, so an event's latency is
+   * the path's own, not the queue behind a fan-out.
+   */
+  async function measureLatency(latencies: number[], expectedPerRound: number, mode: "burst" | "paced"): Promise<{ p50: number; p99: number; received: number; loadgenGcs: number; loadgenGcMaxMs: number }> {
+    latencies.length = 0;
+    collectGarbage();
+    const startedAt = performance.now();
+    const stamp = () => `data: ${JSON.stringify({ t: performance.now() })}\n\n`;
+    for (let round = 1; round <= streamRounds; round++) {
+      const clients = [...sseClients];
+      if (mode === "burst") {
+        const frame = stamp();
+        for (const client of clients) client.write(frame);
+      } else {
+        for (let i = 0; i < clients.length; i += 10) {
+          for (const client of clients.slice(i, i + 10)) client.write(stamp());
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      }
+      const deadline = Date.now() + 3_000;
+      while (latencies.length < expectedPerRound * round && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const endedAt = performance.now();
+    // The observer reports a collection on a later turn of the loop: give it one.
+    await new Promise((r) => setImmediate(r));
+    const during = loadgenGcs.filter((gc) => gc.start >= startedAt && gc.start <= endedAt);
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+    return { p50: at(0.5), p99: at(0.99), received: sorted.length, loadgenGcs: during.length, loadgenGcMaxMs: Math.max(0, ...during.map((gc) => gc.duration)) };
   }
-  return memory;
-}
 
-const ms = (n: number) => n.toFixed(2);
-const phaseRow = (path: string, m: Awaited<ReturnType<typeof measureLatency>>) => ({
-  path,
-  "p50 ms": ms(m.p50),
-  "p99 ms": ms(m.p99),
-  events: m.received,
-  "load generator GCs (longest ms)": `${m.loadgenGcs} (${ms(m.loadgenGcMaxMs)})`,
-});
-console.table([
-  phaseRow("origin direct, paced", directPaced),
-  phaseRow("gateway, paced", gatewayPaced),
-  phaseRow("origin direct, burst", directBurst),
-  phaseRow("gateway, burst", gatewayBurst),
-]);
-const kb = (bytes: number) => (bytes / 1024 / streamCount).toFixed(1);
-console.log(
-  `gateway memory per open stream: ${kb(during.rss - cold.rss)} KB RSS on the fresh process (first ${streamCount} streams, pools and JIT included), ${kb(during.rss - warm.rss)} KB RSS and ${kb(during.heapUsed - warm.heapUsed)} KB heap once warm (goal ≤ 50 KB; GC forced: ${during.gc})\n`,
-);
-console.log(
-  `event latency added by the gateway: paced p50 ${ms(gatewayPaced.p50 - directPaced.p50)} ms, p99 ${ms(gatewayPaced.p99 - directPaced.p99)} ms (goal ≤ 2 ms); burst of ${streamCount} p50 ${ms(gatewayBurst.p50 - directBurst.p50)} ms, p99 ${ms(gatewayBurst.p99 - directBurst.p99)} ms`,
-);
-for (const [mode, loop] of [["paced", pacedLoop], ["burst", burstLoop]] as const)
-  console.log(`gateway event loop, ${mode}: delay p50 ${loop.delayP50Ms} ms, p99 ${loop.delayP99Ms} ms, max ${loop.delayMaxMs} ms; ${loop.gcCount} GCs, ${loop.gcTotalMs} ms in all, longest ${loop.gcMaxMs} ms`);
-console.log(`open streams in the gateway after the clients left: ${after.openStreams} (was ${during.openStreams})`);
-await streamAgent.close();
-await streamsTarget.stop();
+  type GatewayMemory = { rss: number; heapUsed: number; external: number; openStreams: number; gc: boolean };
+  type GatewayLoop = { delayP50Ms: number; delayP99Ms: number; delayMaxMs: number; gcCount: number; gcTotalMs: number; gcMaxMs: number };
+
+  /** GET on the stream target's control port: /memory (after a forced GC), /loop (stalls since the last /loop). */
+  async function gatewayControl<T>(route: "/memory" | "/loop"): Promise<T> {
+    const res = await request(`http://127.0.0.1:${streamsTarget.ready.controlPort}${route}`);
+    return (await res.body.json()) as T;
+  }
+  const gatewayMemory = () => gatewayControl<GatewayMemory>("/memory");
+  const gatewayLoop = () => gatewayControl<GatewayLoop>("/loop");
+
+  async function closeAll(streams: OpenStream[]) {
+    streams.forEach((s) => s.abort());
+    const deadline = Date.now() + 10_000;
+    while (sseClients.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  console.log(`${streamCount} concurrent SSE streams (time_pass session token), ${streamRounds} events per stream per mode:`);
+  const latencies: number[] = [];
+  const direct = await openMany(`http://127.0.0.1:${ssePort}/v1/stream`, {}, streamCount, (ms) => latencies.push(ms));
+  const directPaced = await measureLatency(latencies, streamCount, "paced");
+  const directBurst = await measureLatency(latencies, streamCount, "burst");
+  await closeAll(direct);
+
+  // Memory: the first 1,000 streams also grow pools and heap for good; the second 1,000, opened after
+  // those closed, show the steady cost of an open stream.
+  const streamUrl = `http://127.0.0.1:${streamsTarget.ready.gatewayPort}/gw/${streamsTarget.ready.streamSlug}/v1/stream`;
+  const streamHeaders = { "x-session-token": streamsTarget.sessions.pass };
+  const cold = await gatewayMemory();
+  await closeAll(await openMany(streamUrl, streamHeaders, streamCount, () => {}));
+  const warm = await waitForStreamsClosed();
+  const viaGateway = await openMany(streamUrl, streamHeaders, streamCount, (ms) => latencies.push(ms));
+  const during = await gatewayMemory();
+  await gatewayLoop();
+  const gatewayPaced = await measureLatency(latencies, streamCount, "paced");
+  const pacedLoop = await gatewayLoop();
+  const gatewayBurst = await measureLatency(latencies, streamCount, "burst");
+  const burstLoop = await gatewayLoop();
+  await closeAll(viaGateway);
+  const after = await waitForStreamsClosed();
+
+  async function waitForStreamsClosed() {
+    let memory = await gatewayMemory();
+    for (let i = 0; i < 50 && memory.openStreams > 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      memory = await gatewayMemory();
+    }
+    return memory;
+  }
+
+  const ms = (n: number) => n.toFixed(2);
+  const phaseRow = (path: string, m: Awaited<ReturnType<typeof measureLatency>>) => ({
+    path,
+    "p50 ms": ms(m.p50),
+    "p99 ms": ms(m.p99),
+    events: m.received,
+    "load generator GCs (longest ms)": `${m.loadgenGcs} (${ms(m.loadgenGcMaxMs)})`,
+  });
+  console.table([
+    phaseRow("origin direct, paced", directPaced),
+    phaseRow("gateway, paced", gatewayPaced),
+    phaseRow("origin direct, burst", directBurst),
+    phaseRow("gateway, burst", gatewayBurst),
+  ]);
+  const kb = (bytes: number) => (bytes / 1024 / streamCount).toFixed(1);
+  console.log(
+    `gateway memory per open stream: ${kb(during.rss - cold.rss)} KB RSS on the fresh process (first ${streamCount} streams, pools and JIT included), ${kb(during.rss - warm.rss)} KB RSS and ${kb(during.heapUsed - warm.heapUsed)} KB heap once warm (goal ≤ 50 KB; GC forced: ${during.gc})\n`,
+  );
+  console.log(
+    `event latency added by the gateway: paced p50 ${ms(gatewayPaced.p50 - directPaced.p50)} ms, p99 ${ms(gatewayPaced.p99 - directPaced.p99)} ms (goal ≤ 2 ms); burst of ${streamCount} p50 ${ms(gatewayBurst.p50 - directBurst.p50)} ms, p99 ${ms(gatewayBurst.p99 - directBurst.p99)} ms`,
+  );
+  for (const [mode, loop] of [["paced", pacedLoop], ["burst", burstLoop]] as const)
+    console.log(`gateway event loop, ${mode}: delay p50 ${loop.delayP50Ms} ms, p99 ${loop.delayP99Ms} ms, max ${loop.delayMaxMs} ms; ${loop.gcCount} GCs, ${loop.gcTotalMs} ms in all, longest ${loop.gcMaxMs} ms`);
+  console.log(`open streams in the gateway after the clients left: ${after.openStreams} (was ${during.openStreams})`);
+  await streamAgent.close();
+  await streamsTarget.stop();
+}
 
 // ---------------------------------------------------------------- calls
 if (process.env.BENCH_ONLY === "streams") process.exit(0);
