@@ -626,15 +626,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   // its claim was being written, then the claim is released): its money statements need the pool
   // that the process closes after close() returns.
   const inFlight = new Set<ServerResponse>();
-  const handlers = new Set<Promise<void>>();
+  let runningHandlers = 0;
   let draining = false;
   let drained: (() => void) | null = null;
+  const busy = () => inFlight.size > 0 || runningHandlers > 0;
   const settled = () => {
-    if (inFlight.size === 0 && handlers.size === 0) drained?.();
+    if (!busy()) drained?.();
   };
   /** Resolves when no response or handler is left, or after `ms`. */
   const idle = async (ms: number) => {
-    if (inFlight.size === 0 && handlers.size === 0) return;
+    if (!busy()) return;
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
       drained = resolve;
@@ -669,16 +670,16 @@ export function createGateway(options: GatewayOptions): Gateway {
       ctx.abort.abort();
       if (ctx.usage) countUsage(ctx.usage, res.statusCode);
     });
-    const running: Promise<void> = handle(ctx)
+    runningHandlers += 1;
+    handle(ctx)
       .catch((err) => {
         log.error("gateway request failed", { requestId: ctx.requestId, error: err });
         sendError(ctx, 500, "internal", "Internal gateway error");
       })
       .finally(() => {
-        handlers.delete(running);
+        runningHandlers -= 1;
         settled();
       });
-    handlers.add(running);
   });
   server.headersTimeout = 15_000;
   server.requestTimeout = 0; // streams may last long; the body reader has its own timeout
