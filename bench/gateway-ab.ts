@@ -10,14 +10,8 @@
 //   git worktree add /tmp/base HEAD && ln -s "$PWD/node_modules" /tmp/base/node_modules \
 //     && cp -r lib/db/generated /tmp/base/lib/db/
 //   AB_A_DIR=/tmp/base npm run bench:gateway-ab
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { createInterface } from "node:readline";
-import autocannon from "autocannon";
+import { median, repoRoot, runLoad, startTarget, type Target } from "./harness.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
 const scenario = process.env.AB_SCENARIO ?? "paid";
 const seconds = Number(process.env.AB_SECONDS ?? 3);
 const rounds = Number(process.env.AB_ROUNDS ?? 8);
@@ -27,51 +21,36 @@ if (!["paid", "bucket", "free"].includes(scenario)) throw new Error(`AB_SCENARIO
 const words = (text = "") => text.split(" ").filter(Boolean);
 const envOf = (text?: string) => Object.fromEntries(words(text).map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
 
-type Target = { name: string; child: ChildProcess; url: string; header: string | null; values: string[]; next: number };
+/** One side: its target, the scenario's URL and credentials, and how many proofs it has used. */
+type Side = { name: string; target: Target; url: string; credentials?: { header: string; values: string[] }; used: number };
 
-async function startTarget(name: string, dir: string, env: Record<string, string>, nodeArgs: string[]): Promise<Target> {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), "hub-ab-"));
-  const files = { proofs: path.join(scratch, "proofs.json"), sessions: path.join(scratch, "sessions.json") };
-  const child = spawn(process.execPath, ["--expose-gc", ...nodeArgs, "--import", "tsx", "bench/gateway-target.ts"], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      ...env,
-      BENCH_HISTORY: process.env.BENCH_HISTORY ?? "50000",
-      // Enough for every round at a rate well above what this machine reaches; the target warns if not.
-      BENCH_PROOFS: scenario === "paid" ? String((rounds + 2) * seconds * 7000) : "0",
-      BENCH_PROOFS_FILE: files.proofs,
-      BENCH_SESSIONS_FILE: files.sessions,
-      BENCH_SSE_ORIGIN: "http://127.0.0.1:9",
-      BENCH_SESSIONS: String(connections),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
+async function startSide(name: "A" | "B"): Promise<Side> {
+  const target = await startTarget({
+    dir: process.env[`AB_${name}_DIR`] ?? repoRoot,
+    env: { BENCH_HISTORY: process.env.BENCH_HISTORY ?? "50000", ...envOf(process.env[`AB_${name}_ENV`]) },
+    nodeArgs: words(process.env[`AB_${name}_ARGS`]),
+    // Enough for every round at a rate well above what this machine reaches; runLoad warns if not.
+    proofs: scenario === "paid" ? (rounds + 2) * seconds * 7000 : 0,
+    sessions: connections,
+    sseOrigin: "http://127.0.0.1:9",
   });
-  const ready = await new Promise<{ gatewayPort: number; slug: string }>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`target ${name} exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once("line", (line) => resolve(JSON.parse(line)));
-  });
-  child.removeAllListeners("exit");
-  const base = `http://127.0.0.1:${ready.gatewayPort}/gw/${ready.slug}`;
-  if (scenario === "paid") return { name, child, url: `${base}/v1/paid`, header: "authorization", values: JSON.parse(readFileSync(files.proofs, "utf8")), next: 0 };
-  if (scenario === "bucket") return { name, child, url: `${base}/v1/bucket`, header: "x-session-token", values: JSON.parse(readFileSync(files.sessions, "utf8")).bucket, next: 0 };
-  return { name, child, url: `${base}/v1/free`, header: null, values: [], next: 0 };
+  const base = `http://127.0.0.1:${target.ready.gatewayPort}/gw/${target.ready.slug}`;
+  if (scenario === "paid") return { name, target, url: `${base}/v1/paid`, credentials: { header: "authorization", values: target.proofs }, used: 0 };
+  if (scenario === "bucket") return { name, target, url: `${base}/v1/bucket`, credentials: { header: "x-session-token", values: target.sessions.bucket }, used: 0 };
+  return { name, target, url: `${base}/v1/free`, used: 0 };
 }
 
-async function run(target: Target, duration = seconds) {
-  const { header, values } = target;
-  const result = await autocannon({
-    url: target.url,
-    connections,
-    duration,
-    requests: header ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, [header]: values[target.next++ % values.length] } }) }] : undefined,
-  });
-  if (header === "authorization" && target.next > values.length) console.warn(`  note: ${target.name} reused proofs (some were refused)`);
-  return { rps: result.requests.total / result.duration, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+/** A proof is presented once: each run starts after the proofs of the runs before it. */
+async function run(side: Side) {
+  const { credentials } = side;
+  const values = credentials?.header === "authorization" ? credentials.values.slice(side.used) : credentials?.values;
+  const result = await runLoad(side.name, side.url, { connections, duration: seconds, credentials: credentials && values?.length ? { header: credentials.header, values } : credentials });
+  if (credentials?.header === "authorization") side.used += result.credentialsUsed;
+  return result;
 }
 
-const a = await startTarget("A", process.env.AB_A_DIR ?? root, envOf(process.env.AB_A_ENV), words(process.env.AB_A_ARGS));
-const b = await startTarget("B", process.env.AB_B_DIR ?? root, envOf(process.env.AB_B_ENV), words(process.env.AB_B_ARGS));
+const a = await startSide("A");
+const b = await startSide("B");
 console.log(`gateway A/B, ${scenario}: ${rounds} interleaved rounds of ${seconds} s, ${connections} connections`);
 for (let i = 0; i < 2; i++) {
   await run(a);
@@ -87,11 +66,7 @@ for (let round = 1; round <= rounds; round++) {
   const show = (r: typeof ra) => `${Math.round(r.rps)} req/s (p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors})`;
   console.log(`round ${round}: A ${show(ra)}, B ${show(rb)}, B/A ${(rb.rps / ra.rps).toFixed(3)}`);
 }
-const sorted = [...ratios].sort((x, y) => x - y);
-const mid = Math.floor(sorted.length / 2);
-const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-console.log(`B/A: median ${median.toFixed(3)} over ${rounds} rounds (${sorted[0].toFixed(3)} to ${sorted.at(-1)!.toFixed(3)}); B won ${ratios.filter((r) => r > 1).length} of ${rounds}`);
-for (const target of [a, b]) {
-  target.child.kill("SIGTERM");
-  await new Promise((resolve) => target.child.once("exit", resolve));
-}
+console.log(
+  `B/A: median ${median(ratios).toFixed(3)} over ${rounds} rounds (${Math.min(...ratios).toFixed(3)} to ${Math.max(...ratios).toFixed(3)}); B won ${ratios.filter((r) => r > 1).length} of ${rounds}`,
+);
+await Promise.all([a.target.stop(), b.target.stop()]);

@@ -10,21 +10,16 @@
 // the median over the rounds of each ratio against the goals, with its spread.
 // BENCH_ONLY=streams stops after the streams, BENCH_ONLY=calls skips them; BENCH_TARGET_NODE_ARGS passes Node.js flags to the
 // process under test (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
-import { spawn } from "node:child_process";
-import { readFileSync, mkdtempSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
-import path from "node:path";
 import { performance, PerformanceObserver } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import v8 from "node:v8";
 import vm from "node:vm";
-import autocannon from "autocannon";
 import { createParser } from "eventsource-parser";
 import { Agent, request } from "undici";
+import { median, runLoad, startTarget as launchTarget, type LoadResult } from "./harness.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
 /** Seconds per scenario per round, and rounds (the calls are interleaved, see below). */
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -33,7 +28,6 @@ const streamCount = Number(process.env.BENCH_STREAMS ?? 1000);
 const streamRounds = Number(process.env.BENCH_STREAM_ROUNDS ?? 5);
 /** Extra Node.js flags for the process under test, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
 const targetNodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? "").split(" ").filter(Boolean);
-const scratch = mkdtempSync(path.join(os.tmpdir(), "hub-bench-"));
 
 // This process is the measuring instrument of the stream test (SSE origin and 1,000 clients): a
 // garbage collection here during a phase would be counted as latency of whichever path was being
@@ -60,62 +54,14 @@ const sseOrigin = http.createServer((req, res) => {
 await new Promise<void>((resolve) => sseOrigin.listen(0, "127.0.0.1", resolve));
 const ssePort = (sseOrigin.address() as AddressInfo).port;
 
-type Ready = { originPort: number; proxyPort: number; gatewayPort: number; controlPort: number; slug: string; streamSlug: string; store: string };
-type Target = { ready: Ready; proofs: string[]; sessions: { bucket: string[]; pass: string }; stop: () => Promise<void> };
+/** The process under test, on a scratch database. */
+const startTarget = (proofs: number) => launchTarget({ proofs, sessions: connections, sseOrigin: `http://127.0.0.1:${ssePort}`, nodeArgs: targetNodeArgs });
 
-/** Starts bench/gateway-target.ts in its own process (with `proofs` pre-paid proofs) and waits until it listens. */
-async function startTarget(proofs: number): Promise<Target> {
-  const proofsFile = path.join(scratch, "proofs.json");
-  const sessionsFile = path.join(scratch, "sessions.json");
-  const child = spawn(process.execPath, ["--expose-gc", ...targetNodeArgs, "--import", "tsx", "bench/gateway-target.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      BENCH_PROOFS: String(proofs),
-      BENCH_PROOFS_FILE: proofsFile,
-      BENCH_SESSIONS_FILE: sessionsFile,
-      BENCH_SSE_ORIGIN: `http://127.0.0.1:${ssePort}`,
-      BENCH_SESSIONS: String(connections),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`target exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once("line", (line) => resolve(JSON.parse(line)));
-  });
-  return {
-    ready,
-    proofs: JSON.parse(readFileSync(proofsFile, "utf8")),
-    sessions: JSON.parse(readFileSync(sessionsFile, "utf8")),
-    stop: async () => {
-      child.removeAllListeners("exit");
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
-    },
-  };
-}
+type Result = LoadResult;
 
-
-type Result = { name: string; rps: number; credentialsUsed: number; p50: number; p99: number; errors: number; non2xx: number };
-
-/** One autocannon run; `credentials` puts a different value of one header on each request, round robin. */
-async function run(name: string, url: string, options: { credentials?: { header: string; values: string[] }; rate?: number; duration?: number } = {}): Promise<Result> {
-  let next = 0;
-  const credentials = options.credentials;
-  const result = await autocannon({
-    url,
-    connections,
-    duration: options.duration ?? seconds,
-    overallRate: options.rate,
-    requests: credentials
-      ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, [credentials.header]: credentials.values[next++ % credentials.values.length] } }) }]
-      : undefined,
-  });
-  if (credentials?.header === "authorization" && next > credentials.values.length) {
-    console.warn(`  note: ${next} requests used ${credentials.values.length} proofs (some were reused and refused)`);
-  }
-  return { name, rps: result.requests.total / result.duration, credentialsUsed: next, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
-}
+/** One autocannon run at this benchmark's connections and duration. */
+const run = (name: string, url: string, options: { credentials?: { header: string; values: string[] }; rate?: number; duration?: number } = {}): Promise<Result> =>
+  runLoad(name, url, { connections, duration: options.duration ?? seconds, credentials: options.credentials, rate: options.rate });
 
 console.log(
   `gateway benchmark: ${seconds} s per run, ${connections} connections, PostgreSQL, store=${process.env.REDIS_URL ? "redis" : "memory"}, ${os.cpus().length} cores, load average ${os
@@ -313,11 +259,6 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 /** Per round: the scenario's throughput over the same round's plain proxy. */
 const ratiosOf = (i: number) => byScenario[i].map((r, round) => r.rps / byScenario[0][round].rps);
