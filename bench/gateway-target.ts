@@ -9,7 +9,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import pg from "pg";
 import { loadConfig } from "../lib/config/index.ts";
 import { hashToken, randomToken } from "../lib/crypto/secret-box.ts";
@@ -143,6 +143,9 @@ await db.pg!.query(
    FROM generate_series(1, $3::int / 4) g`,
   [tenantId, bucket.id, history],
 );
+// Experiments (bench:gateway-ab): a file of SQL run on the scratch database before it settles,
+// e.g. AB_B_ENV="BENCH_TARGET_SQL_FILE=/tmp/drop-index.sql" to measure what an index costs.
+if (process.env.BENCH_TARGET_SQL_FILE) await db.pg!.query(readFileSync(process.env.BENCH_TARGET_SQL_FILE, "utf8"));
 await db.pg!.query("VACUUM ANALYZE");
 await db.pg!.query("CHECKPOINT");
 

@@ -1,24 +1,28 @@
-// `npm run bench:gateway`: one run on loopback and PostgreSQL, about 3-4 minutes.
+// `npm run bench:gateway`: one run on loopback and PostgreSQL, about 6 minutes.
 // First 1,000 concurrent SSE streams (time_pass session token): event latency through the gateway
-// vs straight from the origin, and the gateway process's memory per open stream. Then the origin
-// called directly, and in interleaved rounds (BENCH_ROUNDS, default 3; BENCH_SECONDS per scenario):
+// vs straight from the origin (a process of its own, bench/sse-origin.ts; an origin inside the
+// clients' process is printed for reference), in repeated phases, and the gateway process's memory
+// per open stream. Then the origin called directly, and in interleaved rounds (BENCH_ROUNDS,
+// default 3; BENCH_SECONDS per scenario):
 //   a plain Node reverse proxy | our gateway, free endpoint |
 //   our gateway, per_request endpoint with a fresh pre-paid proof on every request |
 //   our gateway, token_bucket endpoint with session tokens (one session per connection, and one
 //   session shared by every connection).
 // Then p99 latency at half of the plain proxy's max rate, proxy vs gateway, also in rounds. Prints
 // the median over the rounds of each ratio against the goals, with its spread.
-// BENCH_ONLY=streams stops after the streams, BENCH_ONLY=calls skips them; BENCH_TARGET_NODE_ARGS passes Node.js flags to the
-// process under test (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+// BENCH_ONLY=streams stops after the streams, BENCH_ONLY=calls skips them; BENCH_TARGET_NODE_ARGS
+// passes Node.js flags to the process under test (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+import { spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
+import { createInterface } from "node:readline";
 import { performance, PerformanceObserver } from "node:perf_hooks";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { createParser } from "eventsource-parser";
 import { Agent, request } from "undici";
-import { median, runLoad, startTarget as launchTarget, type LoadResult } from "./harness.ts";
+import { median, repoRoot, runLoad, startTarget as launchTarget, type LoadResult } from "./harness.ts";
 
 /** Seconds per scenario per round, and rounds (the calls are interleaved, see below). */
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
@@ -26,6 +30,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const streamCount = Number(process.env.BENCH_STREAMS ?? 1000);
 const streamRounds = Number(process.env.BENCH_STREAM_ROUNDS ?? 5);
+/** Repetitions of each stream phase (every path, both modes), for medians: BENCH_STREAM_REPEATS. */
+const streamRepeats = Number(process.env.BENCH_STREAM_REPEATS ?? 3);
 /** Extra Node.js flags for the process under test, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
 const targetNodeArgs = (process.env.BENCH_TARGET_NODE_ARGS ?? "").split(" ").filter(Boolean);
 
@@ -40,8 +46,14 @@ new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) loadgenGcs.push({ start: entry.startTime, duration: entry.duration });
 }).observe({ entryTypes: ["gc"] });
 
-// The SSE origin lives in this process, so an event's latency is measured on one clock: stamped
-// when the origin writes it, read when the client parses it.
+// Event latency is measured on the system's monotonic clock (process.hrtime, CLOCK_MONOTONIC), which
+// every process on the machine shares: the origin stamps an event when it writes it, the client
+// subtracts that from its own reading when it parses the event. Two SSE origins:
+//   - bench/sse-origin.ts, a process of its own, as every real origin is: the baseline, and the
+//     origin behind the gateway's streaming endpoint;
+//   - one inside this process, next to the clients: a path with no process hop at all, which no
+//     deployment has, printed for reference (earlier runs used it as the baseline).
+const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
 const sseClients = new Set<http.ServerResponse>();
 const sseOrigin = http.createServer((req, res) => {
   req.resume();
@@ -54,8 +66,15 @@ const sseOrigin = http.createServer((req, res) => {
 await new Promise<void>((resolve) => sseOrigin.listen(0, "127.0.0.1", resolve));
 const ssePort = (sseOrigin.address() as AddressInfo).port;
 
+const originProcess = spawn(process.execPath, ["--import", "tsx", "bench/sse-origin.ts"], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+const remoteSsePort = await new Promise<number>((resolve, reject) => {
+  originProcess.once("exit", (code) => reject(new Error(`bench/sse-origin.ts exited with ${code}`)));
+  createInterface({ input: originProcess.stdout! }).once("line", (line) => resolve((JSON.parse(line) as { port: number }).port));
+});
+const remoteSse = `http://127.0.0.1:${remoteSsePort}`;
+
 /** The process under test, on a scratch database. */
-const startTarget = (proofs: number) => launchTarget({ proofs, sessions: connections, sseOrigin: `http://127.0.0.1:${ssePort}`, nodeArgs: targetNodeArgs });
+const startTarget = (proofs: number) => launchTarget({ proofs, sessions: connections, sseOrigin: remoteSse, nodeArgs: targetNodeArgs });
 
 type Result = LoadResult;
 
@@ -85,7 +104,7 @@ if (process.env.BENCH_ONLY !== "calls") {
     if (res.statusCode !== 200) throw new Error(`stream answered ${res.statusCode}: ${await res.body.text()}`);
     let connected!: () => void;
     const ready = new Promise<void>((resolve) => (connected = resolve));
-    const parser = createParser({ onComment: () => connected(), onEvent: (event) => onLatency(performance.now() - (JSON.parse(event.data) as { t: number }).t) });
+    const parser = createParser({ onComment: () => connected(), onEvent: (event) => onLatency(monotonicMs() - (JSON.parse(event.data) as { t: number }).t) });
     const decoder = new TextDecoder();
     void (async () => {
       try {
@@ -107,23 +126,30 @@ if (process.env.BENCH_ONLY !== "calls") {
     return streams;
   }
 
+  /** The three paths an event can take; each has its own 1,000 streams, open side by side. */
+  type StreamPath = "local" | "direct" | "gateway";
+  type Phase = { p50: number; p99: number; received: number; loadgenGcs: number; loadgenGcMaxMs: number };
+
   /**
-   * Sends `streamRounds` stamped events to every open origin stream and collects their latencies.
+   * Sends `streamRounds` stamped events to every stream of one path and collects their latencies.
    * `burst`: each round writes to all streams at once (the last stream waits for the 999 before it,
-   * on both paths); `paced`: each round spreads the writes over one second, so an event's latency is
-   * the path's own, not the queue behind a fan-out.
+   * on every path); `paced`: each round spreads the writes over one second, so an event's latency is
+   * the path's own, not the queue behind a fan-out. Only that path's streams receive events.
    */
-  async function measureLatency(latencies: number[], expectedPerRound: number, mode: "burst" | "paced"): Promise<{ p50: number; p99: number; received: number; loadgenGcs: number; loadgenGcMaxMs: number }> {
+  async function measureLatency(latencies: number[], expectedPerRound: number, mode: "burst" | "paced", path: StreamPath): Promise<Phase> {
     latencies.length = 0;
     collectGarbage();
     const startedAt = performance.now();
-    const stamp = () => `data: ${JSON.stringify({ t: performance.now() })}\n\n`;
+    const stamp = () => `data: ${JSON.stringify({ t: monotonicMs() })}\n\n`;
     for (let round = 1; round <= streamRounds; round++) {
-      const clients = [...sseClients];
-      if (mode === "burst") {
+      if (path !== "local") {
+        const res = await request(`${remoteSse}/round?mode=${mode}&group=${path}`, { method: "POST" });
+        await res.body.dump();
+      } else if (mode === "burst") {
         const frame = stamp();
-        for (const client of clients) client.write(frame);
+        for (const client of sseClients) client.write(frame);
       } else {
+        const clients = [...sseClients];
         for (let i = 0; i < clients.length; i += 10) {
           for (const client of clients.slice(i, i + 10)) client.write(stamp());
           await new Promise((r) => setTimeout(r, 10));
@@ -153,35 +179,17 @@ if (process.env.BENCH_ONLY !== "calls") {
   const gatewayMemory = () => gatewayControl<GatewayMemory>("/memory");
   const gatewayLoop = () => gatewayControl<GatewayLoop>("/loop");
 
+  /** Streams the origin in its own process still holds open. */
+  async function remoteOpen(): Promise<number> {
+    const res = await request(`${remoteSse}/open`);
+    return ((await res.body.json()) as { open: number }).open;
+  }
+
   async function closeAll(streams: OpenStream[]) {
     streams.forEach((s) => s.abort());
     const deadline = Date.now() + 10_000;
-    while (sseClients.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while ((sseClients.size > 0 || (await remoteOpen()) > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   }
-
-  console.log(`${streamCount} concurrent SSE streams (time_pass session token), ${streamRounds} events per stream per mode:`);
-  const latencies: number[] = [];
-  const direct = await openMany(`http://127.0.0.1:${ssePort}/v1/stream`, {}, streamCount, (ms) => latencies.push(ms));
-  const directPaced = await measureLatency(latencies, streamCount, "paced");
-  const directBurst = await measureLatency(latencies, streamCount, "burst");
-  await closeAll(direct);
-
-  // Memory: the first 1,000 streams also grow pools and heap for good; the second 1,000, opened after
-  // those closed, show the steady cost of an open stream.
-  const streamUrl = `http://127.0.0.1:${streamsTarget.ready.gatewayPort}/gw/${streamsTarget.ready.streamSlug}/v1/stream`;
-  const streamHeaders = { "x-session-token": streamsTarget.sessions.pass };
-  const cold = await gatewayMemory();
-  await closeAll(await openMany(streamUrl, streamHeaders, streamCount, () => {}));
-  const warm = await waitForStreamsClosed();
-  const viaGateway = await openMany(streamUrl, streamHeaders, streamCount, (ms) => latencies.push(ms));
-  const during = await gatewayMemory();
-  await gatewayLoop();
-  const gatewayPaced = await measureLatency(latencies, streamCount, "paced");
-  const pacedLoop = await gatewayLoop();
-  const gatewayBurst = await measureLatency(latencies, streamCount, "burst");
-  const burstLoop = await gatewayLoop();
-  await closeAll(viaGateway);
-  const after = await waitForStreamsClosed();
 
   async function waitForStreamsClosed() {
     let memory = await gatewayMemory();
@@ -192,36 +200,98 @@ if (process.env.BENCH_ONLY !== "calls") {
     return memory;
   }
 
+  console.log(
+    `${streamCount} concurrent SSE streams per path (time_pass session token), ${streamRepeats} interleaved repetitions of ${streamRounds} events per stream per mode:`,
+  );
+  // Memory: the first 1,000 streams also grow pools and heap for good; the second 1,000, opened after
+  // those closed, show the steady cost of an open stream.
+  const streamUrl = `http://127.0.0.1:${streamsTarget.ready.gatewayPort}/gw/${streamsTarget.ready.streamSlug}/v1/stream?group=gateway`;
+  const streamHeaders = { "x-session-token": streamsTarget.sessions.pass };
+  const cold = await gatewayMemory();
+  await closeAll(await openMany(streamUrl, streamHeaders, streamCount, () => {}));
+  const warm = await waitForStreamsClosed();
+  const latencies: Record<StreamPath, number[]> = { local: [], direct: [], gateway: [] };
+  const open = {
+    local: await openMany(`http://127.0.0.1:${ssePort}/v1/stream`, {}, streamCount, (ms) => latencies.local.push(ms)),
+    direct: await openMany(`${remoteSse}/v1/stream?group=direct`, {}, streamCount, (ms) => latencies.direct.push(ms)),
+    gateway: await openMany(streamUrl, streamHeaders, streamCount, (ms) => latencies.gateway.push(ms)),
+  };
+  const during = await gatewayMemory();
+
+  // A VM stall of a few ms decides a phase's p99 (50 events of 5,000): one phase per path says more
+  // about the host than about the path. So each mode runs `streamRepeats` times, every path once per
+  // repetition in rotating order, and the added latency is the median over the repetitions of the
+  // gateway's figure minus the direct path's of the same repetition.
+  const modes = ["paced", "burst"] as const;
+  const noPhases = (): Record<StreamPath, Phase[]> => ({ local: [], direct: [], gateway: [] });
+  const phases: Record<(typeof modes)[number], Record<StreamPath, Phase[]>> = { paced: noPhases(), burst: noPhases() };
+  const loops: Record<(typeof modes)[number], GatewayLoop[]> = { paced: [], burst: [] };
+  const order: StreamPath[] = ["local", "direct", "gateway"];
+  for (let repeat = 0; repeat < streamRepeats; repeat++) {
+    for (const mode of modes) {
+      for (let i = 0; i < order.length; i++) {
+        const path = order[(i + repeat) % order.length];
+        if (path === "gateway") await gatewayLoop();
+        phases[mode][path].push(await measureLatency(latencies[path], streamCount, mode, path));
+        if (path === "gateway") loops[mode].push(await gatewayLoop());
+      }
+    }
+  }
+  await closeAll([...open.local, ...open.direct, ...open.gateway]);
+  const after = await waitForStreamsClosed();
+
   const ms = (n: number) => n.toFixed(2);
-  const phaseRow = (path: string, m: Awaited<ReturnType<typeof measureLatency>>) => ({
-    path,
-    "p50 ms": ms(m.p50),
-    "p99 ms": ms(m.p99),
-    events: m.received,
-    "load generator GCs (longest ms)": `${m.loadgenGcs} (${ms(m.loadgenGcMaxMs)})`,
-  });
-  console.table([
-    phaseRow("origin direct, paced", directPaced),
-    phaseRow("gateway, paced", gatewayPaced),
-    phaseRow("origin direct, burst", directBurst),
-    phaseRow("gateway, burst", gatewayBurst),
-  ]);
+  const list = (values: number[]) => values.map(ms).join(" ");
+  const pathNames: Record<StreamPath, string> = {
+    local: "origin in the clients' process (no hop; reference)",
+    direct: "origin direct (own process)",
+    gateway: "gateway",
+  };
+  console.table(
+    modes.flatMap((mode) =>
+      order.map((path) => {
+        const runs = phases[mode][path];
+        return {
+          path: `${pathNames[path]}, ${mode}`,
+          "p50 ms (median)": ms(median(runs.map((r) => r.p50))),
+          "p99 ms (median)": ms(median(runs.map((r) => r.p99))),
+          "p99 ms per repetition": list(runs.map((r) => r.p99)),
+          events: runs.map((r) => r.received).join(" "),
+          "load generator GCs (longest ms)": runs.map((r) => `${r.loadgenGcs} (${ms(r.loadgenGcMaxMs)})`).join(" "),
+        };
+      }),
+    ),
+  );
   const kb = (bytes: number) => (bytes / 1024 / streamCount).toFixed(1);
   console.log(
     `gateway memory per open stream: ${kb(during.rss - cold.rss)} KB RSS on the fresh process (first ${streamCount} streams, pools and JIT included), ${kb(during.rss - warm.rss)} KB RSS and ${kb(during.heapUsed - warm.heapUsed)} KB heap once warm (goal ≤ 50 KB; GC forced: ${during.gc})\n`,
   );
-  console.log(
-    `event latency added by the gateway: paced p50 ${ms(gatewayPaced.p50 - directPaced.p50)} ms, p99 ${ms(gatewayPaced.p99 - directPaced.p99)} ms (goal ≤ 2 ms); burst of ${streamCount} p50 ${ms(gatewayBurst.p50 - directBurst.p50)} ms, p99 ${ms(gatewayBurst.p99 - directBurst.p99)} ms`,
-  );
-  for (const [mode, loop] of [["paced", pacedLoop], ["burst", burstLoop]] as const)
-    console.log(`gateway event loop, ${mode}: delay p50 ${loop.delayP50Ms} ms, p99 ${loop.delayP99Ms} ms, max ${loop.delayMaxMs} ms; ${loop.gcCount} GCs, ${loop.gcTotalMs} ms in all, longest ${loop.gcMaxMs} ms`);
+  /** Per repetition, the gateway's figure minus the baseline's; median and the list. */
+  const added = (mode: (typeof modes)[number], baseline: StreamPath, q: "p50" | "p99") => {
+    const diffs = phases[mode].gateway.map((g, i) => g[q] - phases[mode][baseline][i][q]);
+    return { median: median(diffs), list: list(diffs) };
+  };
+  for (const mode of modes) {
+    const p50 = added(mode, "direct", "p50");
+    const p99 = added(mode, "direct", "p99");
+    const goal = mode === "paced" ? " (goal ≤ 2 ms)" : "";
+    console.log(`event latency added by the gateway, ${mode}: p50 ${ms(p50.median)} ms, p99 ${ms(p99.median)} ms${goal}; per repetition p99 ${p99.list}`);
+  }
+  const reference = added("paced", "local", "p99");
+  console.log(`  (paced, against the origin in the clients' own process, which has no hop at all: p99 ${ms(reference.median)} ms; per repetition ${reference.list})`);
+  for (const mode of modes)
+    for (const loop of loops[mode])
+      console.log(`gateway event loop, ${mode}: delay p50 ${loop.delayP50Ms} ms, p99 ${loop.delayP99Ms} ms, max ${loop.delayMaxMs} ms; ${loop.gcCount} GCs, ${loop.gcTotalMs} ms in all, longest ${loop.gcMaxMs} ms`);
   console.log(`open streams in the gateway after the clients left: ${after.openStreams} (was ${during.openStreams})`);
   await streamAgent.close();
   await streamsTarget.stop();
 }
 
 // ---------------------------------------------------------------- calls
-if (process.env.BENCH_ONLY === "streams") process.exit(0);
+if (process.env.BENCH_ONLY === "streams") {
+  originProcess.kill("SIGTERM");
+  process.exit(0);
+}
 const target = await startTarget(Number(process.env.BENCH_PROOFS ?? 60_000));
 const { ready, proofs, sessions } = target;
 const origin = `http://127.0.0.1:${ready.originPort}/v1/data`;
@@ -308,4 +378,5 @@ verdict("one shared session", 4, null);
 
 sseOrigin.closeAllConnections();
 sseOrigin.close();
+originProcess.kill("SIGTERM");
 await target.stop();
