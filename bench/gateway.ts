@@ -72,6 +72,11 @@ const remoteSsePort = await new Promise<number>((resolve, reject) => {
   createInterface({ input: originProcess.stdout! }).once("line", (line) => resolve((JSON.parse(line) as { port: number }).port));
 });
 const remoteSse = `http://127.0.0.1:${remoteSsePort}`;
+// The origin process keeps this one alive no longer than its work; however this run ends (done,
+// an early exit, a thrown error), the origin process ends with it.
+originProcess.stdout!.destroy();
+originProcess.unref();
+process.on("exit", () => originProcess.kill("SIGTERM"));
 
 /** The process under test, on a scratch database. */
 const startTarget = (proofs: number) => launchTarget({ proofs, sessions: connections, sseOrigin: remoteSse, nodeArgs: targetNodeArgs });
@@ -288,10 +293,7 @@ if (process.env.BENCH_ONLY !== "calls") {
 }
 
 // ---------------------------------------------------------------- calls
-if (process.env.BENCH_ONLY === "streams") {
-  originProcess.kill("SIGTERM");
-  process.exit(0);
-}
+if (process.env.BENCH_ONLY === "streams") process.exit(0);
 const target = await startTarget(Number(process.env.BENCH_PROOFS ?? 60_000));
 const { ready, proofs, sessions } = target;
 const origin = `http://127.0.0.1:${ready.originPort}/v1/data`;
@@ -378,5 +380,4 @@ verdict("one shared session", 4, null);
 
 sseOrigin.closeAllConnections();
 sseOrigin.close();
-originProcess.kill("SIGTERM");
 await target.stop();
