@@ -28,4 +28,11 @@ describe("secret box", () => {
     expect(safeEqual("abc", "abd")).toBe(false);
     expect(safeEqual("abc", "abcd")).toBe(false);
   });
+
+  it("hashes a token to the SHA-256 hex of its UTF-8 bytes, the form stored keys and sessions were saved in", () => {
+    // Known answers (FIPS 180-2's "abc", and sha256sum of the UTF-8 text): a change of encoding
+    // would lock out every stored API key and session token.
+    expect(hashToken("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(hashToken("hst_sëssion")).toBe("cb7e4995c8af02273d48707bb0036a805821b4d7049e3dc84d3e62903e6e06c4");
+  });
 });
