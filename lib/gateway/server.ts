@@ -267,11 +267,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     noteOutcome(ctx, reservation, outcome, outcome === "refunded");
     if (reservation.kind === "free") return {};
     if (reservation.kind === "free_try") return outcome === "refunded" ? {} : reservation.stateHeaders();
-    const state = reservation.stateHeaders();
-    if (outcome === "served") return { ...state, ...paymentHeaders({ payment: "charged" }) };
-    if (outcome === "rejected") return { ...state, ...paymentHeaders({ payment: "charged", code: "upstream_rejected" }) };
-    const payment = reservation.kind === "proof" ? "reverted" : "refunded_to_balance";
-    return { ...state, ...paymentHeaders({ payment, code: "upstream_failed_retryable" }) };
+    // A new object on every call (Reservation.stateHeaders): the payment headers go straight into it.
+    const headers = reservation.stateHeaders();
+    if (outcome === "refunded") {
+      headers["x-hub-payment"] = reservation.kind === "proof" ? "reverted" : "refunded_to_balance";
+      headers["x-hub-payment-code"] = "upstream_failed_retryable";
+    } else {
+      headers["x-hub-payment"] = "charged";
+      if (outcome === "rejected") headers["x-hub-payment-code"] = "upstream_rejected";
+    }
+    return headers;
   }
 
   function noteOutcome(ctx: Ctx, reservation: Reservation, outcome: CallOutcome, upstreamError: boolean) {
@@ -329,7 +334,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       });
       if (hit) return serveCached(call, hit);
     }
-    const cacheHeaders: Record<string, string> = key ? { "x-cache": "MISS" } : {};
     // A metered body is read whole before it is charged; any other is relayed as it arrives.
     const result = reservation.meter
       ? await proxy(ctx, tenant, endpoint, call.path, call.search, call.body, null)
@@ -337,7 +341,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (result.kind !== "response") return upstreamFailed(call, result);
     if (isRetryableUpstreamStatus(result.statusCode)) {
       await reservation.refund();
-      return relay(ctx, result, { ...outcomeHeaders(call, "refunded"), ...cacheHeaders });
+      const headers = outcomeHeaders(call, "refunded");
+      if (key) headers["x-cache"] = "MISS";
+      return relay(ctx, result, headers);
     }
     const outcome: CallOutcome = result.statusCode >= 400 ? "rejected" : "served";
     const keep =
@@ -346,10 +352,12 @@ export function createGateway(options: GatewayOptions): Gateway {
         : undefined;
     if (reservation.meter) {
       if (result.body instanceof DirectBody) throw new Error("A metered call reads its origin body through callOrigin");
-      return serveMetered(call, { ...result, body: result.body }, outcome, cacheHeaders, keep);
+      return serveMetered(call, { ...result, body: result.body }, outcome, key !== null, keep);
     }
     await reservation.commit();
-    return relay(ctx, result, { ...outcomeHeaders(call, outcome), ...cacheHeaders }, keep);
+    const headers = outcomeHeaders(call, outcome);
+    if (key) headers["x-cache"] = "MISS";
+    return relay(ctx, result, headers, keep);
   }
 
   function storeInCache(key: string, entry: CachedResponse, ttlSeconds: number) {
@@ -389,7 +397,7 @@ export function createGateway(options: GatewayOptions): Gateway {
    * is known, charged in one conditional debit, then sent with X-Data-Size-KB / X-Data-Cost-Sats.
    * A body larger than the balance pays for is not delivered and not charged: a fresh 402.
    */
-  async function serveMetered(call: PaidCall, result: OriginResponse, outcome: CallOutcome, cacheHeaders: Record<string, string>, keep?: (body: Buffer) => void) {
+  async function serveMetered(call: PaidCall, result: OriginResponse, outcome: CallOutcome, cacheMiss: boolean, keep?: (body: Buffer) => void) {
     const { ctx, reservation } = call;
     const meter = reservation.meter!;
     const affordable = meter.affordableBytes();
@@ -409,7 +417,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const headers: Record<string, string | string[]> = {
       ...result.headers,
       ...outcomeHeaders(call, outcome),
-      ...cacheHeaders,
+      ...(cacheMiss ? { "x-cache": "MISS" } : {}),
       "x-data-size-kb": formatKb(read.body.length),
       "x-data-cost-sats": String(charged.costSats),
       "content-length": String(read.body.length),
