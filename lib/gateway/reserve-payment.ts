@@ -53,7 +53,10 @@ export interface Reservation {
   readonly windowEndsAt: number | null;
   /** per_kb sessions only. */
   readonly meter: PerKbMeter | null;
-  /** X-Session-Token (on creation), X-Session-Expires, X-Session-Balance; X-Free-Try. A new object on every call: callers add to it. */
+  /**
+   * X-Session-Token (on creation), X-Session-Expires, X-Session-Balance; X-Free-Try. A new object
+   * on every call: callers add to it.
+   */
   stateHeaders(): Record<string, string>;
   /** Makes the charge final (per_request: the proof is consumed). Idempotent. */
   commit(): Promise<void>;
