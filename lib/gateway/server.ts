@@ -182,8 +182,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     send(ctx, status, { error: { code, message } }, headers);
   }
 
-  function paymentHeaders(p: PaymentHeaders): Record<string, string> {
-    return p.code ? { "x-hub-payment": p.payment, "x-hub-payment-code": p.code } : { "x-hub-payment": p.payment };
+  /** X-Hub-Payment and X-Hub-Payment-Code (spec 7.2), written into `into` (a new object by default). */
+  function paymentHeaders(p: PaymentHeaders, into: Record<string, string> = {}): Record<string, string> {
+    into["x-hub-payment"] = p.payment;
+    if (p.code) into["x-hub-payment-code"] = p.code;
+    return into;
   }
 
   // One live backend per tenant (NWC and phoenixd hold sockets), replaced when the credentials change.
@@ -269,14 +272,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (reservation.kind === "free_try") return outcome === "refunded" ? {} : reservation.stateHeaders();
     // A new object on every call (Reservation.stateHeaders): the payment headers go straight into it.
     const headers = reservation.stateHeaders();
-    if (outcome === "refunded") {
-      headers["x-hub-payment"] = reservation.kind === "proof" ? "reverted" : "refunded_to_balance";
-      headers["x-hub-payment-code"] = "upstream_failed_retryable";
-    } else {
-      headers["x-hub-payment"] = "charged";
-      if (outcome === "rejected") headers["x-hub-payment-code"] = "upstream_rejected";
-    }
-    return headers;
+    if (outcome === "served") return paymentHeaders({ payment: "charged" }, headers);
+    if (outcome === "rejected") return paymentHeaders({ payment: "charged", code: "upstream_rejected" }, headers);
+    const payment = reservation.kind === "proof" ? "reverted" : "refunded_to_balance";
+    return paymentHeaders({ payment, code: "upstream_failed_retryable" }, headers);
   }
 
   function noteOutcome(ctx: Ctx, reservation: Reservation, outcome: CallOutcome, upstreamError: boolean) {
