@@ -10,7 +10,7 @@
 //   git worktree add /tmp/base HEAD && ln -s "$PWD/node_modules" /tmp/base/node_modules \
 //     && cp -r lib/db/generated /tmp/base/lib/db/
 //   AB_A_DIR=/tmp/base npm run bench:gateway-ab
-import { median, repoRoot, runLoad, startTarget, type Target } from "./harness.ts";
+import { median, ProofSupply, repoRoot, runLoad, startTarget, type Target } from "./harness.ts";
 
 const scenario = process.env.AB_SCENARIO ?? "paid";
 const seconds = Number(process.env.AB_SECONDS ?? 3);
@@ -21,8 +21,8 @@ if (!["paid", "bucket", "free"].includes(scenario)) throw new Error(`AB_SCENARIO
 const words = (text = "") => text.split(" ").filter(Boolean);
 const envOf = (text?: string) => Object.fromEntries(words(text).map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
 
-/** One side: its target, the scenario's URL and credentials, and how many proofs it has used. */
-type Side = { name: string; target: Target; url: string; credentials?: { header: string; values: string[] }; used: number };
+/** One side: its target, the scenario's URL, and its proofs or session tokens. */
+type Side = { name: string; target: Target; url: string; proofs?: ProofSupply; sessions?: string[] };
 
 async function startSide(name: "A" | "B"): Promise<Side> {
   const target = await startTarget({
@@ -35,17 +35,15 @@ async function startSide(name: "A" | "B"): Promise<Side> {
     sseOrigin: "http://127.0.0.1:9",
   });
   const base = `http://127.0.0.1:${target.ready.gatewayPort}/gw/${target.ready.slug}`;
-  if (scenario === "paid") return { name, target, url: `${base}/v1/paid`, credentials: { header: "authorization", values: target.proofs }, used: 0 };
-  if (scenario === "bucket") return { name, target, url: `${base}/v1/bucket`, credentials: { header: "x-session-token", values: target.sessions.bucket }, used: 0 };
-  return { name, target, url: `${base}/v1/free`, used: 0 };
+  if (scenario === "paid") return { name, target, url: `${base}/v1/paid`, proofs: new ProofSupply(target.proofs) };
+  if (scenario === "bucket") return { name, target, url: `${base}/v1/bucket`, sessions: target.sessions.bucket };
+  return { name, target, url: `${base}/v1/free` };
 }
 
-/** A proof is presented once: each run starts after the proofs of the runs before it. */
 async function run(side: Side) {
-  const { credentials } = side;
-  const values = credentials?.header === "authorization" ? credentials.values.slice(side.used) : credentials?.values;
-  const result = await runLoad(side.name, side.url, { connections, duration: seconds, credentials: credentials && values?.length ? { header: credentials.header, values } : credentials });
-  if (credentials?.header === "authorization") side.used += result.credentialsUsed;
+  const credentials = side.proofs?.credentials() ?? (side.sessions && { header: "x-session-token", values: side.sessions });
+  const result = await runLoad(side.name, side.url, { connections, duration: seconds, credentials });
+  side.proofs?.consumed(result);
   return result;
 }
 

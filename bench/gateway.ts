@@ -13,7 +13,6 @@
 // BENCH_ONLY=streams stops after the streams, BENCH_ONLY=calls skips them; BENCH_TARGET_NODE_ARGS
 // passes Node.js flags to the process under test (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { spawn } from "node:child_process";
-import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { createInterface } from "node:readline";
@@ -22,7 +21,8 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { createParser } from "eventsource-parser";
 import { Agent, request } from "undici";
-import { median, repoRoot, runLoad, startTarget as launchTarget, type LoadResult } from "./harness.ts";
+import { median, ProofSupply, repoRoot, runLoad, startTarget as launchTarget, type LoadResult } from "./harness.ts";
+import { createSseOrigin, monotonicMs } from "./sse-origin-server.ts";
 
 /** Seconds per scenario per round, and rounds (the calls are interleaved, see below). */
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
@@ -46,25 +46,15 @@ new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) loadgenGcs.push({ start: entry.startTime, duration: entry.duration });
 }).observe({ entryTypes: ["gc"] });
 
-// Event latency is measured on the system's monotonic clock (process.hrtime, CLOCK_MONOTONIC), which
-// every process on the machine shares: the origin stamps an event when it writes it, the client
-// subtracts that from its own reading when it parses the event. Two SSE origins:
+// Event latency is measured on the system's monotonic clock (bench/sse-origin-server.ts). Two SSE
+// origins:
 //   - bench/sse-origin.ts, a process of its own, as every real origin is: the baseline, and the
 //     origin behind the gateway's streaming endpoint;
 //   - one inside this process, next to the clients: a path with no process hop at all, which no
 //     deployment has, printed for reference (earlier runs used it as the baseline).
-const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
-const sseClients = new Set<http.ServerResponse>();
-const sseOrigin = http.createServer((req, res) => {
-  req.resume();
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  res.flushHeaders();
-  res.write(": connected\n\n");
-  sseClients.add(res);
-  res.on("close", () => sseClients.delete(res));
-});
-await new Promise<void>((resolve) => sseOrigin.listen(0, "127.0.0.1", resolve));
-const ssePort = (sseOrigin.address() as AddressInfo).port;
+const localOrigin = createSseOrigin();
+await new Promise<void>((resolve) => localOrigin.server.listen(0, "127.0.0.1", resolve));
+const ssePort = (localOrigin.server.address() as AddressInfo).port;
 
 const originProcess = spawn(process.execPath, ["--import", "tsx", "bench/sse-origin.ts"], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
 const remoteSsePort = await new Promise<number>((resolve, reject) => {
@@ -145,21 +135,9 @@ if (process.env.BENCH_ONLY !== "calls") {
     latencies.length = 0;
     collectGarbage();
     const startedAt = performance.now();
-    const stamp = () => `data: ${JSON.stringify({ t: monotonicMs() })}\n\n`;
     for (let round = 1; round <= streamRounds; round++) {
-      if (path !== "local") {
-        const res = await request(`${remoteSse}/round?mode=${mode}&group=${path}`, { method: "POST" });
-        await res.body.dump();
-      } else if (mode === "burst") {
-        const frame = stamp();
-        for (const client of sseClients) client.write(frame);
-      } else {
-        const clients = [...sseClients];
-        for (let i = 0; i < clients.length; i += 10) {
-          for (const client of clients.slice(i, i + 10)) client.write(stamp());
-          await new Promise((r) => setTimeout(r, 10));
-        }
-      }
+      if (path === "local") await localOrigin.round(mode);
+      else await (await request(`${remoteSse}/round?mode=${mode}&group=${path}`, { method: "POST" })).body.dump();
       const deadline = Date.now() + 3_000;
       while (latencies.length < expectedPerRound * round && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       await new Promise((r) => setTimeout(r, 50));
@@ -193,7 +171,7 @@ if (process.env.BENCH_ONLY !== "calls") {
   async function closeAll(streams: OpenStream[]) {
     streams.forEach((s) => s.abort());
     const deadline = Date.now() + 10_000;
-    while ((sseClients.size > 0 || (await remoteOpen()) > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while ((localOrigin.open() > 0 || (await remoteOpen()) > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   }
 
   async function waitForStreamsClosed() {
@@ -308,25 +286,19 @@ const originDirect = await run("origin direct", origin);
 // host), so one long run per scenario compares scenarios measured under different conditions.
 // Each round runs the plain proxy and then every gateway scenario back to back; a scenario's ratio
 // is taken against the proxy of its own round, and the median over the rounds is reported.
-type Scenario = { name: string; url: string; credentials?: { header: string; values: string[] }; duration?: number };
+type Scenario = { name: string; url: string; credentials?: { header: string; values: string[] }; proofs?: ProofSupply; duration?: number };
 const scenarios: Scenario[] = [
   { name: "plain Node proxy", url: proxied },
   { name: "gateway, free endpoint", url: `${gwBase}/v1/free` },
-  { name: "gateway, per_request (fresh proof each)", url: `${gwBase}/v1/paid`, credentials: { header: "authorization", values: proofs } },
+  { name: "gateway, per_request (fresh proof each)", url: `${gwBase}/v1/paid`, proofs: new ProofSupply(proofs) },
   { name: "gateway, token_bucket (session per connection)", url: `${gwBase}/v1/bucket`, credentials: { header: "x-session-token", values: sessions.bucket } },
   { name: "gateway, token_bucket (one shared session)", url: `${gwBase}/v1/bucket`, credentials: { header: "x-session-token", values: sessions.bucket.slice(0, 1) }, duration: Math.min(seconds, 3) },
 ];
-/** Proofs are handed out across rounds: a proof is never presented twice (until all are used; run() warns then). */
-let proofCursor = 0;
 const byScenario = scenarios.map(() => [] as Result[]);
 for (let round = 0; round < rounds; round++) {
   for (const [i, scenario] of scenarios.entries()) {
-    const credentials =
-      scenario.credentials?.header === "authorization" && proofCursor < proofs.length
-        ? { header: "authorization", values: proofs.slice(proofCursor) }
-        : scenario.credentials;
-    const result = await run(scenario.name, scenario.url, { credentials, duration: scenario.duration });
-    if (credentials?.header === "authorization") proofCursor += result.credentialsUsed;
+    const result = await run(scenario.name, scenario.url, { credentials: scenario.proofs?.credentials() ?? scenario.credentials, duration: scenario.duration });
+    scenario.proofs?.consumed(result);
     byScenario[i].push(result);
   }
 }
@@ -378,6 +350,6 @@ verdict("per_request throughput", 2, "50%");
 verdict("session-token throughput", 3, "60%");
 verdict("one shared session", 4, null);
 
-sseOrigin.closeAllConnections();
-sseOrigin.close();
+localOrigin.server.closeAllConnections();
+localOrigin.server.close();
 await target.stop();

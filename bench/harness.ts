@@ -90,6 +90,26 @@ export async function runLoad(name: string, url: string, options: LoadOptions): 
   return { name, rps: result.requests.total / result.duration, credentialsUsed: next, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
 }
 
+/**
+ * Pre-paid proofs handed out across runs, so that none is presented twice: each run gets the ones
+ * the runs before it left (all of them again once every one was used; runLoad warns then).
+ */
+export class ProofSupply {
+  private used = 0;
+
+  constructor(private readonly proofs: string[]) {}
+
+  /** The Authorization values of the next run. */
+  credentials(): { header: "authorization"; values: string[] } {
+    return { header: "authorization", values: this.used < this.proofs.length ? this.proofs.slice(this.used) : this.proofs };
+  }
+
+  /** Counts the proofs a run presented. */
+  consumed(result: LoadResult): void {
+    this.used += result.credentialsUsed;
+  }
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
