@@ -30,7 +30,11 @@ export type StatementBatcherOptions<Item, Row> = {
   runOne(item: Item): Promise<Row | null>;
   /** Most calls in one statement (default 64). */
   maxBatch?: number;
-  /** Most batches in flight at once, each on its own pooled connection (default 4). */
+  /**
+   * Most batches in flight at once, each on its own pooled connection (default 4). Fewer means
+   * bigger batches and fewer statements; more keeps calls moving while one batch waits on a row
+   * lock (a session many connections share).
+   */
   maxInFlight?: number;
 };
 
