@@ -11,7 +11,7 @@ export const repoRoot = path.resolve(import.meta.dirname, "..");
 
 /** What the target prints once it listens. */
 export type Ready = { originPort: number; proxyPort: number; gatewayPort: number; controlPort: number; slug: string; streamSlug: string; store: string };
-export type Target = { ready: Ready; proofs: string[]; sessions: { bucket: string[]; pass: string }; stop: () => Promise<void> };
+export type Target = { ready: Ready; pid: number; proofs: string[]; sessions: { bucket: string[]; pass: string }; stop: () => Promise<void> };
 
 export type TargetOptions = {
   /** Pre-paid proofs to mint (0: none, and no selling history either). */
@@ -50,6 +50,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   });
   return {
     ready,
+    pid: child.pid!,
     proofs: JSON.parse(readFileSync(proofsFile, "utf8")),
     sessions: JSON.parse(readFileSync(sessionsFile, "utf8")),
     stop: async () => {
@@ -60,7 +61,7 @@ export async function startTarget(options: TargetOptions): Promise<Target> {
   };
 }
 
-export type LoadResult = { name: string; rps: number; credentialsUsed: number; p50: number; p99: number; errors: number; non2xx: number };
+export type LoadResult = { name: string; rps: number; requests: number; credentialsUsed: number; p50: number; p99: number; errors: number; non2xx: number };
 
 export type LoadOptions = {
   connections: number;
@@ -87,7 +88,7 @@ export async function runLoad(name: string, url: string, options: LoadOptions): 
   if (credentials?.header === "authorization" && next > credentials.values.length) {
     console.warn(`  note: ${next} requests used ${credentials.values.length} proofs (some were reused and refused)`);
   }
-  return { name, rps: result.requests.total / result.duration, credentialsUsed: next, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+  return { name, rps: result.requests.total / result.duration, requests: result.requests.total, credentialsUsed: next, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
 }
 
 /**
