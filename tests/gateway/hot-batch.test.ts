@@ -84,6 +84,36 @@ describe("StatementBatcher", () => {
     expect(alone).toBe(0);
   });
 
+  it("with one batch in flight, holds the calls that arrive meanwhile and sends them together next", async () => {
+    const batches: string[][] = [];
+    const releases: (() => void)[] = [];
+    const batcher = new StatementBatcher<string, string>({
+      keyOf: (item) => item,
+      runBatch: async (items) => {
+        batches.push(items);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        return new Map(items.map((i) => [i, `row:${i}`]));
+      },
+      runOne: async (item) => `alone:${item}`,
+      maxInFlight: 1,
+    });
+    const turn = () => new Promise((r) => setImmediate(r));
+    const first = batcher.submit("a");
+    await turn();
+    const waiting = ["c", "b"].map((k) => batcher.submit(k));
+    await turn();
+    waiting.push(batcher.submit("d"));
+    await turn();
+    expect(batches).toEqual([["a"]]);
+    releases.shift()!();
+    expect(await first).toBe("row:a");
+    // The next batch leaves on a later turn of the loop, once the first has settled.
+    for (let i = 0; i < 5 && batches.length < 2; i++) await turn();
+    expect(batches).toEqual([["a"], ["b", "c", "d"]]);
+    releases.shift()!();
+    expect(await Promise.all(waiting)).toEqual(["row:c", "row:b", "row:d"]);
+  });
+
   it("caps a batch at maxBatch calls", async () => {
     const sizes: number[] = [];
     const batcher = new StatementBatcher<number, number>({
