@@ -278,6 +278,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     return paymentHeaders({ payment, code: "upstream_failed_retryable" }, headers);
   }
 
+  /** outcomeHeaders of a response the origin just gave, with `X-Cache: MISS` when the endpoint caches. */
+  function originOutcomeHeaders(call: PaidCall, outcome: CallOutcome, cacheMiss: boolean): Record<string, string> {
+    const headers = outcomeHeaders(call, outcome);
+    if (cacheMiss) headers["x-cache"] = "MISS";
+    return headers;
+  }
+
   function noteOutcome(ctx: Ctx, reservation: Reservation, outcome: CallOutcome, upstreamError: boolean) {
     if (!ctx.usage) return;
     ctx.usage.outcome = outcome;
@@ -340,9 +347,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (result.kind !== "response") return upstreamFailed(call, result);
     if (isRetryableUpstreamStatus(result.statusCode)) {
       await reservation.refund();
-      const headers = outcomeHeaders(call, "refunded");
-      if (key) headers["x-cache"] = "MISS";
-      return relay(ctx, result, headers);
+      return relay(ctx, result, originOutcomeHeaders(call, "refunded", key !== null));
     }
     const outcome: CallOutcome = result.statusCode >= 400 ? "rejected" : "served";
     const keep =
@@ -354,9 +359,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       return serveMetered(call, { ...result, body: result.body }, outcome, key !== null, keep);
     }
     await reservation.commit();
-    const headers = outcomeHeaders(call, outcome);
-    if (key) headers["x-cache"] = "MISS";
-    return relay(ctx, result, headers, keep);
+    return relay(ctx, result, originOutcomeHeaders(call, outcome, key !== null), keep);
   }
 
   function storeInCache(key: string, entry: CachedResponse, ttlSeconds: number) {
@@ -415,8 +418,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (!charged.ok) return challengeAgain(call);
     const headers: Record<string, string | string[]> = {
       ...result.headers,
-      ...outcomeHeaders(call, outcome),
-      ...(cacheMiss ? { "x-cache": "MISS" } : {}),
+      ...originOutcomeHeaders(call, outcome, cacheMiss),
       "x-data-size-kb": formatKb(read.body.length),
       "x-data-cost-sats": String(charged.costSats),
       "content-length": String(read.body.length),
