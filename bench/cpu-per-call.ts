@@ -16,28 +16,35 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ticksPerSecond = Number(execSync("getconf CLK_TCK").toString().trim());
 
-/** CPU time (user + system) of a process in clock ticks; 0 once it is gone. */
-function cpuTicks(pid: number): number {
+/** CPU time (user + system) of a process in clock ticks; null once it is gone. */
+function cpuTicks(pid: number): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     return Number(fields[11]) + Number(fields[12]);
   } catch {
-    return 0;
+    return null;
   }
 }
 
-/** Every PostgreSQL process (the server and its backends), by command name. */
-function postgresPids(): number[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres";
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+/**
+ * The CPU ticks of every PostgreSQL process (the server and its backends, by command name). A
+ * process that exits while it is read is left out rather than read as 0, which would subtract its
+ * whole life from the run.
+ */
+function postgresTicksByPid(): Map<number, number> {
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
+    } catch {
+      continue;
+    }
+    const pid = Number(entry);
+    const value = cpuTicks(pid);
+    if (value !== null) ticks.set(pid, value);
+  }
+  return ticks;
 }
 
 type Reading = { machineTotal: number; machineIdle: number; target: number; postgres: Map<number, number>; self: number };
@@ -47,13 +54,17 @@ function read(targetPid: number): Reading {
   return {
     machineTotal: cpu.reduce((a, b) => a + b, 0),
     machineIdle: cpu[3] + cpu[4],
-    target: cpuTicks(targetPid),
-    postgres: new Map(postgresPids().map((pid) => [pid, cpuTicks(pid)])),
-    self: cpuTicks(process.pid),
+    target: cpuTicks(targetPid) ?? 0,
+    postgres: postgresTicksByPid(),
+    self: cpuTicks(process.pid) ?? 0,
   };
 }
 
-/** PostgreSQL's ticks between two readings: backends that started in between count from zero. */
+/**
+ * PostgreSQL's ticks between two readings: backends that started in between count from zero; a
+ * backend that ended in between (a pool closing an idle connection) takes its run's CPU with it,
+ * so a scenario that lets connections idle out reads a little low.
+ */
 function postgresTicks(before: Reading, after: Reading): number {
   let sum = 0;
   for (const [pid, ticks] of after.postgres) sum += ticks - (before.postgres.get(pid) ?? 0);
