@@ -67,9 +67,9 @@ export type OriginRequest = {
   dispatcher: Dispatcher;
   originUrl: string;
   method: string;
-  /** Tenant-relative path as received (signed without the query string). */
+  /** Canonical tenant-relative path (lib/l402/canonical-path.ts): matched, forwarded and signed alike. */
   path: string;
-  /** Raw query string including the leading `?`, or "". */
+  /** Query string including the leading `?` (canonicalQuery: exactly what the origin receives), or "". */
   search: string;
   clientHeaders: IncomingHttpHeaders;
   body: Buffer | null;
