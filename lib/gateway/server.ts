@@ -304,6 +304,12 @@ export function createGateway(options: GatewayOptions): Gateway {
         return sendError(ctx, 401, "unauthorized", refusal.message);
       case "bad_request":
         return sendError(ctx, 400, "bad_request", refusal.message);
+      case "unknown_caveat":
+        return sendError(ctx, 401, "unknown_caveat", refusal.message);
+      case "caveat_failed":
+        // A genuine delegated credential used beyond what its holder allowed: nothing was charged,
+        // and paying again would not help (a child cannot re-buy its parent's credential).
+        return send(ctx, 401, { error: { code: "caveat_failed", message: refusal.message, details: { caveat: refusal.caveat } } }, paymentHeaders({ payment: "not_charged" }));
       case "in_use":
         return sendError(ctx, 409, "conflict", "This proof is being redeemed by another request right now; retry when it completes", {
           "retry-after": "1",
@@ -597,6 +603,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     const reserved = await reservePayment(paymentDeps, {
       tenant,
       endpoint,
+      method,
+      path: normalized.path,
       headers: req.headers,
       credential,
       requestId: ctx.requestId,
