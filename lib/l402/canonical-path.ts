@@ -25,12 +25,16 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 /** pchar characters (besides unreserved and `%`) that a path carries raw, and `/`. */
 const RAW_ALLOWED = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]$/;
 const HEX = /^[0-9A-Fa-f]{2}$/;
+/** A path made only of characters it keeps raw (no `%`, no backslash): already normalized encoding. */
+const PLAIN = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
 
 /**
  * Percent-encoding normalized (see the top of this file), or why not. `/`, `\` and NUL may not
  * hide in `%XX`: an origin that decodes them would see other segments than we matched.
  */
 function normalizeEncoding(raw: string): { text: string } | PathRefusal {
+  // The usual path has nothing to decode or encode: no per-character pass on the hot path.
+  if (PLAIN.test(raw)) return { text: raw };
   let text = "";
   for (let i = 0; i < raw.length; i++) {
     const char = String.fromCodePoint(raw.codePointAt(i)!);
