@@ -6,12 +6,14 @@ import { readOriginSecrets } from "@/lib/tenants/secrets.ts";
 
 export const dynamic = "force-dynamic";
 
-async function handle(request: Request, { params }: { params: Promise<{ path: string[] }> }) {
+async function handle(request: Request) {
   const ctx = await getServerContext();
   const tenant = await ctx.db.prisma.tenant.findUnique({ where: { slug: demoTenant.slug } });
-  const { path } = await params;
+  // The path as the gateway signed it (still percent-encoded): Next's decoded params would not verify.
+  const url = new URL(request.url);
+  const path = url.pathname.slice("/api/demo".length) || "/";
   const result = await answerDemoOrigin(
-    { method: request.method, path: `/${path.join("/")}`, search: new URL(request.url).search, headers: request.headers, rawBody: await request.text() },
+    { method: request.method, path, search: url.search, headers: request.headers, rawBody: await request.text() },
     { secrets: tenant ? readOriginSecrets(ctx.config.appSecret, tenant) : null, store: ctx.store },
   );
   if ("body" in result) return Response.json(result.body, { status: result.status, headers: { "cache-control": "no-store" } });
