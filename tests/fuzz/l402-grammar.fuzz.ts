@@ -1,10 +1,12 @@
-// Fuzz targets: the Authorization and WWW-Authenticate grammar (lib/l402/headers.ts) and macaroon
-// V2 decoding and verification (lib/l402/macaroon.ts), the first things a request's bytes reach.
+// Fuzz targets: the Authorization and WWW-Authenticate grammar (lib/l402/headers.ts), macaroon V2
+// decoding and verification (lib/l402/macaroon.ts) and the canonical request path
+// (lib/l402/canonical-path.ts): the first things a request's bytes reach.
 import { createHash, randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect } from "vitest";
 // @ts-expect-error -- the macaroon package ships no type declarations.
 import macaroonPackage from "macaroon";
+import { canonicalRequestPath, isWithinPrefix, normalizePathPrefix } from "../../lib/l402/canonical-path.ts";
 import { challengeHeaderValues, credentialHeaderValue, MAX_AUTHORIZATION_LENGTH, parseAuthorization, parseChallenge } from "../../lib/l402/headers.ts";
 import { mintL402Macaroon, parseBinaryV2, paymentHashFromMacaroon, verifyL402 } from "../../lib/l402/macaroon.ts";
 import { FakeLightningNode } from "../../lib/lightning/fakes/fake-invoices.ts";
@@ -140,5 +142,32 @@ describe("macaroon V2", () => {
 
   fuzzTarget("verifyL402 on arbitrary text", fc.tuple(fc.string({ maxLength: 700, unit: "binary" }), fc.string({ maxLength: 80 })), ([macaroon, preimage]) => {
     expect(verifyL402({ appSecret: APP_SECRET, macaroon, preimage, now: NOW }).ok).toBe(false);
+  });
+});
+
+const pathTokens = ["/", "//", ".", "..", "%2e", "%2E", "%2f", "%5c", "%00", "%25", "%7e", "%74", ";", "#", "?", "\\", "v1", "entity", "top", "é", "%C3%A9", "%", "%ZZ", "~"];
+
+describe("canonical request paths", () => {
+  fuzzTarget("canonicalRequestPath is idempotent and never lets a delimiter through", tokenSoup(pathTokens).map((s) => `/${s}`), (raw) => {
+    const result = canonicalRequestPath(raw);
+    if ("problem" in result) {
+      expect(result.problem.length).toBeGreaterThan(0);
+      return;
+    }
+    const { path } = result;
+    expect(path.startsWith("/")).toBe(true);
+    // One spelling: the canonical form of a canonical path is itself.
+    expect(canonicalRequestPath(path)).toEqual({ path });
+    for (const segment of path.split("/").slice(1)) expect([".", ".."]).not.toContain(decodeURIComponent(segment));
+    expect(path).not.toMatch(/[;#\\?]|\/\/|%2F|%5C|%00|%2E/i);
+  });
+
+  fuzzTarget("path_prefix covers exactly its canonical subtree", fc.tuple(tokenSoup(pathTokens), tokenSoup(pathTokens)), ([a, b]) => {
+    const prefix = normalizePathPrefix(`/${a}`);
+    const request = canonicalRequestPath(`/${a}/${b}`);
+    if ("problem" in prefix || "problem" in request) return;
+    // A request built under a prefix is covered by it, whatever its spelling was.
+    if (!request.path.startsWith(`${prefix.path}/`) && request.path !== prefix.path) return;
+    expect(isWithinPrefix(request.path, prefix.path)).toBe(true);
   });
 });
