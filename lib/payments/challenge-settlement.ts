@@ -9,6 +9,7 @@ import { AppError } from "../errors/index.ts";
 import { verifyL402Macaroon } from "../l402/macaroon.ts";
 import type { DevLightningNode } from "../lightning/dev-node.ts";
 import type { InvoiceLookup } from "../lightning/types.ts";
+import type { TargetPolicy } from "../lightning/wallet-network.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { recordInvoiceSettled } from "./record-settlement.ts";
@@ -22,6 +23,8 @@ export type LookupChallengeSettlementOptions = {
   store: KeyValueStore;
   appSecret: string;
   devNode: DevLightningNode | null;
+  /** The wallet address rules (walletTargetPolicy(config)). */
+  targetPolicy: TargetPolicy;
   /** The macaroon of the 402 challenge, as the gateway sent it. */
   macaroon: string;
   now?: Date;
@@ -67,7 +70,7 @@ export async function lookupChallengeSettlement(options: LookupChallengeSettleme
   const wallet = await prisma.wallet.findUnique({ where: { tenantId }, select: { type: true, credentialsEnc: true } });
   if (!wallet) throw new AppError("service_unavailable", "This API has no wallet connected");
   let lookup: InvoiceLookup | null;
-  const backend = openWalletBackend({ appSecret: options.appSecret, wallet, devNode: options.devNode });
+  const backend = openWalletBackend({ appSecret: options.appSecret, wallet, devNode: options.devNode, targetPolicy: options.targetPolicy });
   try {
     lookup = await backend.lookupInvoice(invoice.paymentHash);
   } catch {
