@@ -80,7 +80,11 @@ async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S): Prom
 
 function errorResponse(err: unknown): Response {
   const { status, body } = toErrorResponse(err);
-  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+  const headers: Record<string, string> = { "cache-control": "no-store" };
+  // A 429 also says when to come back where HTTP clients look for it (details say it to programs).
+  const retryAfter = (body.error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  if (status === 429 && typeof retryAfter === "number") headers["retry-after"] = String(retryAfter);
+  return Response.json(body, { status, headers });
 }
 
 /** Runs a handler with parsed params/body and the one error mapping; responses are never cached. */

@@ -5,7 +5,6 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "../../app/api/l402/settlement/route.ts";
 import { mintL402Macaroon } from "../../lib/l402/macaroon.ts";
-import { walletTargetPolicy } from "../../lib/lightning/wallet-network.ts";
 import { lookupChallengeSettlement } from "../../lib/payments/challenge-settlement.ts";
 import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { call as callGateway, header, startGateways, type CallResult } from "../helpers/gateway.ts";
@@ -141,7 +140,7 @@ describe("POST /api/l402/settlement", () => {
     const { macaroon } = await challenge();
     const s = api.server();
     const ask = () =>
-      lookupChallengeSettlement({ prisma: s.db.prisma, store: s.store, appSecret: s.config.appSecret, devNode: s.devNode, targetPolicy: walletTargetPolicy(s.config), macaroon, lookupsPerMinute: 2 });
+      lookupChallengeSettlement({ prisma: s.db.prisma, store: s.store, appSecret: s.config.appSecret, wallets: s.wallets, macaroon, clientIp: "192.0.2.1", lookupsPerMinute: 2 });
     await ask();
     await ask();
     await expect(ask()).rejects.toMatchObject({ code: "rate_limited", details: { retryAfterSeconds: expect.any(Number) } });
