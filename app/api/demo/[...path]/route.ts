@@ -11,10 +11,12 @@ export const dynamic = "force-dynamic";
 /** What the gateway forwards at most (spec 8: 1 MB); the demo route is reachable directly too, so it counts. */
 const MAX_DEMO_BODY_BYTES = 1024 * 1024;
 
-async function handle(request: Request, { params }: { params: Promise<{ path: string[] }> }) {
+async function handle(request: Request) {
   const ctx = await getServerContext();
   const tenant = await ctx.db.prisma.tenant.findUnique({ where: { slug: demoTenant.slug } });
-  const { path } = await params;
+  // The path as the gateway signed it (still percent-encoded): Next's decoded params would not verify.
+  const url = new URL(request.url);
+  const path = url.pathname.slice("/api/demo".length) || "/";
   let rawBody: string;
   try {
     rawBody = (await readBoundedBody(request, MAX_DEMO_BODY_BYTES)).toString("utf8");
@@ -23,7 +25,7 @@ async function handle(request: Request, { params }: { params: Promise<{ path: st
     return Response.json(body, { status, headers: { "cache-control": "no-store" } });
   }
   const result = await answerDemoOrigin(
-    { method: request.method, path: `/${path.join("/")}`, search: new URL(request.url).search, headers: request.headers, rawBody },
+    { method: request.method, path, search: url.search, headers: request.headers, rawBody },
     { secrets: tenant ? readOriginSecrets(ctx.config.appSecret, tenant) : null, store: ctx.store },
   );
   if ("body" in result) return Response.json(result.body, { status: result.status, headers: { "cache-control": "no-store" } });
