@@ -1,10 +1,12 @@
 // The SSRF table: every blocked range (IPv4, IPv6, IPv4-mapped, NAT64), numeric tricks, scripted DNS
 // answers, the allow-list, and the lenient IPv4 grammar against an independent model.
 import http from "node:http";
+import https from "node:https";
 import type net from "node:net";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
+import { generateSelfSignedCertificate } from "../lightning/fakes/self-signed-cert.ts";
 import { BlockedTargetError, checkWebhookUrl, classifyAddress, parseCidr, parseLooseIPv4, pinnedSocketConnector, type HostResolver } from "./ssrf.ts";
 
 const noDns: HostResolver = async (host) => {
@@ -247,6 +249,32 @@ describe("pinnedSocketConnector (WebSocket clients: NWC relays, phoenixd)", () =
       expect(await connect(`ws://relay.example.com:${server.port}`, { resolver, allowedTargets: ["127.0.0.1/32"] })).toBe("open");
     } finally {
       await server.close();
+    }
+  });
+
+  it("speaks TLS (wss) with the host name for SNI and certificate checks, and refuses the same way", async () => {
+    const certificate = generateSelfSignedCertificate("localhost");
+    const server = https.createServer({ key: certificate.keyPem, cert: certificate.certPem });
+    const sockets = new WebSocketServer({ server });
+    sockets.on("connection", (client) => client.close());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const open = (allowedTargets: string[]) =>
+      new Promise<"open" | Error>((resolve) => {
+        const socket = new WebSocket(`wss://localhost:${port}`, { ca: certificate.certPem, createConnection: pinnedSocketConnector({ resolver: answers({ localhost: ["127.0.0.1"] }), allowedTargets }, { tls: true }) as never });
+        socket.once("open", () => {
+          socket.terminate();
+          resolve("open");
+        });
+        socket.once("error", (err) => resolve(err));
+      });
+    try {
+      expect(await open(["127.0.0.0/8"])).toBe("open");
+      expect(await open([])).toBeInstanceOf(BlockedTargetError);
+    } finally {
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });
