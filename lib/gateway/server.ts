@@ -23,6 +23,7 @@ import { createFreeTryVerifier, type FreeTryVerifier } from "../payments/free-tr
 import { issueChallenge } from "../payments/issue-challenge.ts";
 import { formatKb, quoteEndpoint, streamPricing } from "../pricing/quote.ts";
 import type { KeyValueStore } from "../store/types.ts";
+import { walletTargetPolicy } from "../lightning/wallet-network.ts";
 import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { EventStreamRelay, StreamTicker } from "./event-stream-relay.ts";
 import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
@@ -192,12 +193,14 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // One live backend per tenant (NWC and phoenixd hold sockets), replaced when the credentials change.
   const wallets = new Map<string, { sealed: string; backend: CapableWalletBackend }>();
+  // A provider chooses its wallet's address: every connection to it passes the wallet address rules.
+  const walletTargets = walletTargetPolicy(config);
   function walletFor(tenant: GatewayTenant): WalletBackend {
     if (!tenant.wallet) throw new WalletError("unreachable", "No wallet connected");
     const cached = wallets.get(tenant.id);
     if (cached?.sealed === tenant.wallet.credentialsEnc) return cached.backend;
     void cached?.backend.close?.().catch(() => {});
-    const backend = openWalletBackend({ appSecret: config.appSecret, wallet: tenant.wallet, devNode: options.devNode });
+    const backend = openWalletBackend({ appSecret: config.appSecret, wallet: tenant.wallet, devNode: options.devNode, targetPolicy: walletTargets });
     wallets.set(tenant.id, { sealed: tenant.wallet.credentialsEnc, backend });
     return backend;
   }
