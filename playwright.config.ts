@@ -55,7 +55,9 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    // The browser uses the site's configured address (SITE_URL defaults to http://localhost:PORT):
+    // magic links, redirects and same-site checks follow SITE_URL, never the Host a request names.
+    baseURL: `http://localhost:${port}`,
     screenshot: "on",
     trace: "retain-on-failure",
     launchOptions: chromium,

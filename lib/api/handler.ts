@@ -177,25 +177,15 @@ async function sessionPrincipal(req: Request, tenantId: string, ctx: ServerConte
 
 /**
  * Cookies ride along on cross-site requests; a browser's Origin header tells us where a write came
- * from, and one from another site is refused (403).
+ * from, and one from anywhere but the configured site (SITE_URL) is refused (403). Host and
+ * X-Forwarded-Host are the caller's to choose, so they never decide what "same site" is.
  */
 function assertSameSiteWrite(req: Request, ctx: ServerContext): void {
   const origin = req.headers.get("origin");
   if (["GET", "HEAD"].includes(req.method) || !origin) return;
-  if (origin === new URL(ctx.config.siteUrl).origin || origin === requestOrigin(req)) return;
-  throw new AppError("forbidden", "Cross-site requests are not allowed");
-}
-
-/**
- * The origin the browser addressed (Host, or X-Forwarded-Host/-Proto behind a proxy): the site is
- * often reached under more than one name (localhost and 127.0.0.1 in development). A browser
- * cannot forge Host for a cross-site request, so Origin equal to it is same-site.
- */
-export function requestOrigin(req: Request): string {
-  const url = new URL(req.url);
-  const host = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || req.headers.get("host") || url.host;
-  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() || url.protocol.replace(/:$/, "");
-  return `${proto}://${host}`;
+  const site = new URL(ctx.config.siteUrl).origin;
+  if (origin === site) return;
+  throw new AppError("forbidden", `Cross-site requests are not allowed (this site is ${site})`);
 }
 
 /**

@@ -1,0 +1,69 @@
+// The Auth.js (next-auth v5) configuration: database sessions through the Prisma adapter, e-mail
+// magic links (Nodemailer; SMTP_URL, or the dev mailbox) and GitHub when its OAuth app is
+// configured. Built from a Config and a database so the route handlers, the /signin server actions
+// and the tests all run the same configuration.
+import { PrismaAdapter } from "@auth/prisma-adapter";
+import type { NextAuthConfig } from "next-auth";
+import GitHub from "next-auth/providers/github";
+import Nodemailer from "next-auth/providers/nodemailer";
+import type { Config } from "../config/index.ts";
+import type { PrismaClient } from "../db/client.ts";
+import type { Logger } from "../logging/logger.ts";
+import { acceptInvitations } from "../workspaces/members.ts";
+import { deliverSignInMail } from "./sign-in-mail.ts";
+
+/** Where Auth.js's routes live (app/api/auth/[...nextauth]). */
+export const AUTH_BASE_PATH = "/api/auth";
+
+/** Whether e-mail sign-in is offered: SMTP configured, or the dev mailbox. */
+export function emailSignInEnabled(config: { smtpUrl: string | null; devMailbox: boolean }): boolean {
+  return Boolean(config.smtpUrl || config.devMailbox);
+}
+
+/** The configured site's origin: the only origin Auth.js is ever told it runs on. */
+export function siteOrigin(config: Pick<Config, "siteUrl">): string {
+  return new URL(config.siteUrl).origin;
+}
+
+export type BuildAuthConfigOptions = {
+  config: Pick<Config, "siteUrl" | "authSecret" | "smtpUrl" | "emailFrom" | "devMailbox" | "github">;
+  prisma: PrismaClient;
+  log: Logger;
+};
+
+/** The Auth.js configuration of this install. */
+export function buildAuthConfig({ config, prisma, log }: BuildAuthConfigOptions): NextAuthConfig {
+  const providers: NextAuthConfig["providers"] = [];
+  if (emailSignInEnabled(config)) {
+    providers.push(
+      Nodemailer({
+        // Unused by our sendVerificationRequest, but the provider refuses to start without one.
+        server: config.smtpUrl ?? "smtp://localhost:25",
+        from: config.emailFrom,
+        sendVerificationRequest: ({ identifier, url }) => deliverSignInMail({ config, prisma, log, to: identifier, url }),
+      }),
+    );
+  }
+  if (config.github) providers.push(GitHub({ clientId: config.github.clientId, clientSecret: config.github.clientSecret }));
+  return {
+    // The adapter is typed against the default @prisma/client output; ours is generated under
+    // lib/db/generated with the same models (User, Account, Session, VerificationToken).
+    adapter: PrismaAdapter(prisma as unknown as Parameters<typeof PrismaAdapter>[0]),
+    session: { strategy: "database" },
+    secret: config.authSecret,
+    basePath: AUTH_BASE_PATH,
+    // Every request Auth.js sees is rebuilt on SITE_URL first (lib/auth/next-auth.ts), so the URL it
+    // trusts is our configuration, never the caller's Host or X-Forwarded-Host.
+    trustHost: true,
+    // Cookie names and the Secure flag follow SITE_URL's scheme, not a forgeable X-Forwarded-Proto.
+    useSecureCookies: config.siteUrl.startsWith("https:"),
+    providers,
+    pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
+    events: {
+      // E-mail links and GitHub both prove the address, so pending invitations to it are accepted.
+      async signIn({ user }) {
+        if (user.id && user.email) await acceptInvitations({ prisma, userId: user.id, email: user.email });
+      },
+    },
+  };
+}
