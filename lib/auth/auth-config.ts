@@ -10,6 +10,7 @@ import type { Config } from "../config/index.ts";
 import type { PrismaClient } from "../db/client.ts";
 import type { Logger } from "../logging/logger.ts";
 import { acceptInvitations } from "../workspaces/members.ts";
+import { siteRedirectUrl } from "./callback-url.ts";
 import { deliverSignInMail } from "./sign-in-mail.ts";
 
 /** Where Auth.js's routes live (app/api/auth/[...nextauth]). */
@@ -33,6 +34,7 @@ export type BuildAuthConfigOptions = {
 
 /** The Auth.js configuration of this install. */
 export function buildAuthConfig({ config, prisma, log }: BuildAuthConfigOptions): NextAuthConfig {
+  const origin = siteOrigin(config);
   const providers: NextAuthConfig["providers"] = [];
   if (emailSignInEnabled(config)) {
     providers.push(
@@ -59,6 +61,11 @@ export function buildAuthConfig({ config, prisma, log }: BuildAuthConfigOptions)
     useSecureCookies: config.siteUrl.startsWith("https:"),
     providers,
     pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
+    callbacks: {
+      // Every redirect after sign-in or sign-out lands on a same-site path (callbackUrl from the
+      // form, the magic link or Auth.js's cookie), never on another host.
+      redirect: ({ url }) => siteRedirectUrl(url, origin),
+    },
     events: {
       // E-mail links and GitHub both prove the address, so pending invitations to it are accepted.
       async signIn({ user }) {
