@@ -4,13 +4,13 @@
 // and the tests all run the same configuration.
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import type { NextAuthConfig } from "next-auth";
-import GitHub from "next-auth/providers/github";
 import Nodemailer from "next-auth/providers/nodemailer";
 import type { Config } from "../config/index.ts";
 import type { PrismaClient } from "../db/client.ts";
 import type { Logger } from "../logging/logger.ts";
 import { acceptInvitations } from "../workspaces/members.ts";
 import { siteRedirectUrl } from "./callback-url.ts";
+import { githubProvider } from "./github-provider.ts";
 import { deliverSignInMail } from "./sign-in-mail.ts";
 
 /** Where Auth.js's routes live (app/api/auth/[...nextauth]). */
@@ -30,10 +30,25 @@ export type BuildAuthConfigOptions = {
   config: Pick<Config, "siteUrl" | "authSecret" | "smtpUrl" | "emailFrom" | "devMailbox" | "github">;
   prisma: PrismaClient;
   log: Logger;
+  /** A GitHub Enterprise Server (or a local fake of it) instead of github.com. */
+  githubBaseUrl?: string;
 };
 
+type SignInEvent = Parameters<NonNullable<NonNullable<NextAuthConfig["events"]>["signIn"]>>[0];
+
+/**
+ * The e-mail address a sign-in proved, or null: the address a magic link was opened from, or the
+ * address GitHub verified (github-provider.ts puts only that in the profile). Not the user row's
+ * address: an account may have been created with one nobody proved.
+ */
+export function provenEmail({ user, account, profile }: Pick<SignInEvent, "user" | "account" | "profile">): string | null {
+  if (account?.type === "email") return user.email ?? null;
+  if (account?.provider === "github" && typeof profile?.email === "string") return profile.email;
+  return null;
+}
+
 /** The Auth.js configuration of this install. */
-export function buildAuthConfig({ config, prisma, log }: BuildAuthConfigOptions): NextAuthConfig {
+export function buildAuthConfig({ config, prisma, log, githubBaseUrl }: BuildAuthConfigOptions): NextAuthConfig {
   const origin = siteOrigin(config);
   const providers: NextAuthConfig["providers"] = [];
   if (emailSignInEnabled(config)) {
@@ -46,7 +61,7 @@ export function buildAuthConfig({ config, prisma, log }: BuildAuthConfigOptions)
       }),
     );
   }
-  if (config.github) providers.push(GitHub({ clientId: config.github.clientId, clientSecret: config.github.clientSecret }));
+  if (config.github) providers.push(githubProvider({ ...config.github, baseUrl: githubBaseUrl }));
   return {
     // The adapter is typed against the default @prisma/client output; ours is generated under
     // lib/db/generated with the same models (User, Account, Session, VerificationToken).
@@ -67,9 +82,10 @@ export function buildAuthConfig({ config, prisma, log }: BuildAuthConfigOptions)
       redirect: ({ url }) => siteRedirectUrl(url, origin),
     },
     events: {
-      // E-mail links and GitHub both prove the address, so pending invitations to it are accepted.
-      async signIn({ user }) {
-        if (user.id && user.email) await acceptInvitations({ prisma, userId: user.id, email: user.email });
+      // Pending invitations to the address this sign-in proved become memberships.
+      async signIn({ user, account, profile }) {
+        const email = provenEmail({ user, account, profile });
+        if (user.id && email) await acceptInvitations({ prisma, userId: user.id, email });
       },
     },
   };
