@@ -189,6 +189,15 @@ function assertSameSiteWrite(req: Request, ctx: ServerContext): void {
 }
 
 /**
+ * 403 with `rule` unless the caller is an owner: a signed-in owner, or a workspace API key (keys
+ * act for the workspace and are created by owners). For routes where only some changes are
+ * owner-only.
+ */
+export function assertOwner(principal: Principal, rule: string): void {
+  if (principal.kind === "user" && principal.role !== "owner") throw new AppError("forbidden", rule);
+}
+
+/**
  * Routes under /api/tenants/:tenantId. Accepts a workspace API key (`Authorization: Bearer`) or a
  * signed-in member's session. A key of another workspace, or a non-member, gets 404 so that
  * workspace ids cannot be probed.
@@ -214,9 +223,7 @@ export function withWorkspace<S extends z.ZodType | undefined = undefined>(
       } else {
         throw new AppError("unauthorized", "Authentication required: send Authorization: Bearer <workspace API key> or sign in");
       }
-      if (opts.role === "owner" && principal.kind === "user" && principal.role !== "owner") {
-        throw new AppError("forbidden", "Only workspace owners can do this");
-      }
+      if (opts.role === "owner") assertOwner(principal, "Only workspace owners can do this");
       return { tenantId, principal };
     },
     handler,
