@@ -74,8 +74,9 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
-    // NODE_ENV stays unset: development defaults (dev Lightning node, demo seed, persisted
-    // secrets) on top of the production Next build that `npm start` serves.
+    // NODE_ENV and HOST stay unset: bound to 127.0.0.1, so development features are on (dev
+    // Lightning node, dev mailbox, demo seed, persisted secrets) on top of the production Next
+    // build that `npm start` serves.
     env: {
       PORT: String(port),
       GATEWAY_PORT: String(gatewayPort),

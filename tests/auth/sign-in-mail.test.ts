@@ -96,14 +96,14 @@ describe("sign-in e-mails", () => {
 });
 
 describe("the dev mailbox switch", () => {
-  it("is on only in development without SMTP_URL", () => {
+  it("is on only with development features (loopback, outside production) and without SMTP_URL", () => {
     expect(testConfig({ NODE_ENV: "development" }).devMailbox).toBe(true);
     expect(testConfig({ NODE_ENV: "development", SMTP_URL: "smtp://mail.example.com:587" }).devMailbox).toBe(false);
-    expect(testConfig({ NODE_ENV: "test" }).devMailbox).toBe(false);
+    expect(testConfig({ NODE_ENV: "development", HOST: "0.0.0.0" }).devMailbox).toBe(false);
     expect(testConfig({ NODE_ENV: "production", SITE_URL: "https://hub.example.com" }).devMailbox).toBe(false);
   });
 
-  it("validates SMTP_URL and allows private origins only outside production by default", () => {
+  it("validates SMTP_URL and allows private origins only with development features by default", () => {
     expect(() => testConfig({ SMTP_URL: "http://mail.example.com" })).toThrow(/SMTP_URL: must be an smtp/);
     expect(testConfig({ NODE_ENV: "development" }).originAllowPrivate).toBe(true);
     expect(testConfig({ NODE_ENV: "production", SITE_URL: "https://hub.example.com" }).originAllowPrivate).toBe(false);
