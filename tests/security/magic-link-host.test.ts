@@ -19,6 +19,8 @@ vi.mock("next/headers", () => ({
 import { POST as lnurlChallenge } from "../../app/api/lnurl-auth/challenge/route.ts";
 import { PATCH as patchTenant } from "../../app/api/tenants/[tenantId]/route.ts";
 import { authRouteHandlers, signIn } from "../../lib/auth/next-auth.ts";
+import { deliverSignInMail } from "../../lib/auth/sign-in-mail.ts";
+import { createLogger } from "../../lib/logging/logger.ts";
 import { call, seedTenant, useApiContext } from "../api/helpers.ts";
 
 const SITE = "http://127.0.0.1:3000";
@@ -103,6 +105,13 @@ describe("sign-in URLs come from SITE_URL, never from request headers", () => {
     const authorize = new URL(res.headers.get("location")!);
     expect(authorize.origin).toBe("https://github.com");
     expect(authorize.searchParams.get("redirect_uri")).toBe(`${SITE}/api/auth/callback/github`);
+  });
+
+  it("never mails a link to another origin, whatever code path asks", async () => {
+    const { config, db } = api.test();
+    const url = "https://evil.test/api/auth/callback/nodemailer?token=abc&email=victim%40example.com";
+    await expect(deliverSignInMail({ config, prisma: db.prisma, log: createLogger("silent"), to: "victim@example.com", url })).rejects.toThrow(/SITE_URL/);
+    expect(await db.prisma.devMail.count()).toBe(0);
   });
 
   it("puts the LNURL-auth callback on SITE_URL", async () => {
