@@ -18,7 +18,7 @@ vi.mock("next/headers", () => ({
 
 import { POST as lnurlChallenge } from "../../app/api/lnurl-auth/challenge/route.ts";
 import { PATCH as patchTenant } from "../../app/api/tenants/[tenantId]/route.ts";
-import { authRouteHandlers, signIn } from "../../lib/auth/next-auth.ts";
+import { authRouteHandlers, signIn, signOut } from "../../lib/auth/next-auth.ts";
 import { deliverSignInMail } from "../../lib/auth/sign-in-mail.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
 import { call, seedTenant, useApiContext } from "../api/helpers.ts";
@@ -80,6 +80,17 @@ describe("sign-in URLs come from SITE_URL, never from request headers", () => {
     expect(new URL(link.searchParams.get("callbackUrl")!).origin).toBe(SITE);
     // Cookie names follow SITE_URL's scheme (http here), not the forged X-Forwarded-Proto.
     expect([...incoming.jar.keys()].some((name) => name.startsWith("__Secure-"))).toBe(false);
+  });
+
+  it("signs out from the server action and lands on SITE_URL", async () => {
+    const { prisma } = api.test().db;
+    const user = await prisma.user.create({ data: { email: "leaving@example.com" } });
+    await prisma.session.create({ data: { sessionToken: "leaving-session", userId: user.id, expires: new Date(Date.now() + 3600_000) } });
+    incoming.headers = new Headers({ ...FORGED, cookie: "authjs.session-token=leaving-session" });
+    const thrown = await signOut({ redirectTo: "/" }).catch((err: { digest?: string }) => err);
+    expect(String((thrown as { digest?: string }).digest)).toMatch(new RegExp(`^NEXT_REDIRECT;[a-z]+;${SITE.replace(/\./g, "\\.")}/;`));
+    expect(await prisma.session.count({ where: { sessionToken: "leaving-session" } })).toBe(0);
+    expect(incoming.jar.get("authjs.session-token")).toBe("");
   });
 
   it("redirects to SITE_URL after the mailed link is opened under another host", async () => {
