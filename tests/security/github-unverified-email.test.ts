@@ -2,7 +2,8 @@
 // GitHub account without proving it, and Auth.js's GitHub provider took the primary address (or
 // the profile's public one) whether GitHub had verified it or not; the sign-in event then accepted
 // pending invitations for it, and the account kept the address, so an owner inviting it later
-// added the impostor at once. Only an address GitHub reports `verified` counts.
+// added the impostor at once. Only an address GitHub reports `verified` counts; a magic link still
+// proves its own address.
 //
 // The whole OAuth flow runs through Auth.js's real route handlers against a local fake of GitHub
 // (Enterprise Server layout: /login/oauth/*, /api/v3/user, /api/v3/user/emails) that checks the
@@ -220,5 +221,27 @@ describe("GitHub sign-in and invitations", () => {
     });
     expect(await membershipOf(tenantId, userId)).toBeNull();
     expect(await prisma.invitation.count({ where: { tenantId, email: VICTIM } })).toBe(1);
+  });
+
+  it("still accepts the invitation when the address is proved by a magic link", async () => {
+    const { db, config } = api.test();
+    const tenantId = await workspaceInviting(VICTIM);
+    const auth = NextAuth(buildAuthConfig({ config, prisma: db.prisma, log: createLogger("silent") }));
+    const jar = new Map<string, string>();
+    const csrf = await auth.handlers.GET(new Request(`${SITE}/api/auth/csrf`) as never);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const asked = await auth.handlers.POST(
+      new Request(`${SITE}/api/auth/signin/nodemailer`, {
+        method: "POST",
+        headers: { cookie: jarWith(jar, csrf), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken, email: VICTIM, callbackUrl: "/dashboard" }),
+      }) as never,
+    );
+    expect(asked.status).toBe(302);
+    const mail = await db.prisma.devMail.findFirstOrThrow({ where: { to: VICTIM } });
+    const opened = await auth.handlers.GET(new Request(mail.url, { headers: { cookie: jarWith(jar, asked) } }) as never);
+    expect(opened.status).toBe(302);
+    const user = await db.prisma.user.findUniqueOrThrow({ where: { email: VICTIM } });
+    expect(await membershipOf(tenantId, user.id)).toMatchObject({ role: "member" });
   });
 });
