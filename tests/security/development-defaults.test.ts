@@ -106,12 +106,19 @@ function accepts(host: string, port: number): Promise<boolean> {
 
 let child: ReturnType<typeof spawn> | null = null;
 afterEach(() => {
-  child?.kill("SIGKILL");
+  // tsx runs the server in a child process of its own: end the whole process group, or that
+  // child would outlive the test.
+  if (child?.pid && child.exitCode === null) process.kill(-child.pid, "SIGKILL");
   child = null;
 });
 
 function startLauncher(env: Record<string, string>, args: string[]) {
-  const proc = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server.ts", ...args], { cwd: root, env: launcherEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server.ts", ...args], {
+    cwd: root,
+    env: launcherEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let output = "";
   proc.stdout!.on("data", (d) => (output += d));
   proc.stderr!.on("data", (d) => (output += d));
