@@ -55,7 +55,9 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    // The browser uses the site's configured address (SITE_URL defaults to http://localhost:PORT):
+    // magic links, redirects and same-site checks follow SITE_URL, never the Host a request names.
+    baseURL: `http://localhost:${port}`,
     screenshot: "on",
     trace: "retain-on-failure",
     launchOptions: chromium,
@@ -72,8 +74,9 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
-    // NODE_ENV stays unset: development defaults (dev Lightning node, demo seed, persisted
-    // secrets) on top of the production Next build that `npm start` serves.
+    // NODE_ENV and HOST stay unset: bound to 127.0.0.1, so development features are on (dev
+    // Lightning node, dev mailbox, demo seed, persisted secrets) on top of the production Next
+    // build that `npm start` serves.
     env: {
       PORT: String(port),
       GATEWAY_PORT: String(gatewayPort),

@@ -62,10 +62,24 @@ function ensureNextBuild(log: ReturnType<typeof createLogger>) {
   }
 }
 
+/** Says which development features run and why, so an exposed install is never a surprise. */
+function logDevelopmentFeatures(config: Config, log: ReturnType<typeof createLogger>) {
+  if (config.devFeatures) {
+    log.info("development features on (dev Lightning node, /api/dev/*, dev mailbox, private origins): never expose this install", {
+      host: config.host,
+      devNode: config.lightningDevNode,
+      devMailbox: config.devMailbox,
+    });
+  } else if (!config.isProduction) {
+    log.info(`development features off (HOST=${config.host}): they are on by default only while HOST is a loopback address; DEV_FEATURES=true turns them on`);
+  }
+}
+
 async function main() {
   const { dev, only } = parseArgs(process.argv.slice(2));
   const config = readConfig();
   const log = createLogger(config.logLevel);
+  logDevelopmentFeatures(config, log);
   if (!config.databaseUrl && only.length < roles.length) {
     log.warn("running one part alone on embedded PGlite: the other parts cannot share its data directory; set DATABASE_URL for separate processes");
   }
@@ -93,7 +107,7 @@ async function main() {
     const gateway = createGateway({ config, prisma: db.prisma, pg: db.pg, store, devNode: ctx.devNode, log: log.child({ part: "gateway" }) });
     const port = await gateway.listen(config.gatewayPort);
     stops.push(() => gateway.close());
-    log.info("gateway listening", { url: `http://localhost:${port}`, example: gatewayUrlFor(config, "<slug>") });
+    log.info("gateway listening", { address: `${config.host}:${port}`, url: `http://localhost:${port}`, example: gatewayUrlFor(config, "<slug>") });
   }
 
   if (only.includes("web")) {
@@ -117,7 +131,7 @@ async function main() {
       await new Promise<void>((resolve) => web.close(() => resolve()));
       await app.close?.();
     });
-    log.info("web app listening", { url: config.siteUrl, dev });
+    log.info("web app listening", { address: `${config.host}:${config.port}`, url: config.siteUrl, dev });
   }
 
   // Last, so the first health probes of a one-process install find the demo origin listening.

@@ -25,7 +25,7 @@ export function signInMailContent({ url, host }: { url: string; host: string }):
 }
 
 export type DeliverSignInMailOptions = {
-  config: Pick<Config, "smtpUrl" | "emailFrom" | "devMailbox">;
+  config: Pick<Config, "siteUrl" | "smtpUrl" | "emailFrom" | "devMailbox">;
   prisma: PrismaClient;
   log: Logger;
   to: string;
@@ -34,6 +34,10 @@ export type DeliverSignInMailOptions = {
 
 /** Sends the sign-in link (SMTP) or captures it for the dev mailbox. */
 export async function deliverSignInMail({ config, prisma, log, to, url }: DeliverSignInMailOptions): Promise<void> {
+  // A working sign-in link on another host hands that host the account: whatever built the URL,
+  // only one on the configured site is ever mailed.
+  const linkOrigin = new URL(url).origin;
+  if (linkOrigin !== new URL(config.siteUrl).origin) throw new Error(`Refusing to mail a sign-in link to ${linkOrigin}: links must be on SITE_URL`);
   const content = signInMailContent({ url, host: new URL(url).host });
   if (config.smtpUrl) {
     const result = await createTransport(config.smtpUrl).sendMail({ to, from: config.emailFrom, ...content });

@@ -18,7 +18,11 @@ describe("loadConfig", () => {
       siteUrl: "http://localhost:3000",
       apiUrl: "http://localhost:3000/api",
       gatewayUrlTemplate: "http://localhost:8402/gw/{slug}",
+      // This machine only, so the development features are on (tests/security/development-defaults.test.ts).
+      host: "127.0.0.1",
+      devFeatures: true,
       lightningDevNode: true,
+      devMailbox: true,
       seedDemo: true,
     });
     expect(config.appSecret).toMatch(/^[0-9a-f]{64}$/);
@@ -42,10 +46,10 @@ describe("loadConfig", () => {
     }
   });
 
-  it("requires APP_SECRET and SITE_URL in production and turns the dev node off there", () => {
+  it("requires APP_SECRET and SITE_URL in production and turns development features off there", () => {
     expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: tmp() })).toThrow(/APP_SECRET: required[\s\S]*SITE_URL: required/);
     const config = loadConfig({ NODE_ENV: "production", APP_SECRET: "x".repeat(32), SITE_URL: "https://hub.example.com/", DATA_DIR: tmp() });
-    expect(config.lightningDevNode).toBe(false);
+    expect(config).toMatchObject({ host: "0.0.0.0", devFeatures: false, lightningDevNode: false, devMailbox: false, originAllowPrivate: false });
     expect(config.hubAdminToken).toBeNull();
     expect(config.siteUrl).toBe("https://hub.example.com");
   });

@@ -30,7 +30,7 @@ const cidrList = z
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  HOST: z.string().min(1).default("0.0.0.0"),
+  HOST: z.string().min(1).optional(),
   PORT: port.default(3000),
   GATEWAY_PORT: port.default(8402),
   DATA_DIR: z.string().min(1).default(".data"),
@@ -46,6 +46,7 @@ const envSchema = z.object({
     .optional(),
   APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   HUB_ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  DEV_FEATURES: booleanFlag.optional(),
   LIGHTNING_DEV_NODE: booleanFlag.optional(),
   SEED_DEMO: booleanFlag.optional(),
   SECRET_ROTATION_GRACE_HOURS: positiveInt.default(24),
@@ -75,7 +76,14 @@ export type RawEnv = z.input<typeof envSchema>;
 export type Config = {
   nodeEnv: "development" | "production" | "test";
   isProduction: boolean;
+  /** Interface the web app and the gateway bind to: loopback unless NODE_ENV=production. */
   host: string;
+  /**
+   * Development features: the dev Lightning node and its pay API (/api/dev/*), the dev mailbox,
+   * private origins by default. On outside production while `host` is loopback, or with
+   * DEV_FEATURES=true; never in production.
+   */
+  devFeatures: boolean;
   port: number;
   gatewayPort: number;
   dataDir: string;
@@ -106,13 +114,13 @@ export type Config = {
   /** Sender of sign-in e-mails. */
   emailFrom: string;
   /**
-   * Without SMTP_URL in development, sign-in e-mails are logged and kept for /dev/mailbox instead
-   * of sent; e-mail sign-in is offered when this or smtpUrl is set.
+   * With development features and without SMTP_URL, sign-in e-mails are logged and kept for
+   * /dev/mailbox instead of sent; e-mail sign-in is offered when this or smtpUrl is set.
    */
   devMailbox: boolean;
   /**
    * Whether "Test connection" may call an origin on a private or reserved address (localhost
-   * origins in development). Defaults to true outside production.
+   * origins in development). Defaults to devFeatures.
    */
   originAllowPrivate: boolean;
   /** CIDRs webhooks may reach although they are private/reserved (self-hosting and tests only). */
@@ -128,6 +136,14 @@ export type Config = {
   /** External identity provider whose JWTs buy a free try (besides our own issuer), or null. */
   freeTryProvider: { issuer: string; jwksUrl: string; audience: string } | null;
 };
+
+/** Whether binding to `host` keeps a server reachable from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "");
+  if (bare === "localhost" || bare === "::1") return true;
+  const v4 = bare.startsWith("::ffff:") ? bare.slice("::ffff:".length) : bare;
+  return isIP(v4) === 4 && v4.startsWith("127.");
+}
 
 /** Thrown at startup; its message has one line per invalid variable. */
 export class ConfigError extends Error {
@@ -168,6 +184,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems: string[] = [];
   if (isProduction && !e.APP_SECRET) problems.push("APP_SECRET: required when NODE_ENV=production (at least 32 characters)");
   if (isProduction && !e.SITE_URL) problems.push("SITE_URL: required when NODE_ENV=production (the public https address)");
+  // Development features hand out sign-in links (dev mailbox) and let anyone pay invoices and sign
+  // in as the dev wallet (/api/dev/*): on by default only where no one else can connect.
+  const host = e.HOST ?? (isProduction ? "0.0.0.0" : "127.0.0.1");
+  const devFeatures = !isProduction && (e.DEV_FEATURES ?? isLoopbackHost(host));
+  if (isProduction && e.DEV_FEATURES) problems.push("DEV_FEATURES: development features (dev Lightning node, /api/dev/*, dev mailbox) cannot be on when NODE_ENV=production; unset it");
+  if (isProduction && e.LIGHTNING_DEV_NODE) {
+    problems.push("LIGHTNING_DEV_NODE: the dev Lightning node (anyone may pay its invoices through /api/dev/lightning/pay) cannot run when NODE_ENV=production; connect real wallets and unset it");
+  } else if (e.LIGHTNING_DEV_NODE && !devFeatures) {
+    problems.push(`LIGHTNING_DEV_NODE: the dev Lightning node is a development feature, off because HOST=${host} is not a loopback address; set DEV_FEATURES=true to turn development features on`);
+  }
   if (Boolean(e.GITHUB_ID) !== Boolean(e.GITHUB_SECRET)) problems.push("GITHUB_ID, GITHUB_SECRET: set both or neither");
   const freeTrySet = [e.FREE_TRY_ISSUER, e.FREE_TRY_JWKS_URL, e.FREE_TRY_AUDIENCE].filter(Boolean).length;
   if (freeTrySet !== 0 && freeTrySet !== 3) problems.push("FREE_TRY_ISSUER, FREE_TRY_JWKS_URL, FREE_TRY_AUDIENCE: set all three or none");
@@ -179,7 +205,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     nodeEnv: e.NODE_ENV,
     isProduction,
-    host: e.HOST,
+    host,
+    devFeatures,
     port: e.PORT,
     gatewayPort: e.GATEWAY_PORT,
     dataDir,
@@ -193,7 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ),
     appSecret,
     hubAdminToken: e.HUB_ADMIN_TOKEN ?? (isProduction ? null : persistedSecret(dataDir, "admin-token")),
-    lightningDevNode: e.LIGHTNING_DEV_NODE ?? !isProduction,
+    lightningDevNode: devFeatures && (e.LIGHTNING_DEV_NODE ?? true),
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
     secretRotationGraceHours: e.SECRET_ROTATION_GRACE_HOURS,
     creditTtlDays: e.CREDIT_TTL_DAYS,
@@ -205,8 +232,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     github: e.GITHUB_ID && e.GITHUB_SECRET ? { clientId: e.GITHUB_ID, clientSecret: e.GITHUB_SECRET } : null,
     smtpUrl: e.SMTP_URL ?? null,
     emailFrom: e.EMAIL_FROM,
-    devMailbox: !e.SMTP_URL && e.NODE_ENV === "development",
-    originAllowPrivate: e.ORIGIN_ALLOW_PRIVATE ?? !isProduction,
+    devMailbox: devFeatures && !e.SMTP_URL,
+    originAllowPrivate: e.ORIGIN_ALLOW_PRIVATE ?? devFeatures,
     webhookAllowedTargets: e.WEBHOOK_ALLOWED_TARGETS,
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     webhookConcurrencyPerSubscription: e.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,

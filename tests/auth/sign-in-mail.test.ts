@@ -10,7 +10,7 @@ import { useApiContext } from "../api/helpers.ts";
 
 const api = useApiContext();
 const log = createLogger("silent");
-const dev = { smtpUrl: null, emailFrom: "Hub <hub@example.com>", devMailbox: true };
+const dev = { siteUrl: "http://127.0.0.1:3000", smtpUrl: null, emailFrom: "Hub <hub@example.com>", devMailbox: true };
 
 /** A minimal SMTP server (RFC 5321 happy path) that records each message's envelope and data. */
 async function startSmtpServer() {
@@ -66,7 +66,7 @@ describe("sign-in e-mails", () => {
   it("refuses to send without SMTP outside development", async () => {
     const { prisma } = api.test().db;
     await expect(
-      deliverSignInMail({ config: { ...dev, devMailbox: false }, prisma, log, to: "a@example.com", url: "https://hub.example.com/x" }),
+      deliverSignInMail({ config: { ...dev, devMailbox: false }, prisma, log, to: "a@example.com", url: "http://127.0.0.1:3000/x" }),
     ).rejects.toThrow(/SMTP_URL/);
     expect(await prisma.devMail.count()).toBe(0);
   });
@@ -76,7 +76,7 @@ describe("sign-in e-mails", () => {
     try {
       const { prisma } = api.test().db;
       const url = "https://hub.example.com/api/auth/callback/nodemailer?token=abc";
-      await deliverSignInMail({ config: { ...dev, smtpUrl: `smtp://127.0.0.1:${smtp.port}`, devMailbox: false }, prisma, log, to: "c@example.com", url });
+      await deliverSignInMail({ config: { ...dev, siteUrl: "https://hub.example.com", smtpUrl: `smtp://127.0.0.1:${smtp.port}`, devMailbox: false }, prisma, log, to: "c@example.com", url });
       expect(smtp.messages).toHaveLength(1);
       expect(smtp.messages[0].to[0]).toContain("c@example.com");
       expect(smtp.messages[0].from).toContain("hub@example.com");
@@ -96,14 +96,14 @@ describe("sign-in e-mails", () => {
 });
 
 describe("the dev mailbox switch", () => {
-  it("is on only in development without SMTP_URL", () => {
+  it("is on only with development features (loopback, outside production) and without SMTP_URL", () => {
     expect(testConfig({ NODE_ENV: "development" }).devMailbox).toBe(true);
     expect(testConfig({ NODE_ENV: "development", SMTP_URL: "smtp://mail.example.com:587" }).devMailbox).toBe(false);
-    expect(testConfig({ NODE_ENV: "test" }).devMailbox).toBe(false);
+    expect(testConfig({ NODE_ENV: "development", HOST: "0.0.0.0" }).devMailbox).toBe(false);
     expect(testConfig({ NODE_ENV: "production", SITE_URL: "https://hub.example.com" }).devMailbox).toBe(false);
   });
 
-  it("validates SMTP_URL and allows private origins only outside production by default", () => {
+  it("validates SMTP_URL and allows private origins only with development features by default", () => {
     expect(() => testConfig({ SMTP_URL: "http://mail.example.com" })).toThrow(/SMTP_URL: must be an smtp/);
     expect(testConfig({ NODE_ENV: "development" }).originAllowPrivate).toBe(true);
     expect(testConfig({ NODE_ENV: "production", SITE_URL: "https://hub.example.com" }).originAllowPrivate).toBe(false);

@@ -48,7 +48,6 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "hub-test-")),
     APP_SECRET: "test-app-secret-0123456789abcdef0123456789",
     HUB_ADMIN_TOKEN: "test-admin-token-0123456789",
-    LIGHTNING_DEV_NODE: "true",
     SEED_DEMO: "false",
     SITE_URL: "http://127.0.0.1:3000",
     REDIS_URL: process.env.REDIS_URL,

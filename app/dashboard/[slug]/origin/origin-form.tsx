@@ -1,7 +1,8 @@
 "use client";
 // Origin URL form (PATCH /api/tenants/:id) and "Test connection" (POST …/origin/test): one signed
 // probe from the server to the SAVED origin, with status and latency. Refused targets (private
-// addresses in production) come back as a 422 on originUrl and show under the field.
+// addresses in production) come back as a 422 on originUrl and show under the field. Members see the
+// origin read-only (the API refuses their changes: the origin receives the gateway secret).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
@@ -10,7 +11,17 @@ import { ApiError, apiFetch, type FieldErrors } from "../../_components/api-clie
 import { Field } from "../../_components/field.tsx";
 import { useToast } from "../../_components/toasts.tsx";
 
-export function OriginForm({ tenantId, initialOriginUrl, allowPrivate }: { tenantId: string; initialOriginUrl: string | null; allowPrivate: boolean }) {
+export function OriginForm({
+  tenantId,
+  initialOriginUrl,
+  allowPrivate,
+  isOwner,
+}: {
+  tenantId: string;
+  initialOriginUrl: string | null;
+  allowPrivate: boolean;
+  isOwner: boolean;
+}) {
   const toast = useToast();
   const router = useRouter();
   const queryClient = useQueryClient();
@@ -64,6 +75,7 @@ export function OriginForm({ tenantId, initialOriginUrl, allowPrivate }: { tenan
             <>
               Your API&apos;s base address, e.g. <span className="font-mono">https://api.example.com</span>. A path prefix is kept: the gateway calls{" "}
               <span className="font-mono">&lt;origin&gt;/v1/…</span>.{allowPrivate ? " Private and local addresses are allowed on this install." : ""}
+              {isOwner ? "" : " Only workspace owners can change it: the origin receives the gateway secret."}
             </>
           }
         >
@@ -76,15 +88,18 @@ export function OriginForm({ tenantId, initialOriginUrl, allowPrivate }: { tenan
               placeholder="https://api.example.com"
               value={value}
               onChange={(e) => setValue(e.target.value)}
+              readOnly={!isOwner}
               autoComplete="off"
               spellCheck={false}
             />
           )}
         </Field>
         <div className="flex flex-wrap items-center gap-2">
-          <button type="submit" className="btn-primary" disabled={save.isPending || !dirty}>
-            {save.isPending ? "Saving…" : "Save origin"}
-          </button>
+          {isOwner ? (
+            <button type="submit" className="btn-primary" disabled={save.isPending || !dirty}>
+              {save.isPending ? "Saving…" : "Save origin"}
+            </button>
+          ) : null}
           <button
             type="button"
             className="btn-secondary"

@@ -28,7 +28,7 @@ export default async function OriginPage({ params }: { params: Promise<{ slug: s
         <h2 id="origin-heading" className="text-lg font-semibold">
           Origin
         </h2>
-        <OriginForm tenantId={tenant.id} initialOriginUrl={tenant.originUrl} allowPrivate={ctx.config.originAllowPrivate} />
+        <OriginForm tenantId={tenant.id} initialOriginUrl={tenant.originUrl} allowPrivate={ctx.config.originAllowPrivate} isOwner={role === "owner"} />
       </section>
       <section aria-labelledby="gateway-address-heading" className="flex flex-col gap-2">
         <h2 id="gateway-address-heading" className="text-lg font-semibold">
