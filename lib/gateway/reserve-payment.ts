@@ -166,7 +166,7 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
   const sessionToken = headers["x-session-token"];
   if (isSessionModel(model) && sessionToken !== undefined) {
     if (typeof sessionToken !== "string" || !isSessionTokenShape(sessionToken.trim())) return refuse({ kind: "forged", message: "The session token is malformed" });
-    return spendSession(deps, request, model, { tokenHash: hashToken(sessionToken.trim()) }, null, now, challenge);
+    return spendSession(deps, request, model, { tokenHash: hashToken(sessionToken.trim()) }, null, challenge);
   }
 
   if (credential.kind === "malformed") return refuse({ kind: "forged", message: `Malformed Authorization header: ${credential.reason}` });
@@ -187,7 +187,6 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
         endpointId: endpoint.id,
         priceSats: quote.amountSats,
         expiresAt: claims.validUntil,
-        now,
       });
       if (!spent.ok) return spent.reason === "no_invoice" ? refuse({ kind: "forged", message: "This credit token matches no credit of this API" }) : challenge(true);
       return reserved(creditReservation(deps, spent.creditId, spent.balanceSats, quote.amountSats));
@@ -215,10 +214,9 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
       endpointId: endpoint.id,
       paymentHash: claims.paymentHash,
       balanceTtlMs: deps.balanceTtlMs,
-      now,
     });
     if (opened.kind === "no_invoice") return refuse({ kind: "forged", message: "This token matches no session sale of this endpoint" });
-    return spendSession(deps, request, model, { sessionId: opened.session.id }, opened.kind === "created" ? opened.token : null, now, challenge);
+    return spendSession(deps, request, model, { sessionId: opened.session.id }, opened.kind === "created" ? opened.token : null, challenge);
   }
 
   if (credential.kind === "bearer" && endpoint.freeTryEnabled) {
@@ -246,10 +244,9 @@ async function spendSession(
   model: SessionModel,
   lookup: SessionLookup,
   newToken: string | null,
-  now: Date,
   challenge: (notCharged: boolean) => ReserveResult,
 ): Promise<ReserveResult> {
-  const debit = await debitSession({ prisma: deps.prisma, pg: deps.pg, lookup, tenantId: request.tenant.id, endpointId: request.endpoint.id, modelHint: model, now });
+  const debit = await debitSession({ prisma: deps.prisma, pg: deps.pg, lookup, tenantId: request.tenant.id, endpointId: request.endpoint.id, modelHint: model });
   if (!debit.ok) {
     // Tampered or unknown tokens are forgeries; expired or depleted sessions are not (spec 5.1).
     if (debit.reason === "unknown") return refuse({ kind: "forged", message: "Unknown session token" });
@@ -270,14 +267,14 @@ function sessionReservation(deps: ReservePaymentDeps, session: DebitedSession, n
           async charge(bytes) {
             const costSats = perKbCost(bytes, session.unitCostSats ?? 0);
             if (costSats === 0) return { ok: true, costSats };
-            const charged = await chargeSession({ ...db, sessionId: session.id, amount: costSats, now: new Date(deps.clock()) });
+            const charged = await chargeSession({ ...db, sessionId: session.id, amount: costSats });
             if (!charged) return { ok: false };
             balance = charged.balance;
             return { ok: true, costSats };
           },
           async uncharge(costSats) {
             if (costSats <= 0) return;
-            balance = (await refundSession({ ...db, sessionId: session.id, amount: costSats, now: new Date(deps.clock()) })).balance;
+            balance = (await refundSession({ ...db, sessionId: session.id, amount: costSats })).balance;
           },
         }
       : null;
@@ -294,7 +291,7 @@ function sessionReservation(deps: ReservePaymentDeps, session: DebitedSession, n
     commit: async () => {},
     refund: once(async () => {
       if (session.debited <= 0) return;
-      const refunded = await refundSession({ ...db, sessionId: session.id, amount: session.debited, now: new Date(deps.clock()) });
+      const refunded = await refundSession({ ...db, sessionId: session.id, amount: session.debited });
       balance = refunded.balance;
     }),
   };
@@ -309,7 +306,7 @@ function creditReservation(deps: ReservePaymentDeps, creditId: string, balanceSa
     stateHeaders: (): Record<string, string> => (balance === null ? {} : { "x-session-balance": String(balance) }),
     commit: async () => {},
     refund: once(async () => {
-      balance = (await refundCredit({ prisma: deps.prisma, pg: deps.pg, creditId, amount: priceSats, now: new Date(deps.clock()) })).balanceSats;
+      balance = (await refundCredit({ prisma: deps.prisma, pg: deps.pg, creditId, amount: priceSats })).balanceSats;
     }),
   };
 }
