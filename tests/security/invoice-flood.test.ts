@@ -17,6 +17,8 @@ let tenantId: string;
 let endpointId: string;
 /** Payment hashes in the order the wallet was asked about them. */
 let lookups: string[];
+/** Where the next pass starts, carried from pass to pass as the worker's job carries it. */
+let cursor: SettlementCursor;
 
 beforeAll(() => {
   devNode = new DevLightningNode({ prisma: context().db.prisma, appSecret: context().config.appSecret });
@@ -29,6 +31,7 @@ beforeEach(async () => {
   await devWalletFactory(prisma, context().config.appSecret, tenantId, devNode.nodePubkey);
   endpointId = (await endpointFactory(prisma, tenantId, { pricingModel: "per_request", priceSats: 2 })).id;
   lookups = [];
+  cursor = null;
 });
 
 /** The dev node's wallet, counting what it is asked. */
@@ -58,7 +61,6 @@ async function pendingInvoice(expiresInSeconds: number) {
 
 /** Runs passes the way the worker's job does, carrying the cursor from one to the next. */
 async function passes(count: number, pageSize: number): Promise<number> {
-  let cursor: SettlementCursor = null;
   let recorded = 0;
   for (let i = 0; i < count; i++) {
     const pass = await pollInvoiceSettlements({ prisma: context().db.prisma, walletFor: async () => countingWallet(), pageSize, after: cursor });
@@ -109,5 +111,22 @@ describe("settlement polling under a flood of pending invoices", () => {
     expect(await statusOf(unpaid.paymentHash)).toBe("expired");
     const settled = await context().db.prisma.outboxEvent.findMany({ where: { type: "invoice.settled" } });
     expect(settled.map((e) => (e.data as { paymentHash: string }).paymentHash)).toEqual([paid.paymentHash]);
+  });
+
+  it("keeps lapsed invoices pending while their wallet cannot answer, asking it once per pass", async () => {
+    for (let i = 0; i < 4; i++) await pendingInvoice(600 + i);
+    await context().db.sql.exec(`UPDATE "Invoice" SET "expiresAt" = now() - interval '2 minutes'`);
+    let asked = 0;
+    const down: WalletBackend = {
+      ...countingWallet(),
+      lookupInvoice: async () => {
+        asked += 1;
+        throw new Error("node unreachable");
+      },
+    };
+    const pass = await pollInvoiceSettlements({ prisma: context().db.prisma, walletFor: async () => down, pageSize: 10 });
+    expect(pass).toEqual({ recorded: 0, expired: 0, next: null });
+    expect(asked).toBe(1);
+    expect(await context().db.prisma.invoice.count({ where: { status: "pending" } })).toBe(4);
   });
 });
