@@ -4,7 +4,7 @@
 // straight to the pool as named prepared statements: parsed and planned once per connection. On
 // PGlite, or when no pool is given, the same SQL text runs through Prisma. Same text, same
 // parameters, same single statement per call: the race guarantees are PostgreSQL's either way.
-import pg from "pg";
+import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
 
 /** A statement with a stable name: its text must never change under the same name (pg prepares by name). */
