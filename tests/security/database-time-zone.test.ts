@@ -15,7 +15,7 @@ import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
 import { enqueueEvent } from "../../lib/webhooks/enqueue-event.ts";
 import { eventExamples } from "../../lib/webhooks/events.ts";
 import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { useTestContext, usingPostgres } from "../helpers/context.ts";
+import { createTestContext, useTestContext, usingPostgres } from "../helpers/context.ts";
 import { call, header, payChallenge, startGateways } from "../helpers/gateway.ts";
 import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
 
@@ -224,4 +224,15 @@ describe.each(zones)("database session time zone %s", (zone) => {
     expect(claimed.eventCreatedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(claimed.eventCreatedAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
   });
+});
+
+// CI runs the PostgreSQL suite with DATABASE_URL asking for Asia/Tokyo: every test file's scratch
+// database must ask the same, or that run would prove nothing.
+it.runIf(usingPostgres)("gives each test file's scratch database DATABASE_URL's connection options", async () => {
+  const ctx = await createTestContext();
+  try {
+    expect(new URL(ctx.config.databaseUrl!).search).toBe(new URL(process.env.DATABASE_URL!).search);
+  } finally {
+    await ctx.close();
+  }
 });
