@@ -133,6 +133,7 @@ async function main() {
     stopping = true;
     log.info("shutting down", { signal });
     for (const stop of stops.reverse()) await stop().catch((err) => log.error("shutdown step failed", { error: err }));
+    await ctx.wallets.close();
     await store.close();
     await db.close();
     process.exit(0);

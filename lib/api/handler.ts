@@ -6,6 +6,7 @@ import { z } from "zod";
 import { authenticateApiKey } from "../api-keys/authenticate-api-key.ts";
 import { safeEqual } from "../crypto/secret-box.ts";
 import { AppError, toErrorResponse, validationError } from "../errors/index.ts";
+import { readBoundedBody } from "./read-bounded-body.ts";
 import { getServerContext, type ServerContext } from "../server-context.ts";
 
 /** Dynamic route segments as Next 16 passes them (a promise). */
@@ -61,12 +62,12 @@ function issuesNamingFields(error: z.ZodError): z.ZodError {
   );
 }
 
-/** Reads and validates the JSON body: 400 invalid_json when unreadable, 422 naming each bad field. */
+/**
+ * Reads and validates the JSON body: 413 past MAX_JSON_BODY_BYTES (counted as the bytes arrive),
+ * 400 invalid_json when unreadable, 422 naming each bad field.
+ */
 async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_JSON_BODY_BYTES) throw new AppError("payload_too_large", `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
-  const text = await req.text();
-  if (Buffer.byteLength(text) > MAX_JSON_BODY_BYTES) throw new AppError("payload_too_large", `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes`);
+  const text = (await readBoundedBody(req, MAX_JSON_BODY_BYTES)).toString("utf8");
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -80,7 +81,11 @@ async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S): Prom
 
 function errorResponse(err: unknown): Response {
   const { status, body } = toErrorResponse(err);
-  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+  const headers: Record<string, string> = { "cache-control": "no-store" };
+  // A 429 also says when to come back where HTTP clients look for it (details say it to programs).
+  const retryAfter = (body.error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  if (status === 429 && typeof retryAfter === "number") headers["retry-after"] = String(retryAfter);
+  return Response.json(body, { status, headers });
 }
 
 /** Runs a handler with parsed params/body and the one error mapping; responses are never cached. */

@@ -64,6 +64,7 @@ const envSchema = z.object({
   WEBHOOK_CONCURRENCY: positiveInt.default(32),
   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt.default(4),
   NODE_CAPACITY_CHECK_SECONDS: positiveInt.default(300),
+  WALLET_ALLOWED_TARGETS: cidrList.default([]),
   FREE_TRY_ISSUER: z.string().min(1).optional(),
   FREE_TRY_JWKS_URL: httpUrl.optional(),
   FREE_TRY_AUDIENCE: z.string().min(1).optional(),
@@ -122,6 +123,8 @@ export type Config = {
   webhookConcurrencyPerSubscription: number;
   /** Interval of the node capacity check (node.capacity_changed). */
   nodeCapacityCheckSeconds: number;
+  /** CIDRs wallet connections may reach although they are private/reserved (a self-hosted node on the LAN or localhost; tests). */
+  walletAllowedTargets: string[];
   /** External identity provider whose JWTs buy a free try (besides our own issuer), or null. */
   freeTryProvider: { issuer: string; jwksUrl: string; audience: string } | null;
 };
@@ -208,6 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookConcurrency: e.WEBHOOK_CONCURRENCY,
     webhookConcurrencyPerSubscription: e.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,
     nodeCapacityCheckSeconds: e.NODE_CAPACITY_CHECK_SECONDS,
+    walletAllowedTargets: e.WALLET_ALLOWED_TARGETS,
     freeTryProvider:
       e.FREE_TRY_ISSUER && e.FREE_TRY_JWKS_URL && e.FREE_TRY_AUDIENCE
         ? { issuer: e.FREE_TRY_ISSUER, jwksUrl: e.FREE_TRY_JWKS_URL, audience: e.FREE_TRY_AUDIENCE }

@@ -75,6 +75,7 @@ export async function answerDemoOrigin(
   const verdict = await verifyGatewayRequest({
     method: request.method,
     path: request.path,
+    query: request.search ?? "",
     headers: Object.fromEntries(request.headers.entries()),
     rawBody: request.rawBody,
     secrets: pairs,

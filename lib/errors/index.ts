@@ -5,6 +5,10 @@ export const errorStatus = {
   bad_request: 400,
   invalid_json: 400,
   unauthorized: 401,
+  /** A macaroon condition the gateway does not understand (fails closed, INTEROP.md). */
+  unknown_caveat: 401,
+  /** A delegation caveat (method, path_prefix, valid_until, n_uses, max_sats) refuses this request. */
+  caveat_failed: 401,
   payment_required: 402,
   forbidden: 403,
   not_found: 404,

@@ -1,9 +1,9 @@
-// Calls a tenant's origin: signed headers (spec 5.4), hop-by-hop and credential headers
+// Calls a tenant's origin: signed headers (spec 5.4, plus the v2 signature over the query), hop-by-hop and credential headers
 // stripped, body already buffered (it was counted and signed), response body streamed back.
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { errors as undiciErrors, type Dispatcher } from "undici";
-import { canonicalOriginPayload, signOriginPayload } from "../sdk/origin-signature.ts";
+import { canonicalOriginPayload, canonicalOriginPayloadV2, signOriginPayload } from "../sdk/origin-signature.ts";
 import type { OriginSecretPair } from "../tenants/secrets.ts";
 import { originDeadlineReason, type CallAbort } from "./deadlines.ts";
 
@@ -67,9 +67,9 @@ export type OriginRequest = {
   dispatcher: Dispatcher;
   originUrl: string;
   method: string;
-  /** Tenant-relative path as received (signed without the query string). */
+  /** Canonical tenant-relative path (lib/l402/canonical-path.ts): matched, forwarded and signed alike. */
   path: string;
-  /** Raw query string including the leading `?`, or "". */
+  /** Query string including the leading `?` (canonicalQuery: exactly what the origin receives), or "". */
   search: string;
   clientHeaders: IncomingHttpHeaders;
   body: Buffer | null;
@@ -140,13 +140,15 @@ export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signa
   const headers = copyHeaders(request.clientHeaders, withheld);
   const timestamp = String(now);
   const nonce = randomUUID();
-  const payload = canonicalOriginPayload({ method: request.method, path: request.path, timestamp, nonce, body: request.body ?? "" });
+  const parts = { method: request.method, path: request.path, timestamp, nonce, body: request.body ?? "" };
   headers["x-request-id"] = request.requestId;
   headers["x-forwarded-for"] = request.clientIp;
   headers["x-forwarded-host"] = request.forwardedHost;
   headers["x-forwarded-proto"] = request.forwardedProto;
   headers["x-gateway-secret"] = request.secrets.gatewaySecret;
-  headers["x-gateway-signature"] = signOriginPayload(request.secrets.hmacSecret, payload);
+  // v1 exactly as deployed verifiers compute it, and v2, which also covers the query (lib/sdk/origin-signature.ts).
+  headers["x-gateway-signature"] = signOriginPayload(request.secrets.hmacSecret, canonicalOriginPayload(parts));
+  headers["x-gateway-signature-v2"] = signOriginPayload(request.secrets.hmacSecret, canonicalOriginPayloadV2({ ...parts, query: request.search }));
   headers["x-gateway-timestamp"] = timestamp;
   headers["x-gateway-nonce"] = nonce;
   if (request.probe) headers["x-hub-probe"] = "1";

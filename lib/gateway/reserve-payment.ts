@@ -9,12 +9,18 @@
 //   L402 proof, credit scope      → burn this endpoint's price from the tenant's credit
 //   Bearer JWT (free try on)      → today's free try of this endpoint for this user
 //   nothing usable                → 402 challenge (a credit challenge when X-Hub-Credit asks for one)
+// A proof carrying delegation caveats (INTEROP.md) is checked against the request first (method,
+// path_prefix, valid_until: 401 caveat_failed), gets no X-Session-Token (a token would escape its
+// caveats), and once reserved takes one use and the call's sats from its n_uses / max_sats
+// counters, all or nothing; a refund gives them back with the rest.
 import type { IncomingHttpHeaders } from "node:http";
 import { hashToken } from "../crypto/secret-box.ts";
 import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
 import type { ParsedCredential } from "../l402/headers.ts";
-import { verifyL402, type L402Scope, type L402VerifyFailure } from "../l402/macaroon.ts";
+import { checkDelegation, type Delegation } from "../l402/delegation-caveats.ts";
+import { verifyL402, type L402Claims, type L402Scope, type L402VerifyFailure } from "../l402/macaroon.ts";
+import { returnDelegationCounters, takeDelegationCounters, type CounterCharge } from "../payments/delegation-counters.ts";
 import { chargeSession, debitSession, refundSession, type DebitedSession, type SessionLookup } from "../payments/debit-session.ts";
 import { claimFreeTry, releaseFreeTry, type FreeTryVerifier } from "../payments/free-try.ts";
 import { isSessionTokenShape, openSession } from "../payments/open-session.ts";
@@ -54,6 +60,12 @@ export interface Reservation {
   /** per_kb sessions only. */
   readonly meter: PerKbMeter | null;
   /**
+   * The sats this call takes, when known before the origin is called (a proof's invoice, a credit
+   * burn, a metered debit; 0 for free calls and time passes); null when it is not a sats amount
+   * known in advance (token_bucket spends a request, per_kb is charged by response size).
+   */
+  readonly chargedSats: number | null;
+  /**
    * X-Session-Token (on creation), X-Session-Expires, X-Session-Balance; X-Free-Try. A new object
    * on every call: callers add to it.
    */
@@ -73,7 +85,11 @@ export type PaymentRefusal =
   | { kind: "forged"; message: string }
   | { kind: "unauthorized"; message: string }
   | { kind: "in_use" }
-  | { kind: "bad_request"; message: string };
+  | { kind: "bad_request"; message: string }
+  /** A genuine token (valid chain and preimage) with a condition we do not understand: fails closed. */
+  | { kind: "unknown_caveat"; message: string }
+  /** A genuine delegated token whose caveat refuses this request (or whose counter is spent). */
+  | { kind: "caveat_failed"; caveat: "method" | "path_prefix" | "valid_until" | "n_uses" | "max_sats"; message: string };
 
 /** What reservePayment needs from the gateway: the database, keys, clock and the limits it applies. */
 export type ReservePaymentDeps = {
@@ -95,6 +111,9 @@ export type ReservePaymentDeps = {
 export type ReserveRequest = {
   tenant: GatewayTenant;
   endpoint: GatewayEndpoint;
+  /** The request's method (upper case) and canonical path: what delegation caveats are judged against. */
+  method: string;
+  path: string;
   headers: IncomingHttpHeaders;
   credential: ParsedCredential;
   requestId: string;
@@ -105,11 +124,10 @@ export type ReserveRequest = {
 /** Either a reservation to serve the call under, or what to answer instead. */
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; refusal: PaymentRefusal };
 
-const verifyMessages: Record<Exclude<L402VerifyFailure, "expired">, string> = {
+const verifyMessages: Record<Exclude<L402VerifyFailure, "expired" | "unknown_caveat">, string> = {
   malformed: "The L402 credential is malformed",
   bad_signature: "The macaroon signature is invalid",
   bad_identifier: "The macaroon identifier is invalid",
-  unknown_caveat: "The macaroon carries a caveat this gateway does not accept",
   wrong_preimage: "The preimage does not match the macaroon's payment hash",
 };
 
@@ -127,6 +145,7 @@ export const FREE_RESERVATION: Reservation = {
   kind: "free",
   windowEndsAt: null,
   meter: null,
+  chargedSats: 0,
   stateHeaders: () => ({}),
   commit: async () => {},
   refund: async () => {},
@@ -173,50 +192,23 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
 
   if (credential.kind === "l402") {
     const verified = verifyL402({ appSecret: deps.appSecret, macaroon: credential.macaroon, preimage: credential.preimage, now });
-    if (!verified.ok) return verified.reason === "expired" ? challenge(true) : refuse({ kind: "forged", message: verifyMessages[verified.reason] });
+    if (!verified.ok) {
+      if (verified.reason === "expired") return challenge(true);
+      // Verified chain and preimage: a genuine holder's caveat we do not understand, not a forgery.
+      if (verified.reason === "unknown_caveat") {
+        return refuse({ kind: "unknown_caveat", message: `The macaroon carries a caveat this gateway does not understand: ${verified.detail ?? "unknown"}` });
+      }
+      return refuse({ kind: "forged", message: verifyMessages[verified.reason] });
+    }
     const { claims } = verified;
     if (claims.tenantId !== tenant.id) return refuse({ kind: "forged", message: "This token was issued by a different API" });
-
-    if (claims.scope.kind === "credit") {
-      if (model !== "per_request") return refuse({ kind: "forged", message: "Prepaid credit pays for this API's per_request endpoints only" });
-      const spent = await spendCredit({
-        prisma: deps.prisma,
-        pg: deps.pg,
-        tenantId: tenant.id,
-        paymentHash: claims.paymentHash,
-        endpointId: endpoint.id,
-        priceSats: quote.amountSats,
-        expiresAt: claims.validUntil,
-      });
-      if (!spent.ok) return spent.reason === "no_invoice" ? refuse({ kind: "forged", message: "This credit token matches no credit of this API" }) : challenge(true);
-      return reserved(creditReservation(deps, spent.creditId, spent.balanceSats, quote.amountSats));
+    const delegation = claims.delegation;
+    if (delegation) {
+      const refusal = delegationRefusal(delegation, request, model, now.getTime());
+      if (refusal) return refuse(refusal);
     }
-    if (claims.scope.endpointId !== endpoint.id) return refuse({ kind: "forged", message: "This token was issued for a different endpoint" });
-
-    if (model === "per_request") {
-      const claim = await claimProof({
-        prisma: deps.prisma,
-        pg: deps.pg,
-        paymentHash: claims.paymentHash,
-        tenantId: tenant.id,
-        endpointId: endpoint.id,
-        requestId: request.requestId,
-        leaseMs: request.claimLeaseMs,
-      });
-      if (claim === "spent") return challenge(true);
-      if (claim === "in_use") return refuse({ kind: "in_use" });
-      return reserved(proofReservation(deps, claims.paymentHash, request.requestId));
-    }
-
-    const opened = await openSession({
-      prisma: deps.prisma,
-      tenantId: tenant.id,
-      endpointId: endpoint.id,
-      paymentHash: claims.paymentHash,
-      balanceTtlMs: deps.balanceTtlMs,
-    });
-    if (opened.kind === "no_invoice") return refuse({ kind: "forged", message: "This token matches no session sale of this endpoint" });
-    return spendSession(deps, request, model, { sessionId: opened.session.id }, opened.kind === "created" ? opened.token : null, challenge);
+    const result = await reserveWithProof(deps, request, claims, { model, priceSats: quote.amountSats, challenge, issueSessionToken: !delegation });
+    return result.ok && delegation ? takeDelegated(deps, claims, delegation, result.reservation) : result;
   }
 
   if (credential.kind === "bearer" && endpoint.freeTryEnabled) {
@@ -228,6 +220,7 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
       kind: "free_try",
       windowEndsAt: null,
       meter: null,
+      chargedSats: 0,
       stateHeaders: () => ({ "x-free-try": "used" }),
       commit: async () => {},
       refund: once(() => releaseFreeTry({ prisma: deps.prisma, use })),
@@ -235,6 +228,123 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
   }
 
   return challenge(false);
+}
+
+/** How reserveWithProof charges: the endpoint's model and price, and whether a new session may hand out its token. */
+type ProofCharge = { model: NonNullable<GatewayEndpoint["pricingModel"]>; priceSats: number; challenge: (notCharged: boolean) => ReserveResult; issueSessionToken: boolean };
+
+/** A verified proof of this tenant: credit burn, per_request claim, or the proof's session. */
+async function reserveWithProof(deps: ReservePaymentDeps, request: ReserveRequest, claims: L402Claims, charge: ProofCharge): Promise<ReserveResult> {
+  const { endpoint, tenant } = request;
+  const { model, challenge } = charge;
+  if (claims.scope.kind === "credit") {
+    if (model !== "per_request") return refuse({ kind: "forged", message: "Prepaid credit pays for this API's per_request endpoints only" });
+    const spent = await spendCredit({
+      prisma: deps.prisma,
+      pg: deps.pg,
+      tenantId: tenant.id,
+      paymentHash: claims.paymentHash,
+      endpointId: endpoint.id,
+      priceSats: charge.priceSats,
+      expiresAt: claims.validUntil,
+    });
+    if (!spent.ok) return spent.reason === "no_invoice" ? refuse({ kind: "forged", message: "This credit token matches no credit of this API" }) : challenge(true);
+    return reserved(creditReservation(deps, spent.creditId, spent.balanceSats, charge.priceSats));
+  }
+  if (claims.scope.endpointId !== endpoint.id) return refuse({ kind: "forged", message: "This token was issued for a different endpoint" });
+
+  if (model === "per_request") {
+    const claim = await claimProof({
+      prisma: deps.prisma,
+      pg: deps.pg,
+      paymentHash: claims.paymentHash,
+      tenantId: tenant.id,
+      endpointId: endpoint.id,
+      requestId: request.requestId,
+      leaseMs: request.claimLeaseMs,
+    });
+    if (claim === "spent") return challenge(true);
+    if (claim === "in_use") return refuse({ kind: "in_use" });
+    return reserved(proofReservation(deps, claims.paymentHash, request.requestId, claims.invoiceSats));
+  }
+
+  const opened = await openSession({
+    prisma: deps.prisma,
+    tenantId: tenant.id,
+    endpointId: endpoint.id,
+    paymentHash: claims.paymentHash,
+    balanceTtlMs: deps.balanceTtlMs,
+  });
+  if (opened.kind === "no_invoice") return refuse({ kind: "forged", message: "This token matches no session sale of this endpoint" });
+  const newToken = opened.kind === "created" && charge.issueSessionToken ? opened.token : null;
+  return spendSession(deps, request, model, { sessionId: opened.session.id }, newToken, challenge);
+}
+
+/**
+ * The delegation checks that need no database: method, path_prefix, valid_until, and max_sats on
+ * an endpoint whose calls have no sats price before they are served (token_bucket spends a
+ * request, per_kb is charged by response size): refused there, never ignored.
+ */
+function delegationRefusal(delegation: Delegation, request: ReserveRequest, model: NonNullable<GatewayEndpoint["pricingModel"]>, now: number): PaymentRefusal | null {
+  const check = checkDelegation(delegation, { method: request.method, path: request.path, now });
+  if (!check.ok) return { kind: "caveat_failed", caveat: check.caveat, message: check.message };
+  if (delegation.spendLimits.length > 0 && (model === "token_bucket" || model === "per_kb")) {
+    return { kind: "caveat_failed", caveat: "max_sats", message: `This credential carries a max_sats caveat, which cannot be enforced on a ${model} endpoint (a call has no sats price before it is served)` };
+  }
+  return null;
+}
+
+/**
+ * Takes one use from every n_uses counter and the call's sats from every max_sats counter of a
+ * delegated credential, all or nothing; refused (and the reservation given back) when one is spent.
+ */
+async function takeDelegated(deps: ReservePaymentDeps, claims: L402Claims, delegation: Delegation, inner: Reservation): Promise<ReserveResult> {
+  if (delegation.useLimits.length === 0 && delegation.spendLimits.length === 0) return reserved(inner);
+  if (delegation.spendLimits.length > 0 && inner.chargedSats === null) {
+    await inner.refund();
+    return refuse({ kind: "caveat_failed", caveat: "max_sats", message: "This credential carries a max_sats caveat, which cannot be enforced on this endpoint" });
+  }
+  const charges: CounterCharge[] = [
+    ...delegation.useLimits.map((l) => ({ ...l, kind: "n_uses" as const, amount: 1 })),
+    ...delegation.spendLimits.map((l) => ({ ...l, kind: "max_sats" as const, amount: inner.chargedSats ?? 0 })),
+  ];
+  let taken;
+  try {
+    taken = await takeDelegationCounters({ prisma: deps.prisma, paymentHash: claims.paymentHash, charges });
+  } catch (err) {
+    await inner.refund();
+    throw err;
+  }
+  if (!taken.ok) {
+    await inner.refund();
+    const { kind, limit } = taken.exhausted;
+    const message =
+      kind === "n_uses"
+        ? `This credential carries the caveat n_uses=${limit} and has made all its requests`
+        : `This credential carries the caveat max_sats=${limit}; this call (${inner.chargedSats} sats) would spend more than it has left`;
+    return refuse({ kind: "caveat_failed", caveat: kind, message });
+  }
+  return reserved(withCounters(deps, inner, charges));
+}
+
+/** A reservation whose refund also gives the delegation counters back (spec 7.3); after a commit, nothing. */
+function withCounters(deps: ReservePaymentDeps, inner: Reservation, charges: CounterCharge[]): Reservation {
+  let committed = false;
+  return {
+    kind: inner.kind,
+    windowEndsAt: inner.windowEndsAt,
+    meter: inner.meter,
+    chargedSats: inner.chargedSats,
+    stateHeaders: () => inner.stateHeaders(),
+    commit: once(async () => {
+      committed = true;
+      await inner.commit();
+    }),
+    refund: once(async () => {
+      await inner.refund();
+      if (!committed) await returnDelegationCounters({ prisma: deps.prisma, charges });
+    }),
+  };
 }
 
 /** Debits a session (by token, or by id after opening it from a proof) and wraps it as a reservation. */
@@ -282,6 +392,8 @@ function sessionReservation(deps: ReservePaymentDeps, session: DebitedSession, n
     kind: "session",
     windowEndsAt: session.model === "time_pass" ? session.expiresAt.getTime() : null,
     meter,
+    // metered debits sats, a pass spends nothing; a token_bucket debit is a request, per_kb is charged later.
+    chargedSats: session.model === "metered" ? session.debited : session.model === "time_pass" ? 0 : null,
     stateHeaders() {
       const headers: Record<string, string> = { "x-session-expires": session.expiresAt.toISOString() };
       if (newToken) headers["x-session-token"] = newToken;
@@ -303,6 +415,7 @@ function creditReservation(deps: ReservePaymentDeps, creditId: string, balanceSa
     kind: "credit",
     windowEndsAt: null,
     meter: null,
+    chargedSats: priceSats,
     stateHeaders: (): Record<string, string> => (balance === null ? {} : { "x-session-balance": String(balance) }),
     commit: async () => {},
     refund: once(async () => {
@@ -311,7 +424,7 @@ function creditReservation(deps: ReservePaymentDeps, creditId: string, balanceSa
   };
 }
 
-function proofReservation(deps: ReservePaymentDeps, paymentHash: string, requestId: string): Reservation {
+function proofReservation(deps: ReservePaymentDeps, paymentHash: string, requestId: string, invoiceSats: number): Reservation {
   let consumed = false;
   const commit = once(async () => {
     consumed = true;
@@ -321,6 +434,7 @@ function proofReservation(deps: ReservePaymentDeps, paymentHash: string, request
     kind: "proof",
     windowEndsAt: null,
     meter: null,
+    chargedSats: invoiceSats,
     stateHeaders: () => ({}),
     commit,
     refund: once(async () => {

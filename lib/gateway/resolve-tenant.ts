@@ -1,5 +1,6 @@
 // Which tenant a request addresses: `<slug>.<gateway domain>` (Host) or the path form
 // `/gw/<slug>/...`, and the tenant-relative path that remains. Pure.
+import { canonicalRequestPath } from "../l402/canonical-path.ts";
 
 export type TenantAddress = { slug: string; path: string; form: "host" | "path" };
 
@@ -8,24 +9,13 @@ export type PathProblem = { problem: "invalid_path"; message: string };
 const slugPattern = /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])?$/;
 
 /**
- * Normalizes a raw request path (no query): decodes once, refuses traversal, NUL, backslashes and
- * encoded slashes so that `/v1/../admin` can never reach a different origin route than it names.
+ * The canonical tenant-relative path (lib/l402/canonical-path.ts), or why the request is refused
+ * (400): `/v1/../admin` can never reach another origin route than it names, and `/v1/entity/t%6fp`
+ * is matched, charged, forwarded and signed as `/v1/entity/top`.
  */
 export function normalizeRequestPath(rawPath: string): { path: string } | PathProblem {
-  if (!rawPath.startsWith("/")) return { problem: "invalid_path", message: "Path must start with /" };
-  if (rawPath.length > 2048) return { problem: "invalid_path", message: "Path is longer than 2048 characters" };
-  if (/%2f|%5c|%00/i.test(rawPath)) return { problem: "invalid_path", message: "Encoded slashes and NUL are not allowed in paths" };
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(rawPath);
-  } catch {
-    return { problem: "invalid_path", message: "Path is not valid percent-encoding" };
-  }
-  if (decoded.includes("\\") || decoded.includes("\0")) return { problem: "invalid_path", message: "Backslashes and NUL are not allowed in paths" };
-  const segments = decoded.split("/");
-  if (segments.some((s) => s === ".." || s === ".")) return { problem: "invalid_path", message: "Dot segments (. and ..) are not allowed in paths" };
-  // Keep the original (still-encoded) spelling for the origin; matching uses the decoded form.
-  return { path: rawPath.replace(/\/{2,}/g, "/") };
+  const canonical = canonicalRequestPath(rawPath);
+  return "problem" in canonical ? { problem: "invalid_path", message: canonical.problem } : canonical;
 }
 
 /**

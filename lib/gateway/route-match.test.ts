@@ -31,6 +31,19 @@ describe("matchRoute", () => {
     expect(matchRoute(routes, "GET", "/v1/onchain/entity/").kind).toBe("not_found");
   });
 
+  it("matches literals case-sensitively and never lets another case reach a less specific template", () => {
+    expect(matchRoute(routes, "GET", "/v1/onchain/entity/TOP")).toEqual({ kind: "case_mismatch", template: "/v1/onchain/entity/top" });
+    expect(matchRoute(routes, "GET", "/V1/onchain/entity/bc1q")).toEqual({ kind: "case_mismatch", template: "/v1/onchain/entity/{address}" });
+    expect(matchRoute(routes, "GET", "/v1/onchain/entity/BC1Q")).toEqual({ kind: "match", value: "entity", params: { address: "BC1Q" } });
+    expect(matchRoute(routes, "GET", "/v1/other")).toEqual({ kind: "not_found" });
+  });
+
+  it("still chooses between methods by method when a literal of another method matches exactly", () => {
+    const r = sortRoutes([compileRoute({ method: "POST", path: "/v1/e/top", value: "post-top" }), compileRoute({ method: "GET", path: "/v1/e/{id}", value: "get-id" })]);
+    expect(matchRoute(r, "GET", "/v1/e/top")).toEqual({ kind: "match", value: "get-id", params: { id: "top" } });
+    expect(matchRoute(r, "GET", "/v1/e/TOP")).toEqual({ kind: "case_mismatch", template: "/v1/e/top" });
+  });
+
   it("treats regex characters in templates literally", () => {
     const r = [compileRoute({ method: "GET", path: "/v1/a.b", value: 1 })];
     expect(matchRoute(r, "GET", "/v1/axb").kind).toBe("not_found");
@@ -61,11 +74,12 @@ describe("resolveTenant", () => {
 });
 
 describe("normalizeRequestPath", () => {
-  it.each(["/v1/../admin", "/v1/%2e%2e/admin", "/v1/a%2fb", "/v1/a%5cb", "/v1/%00", "/v1/./x", "/v1/%E0%A4%A"])("refuses %s", (p) => {
+  it.each(["/v1/../admin", "/v1/%2e%2e/admin", "/v1/a%2fb", "/v1/a%5cb", "/v1/%00", "/v1/%E0%A4%A", "/v1/a;b", "/v1/a#b"])("refuses %s", (p) => {
     expect(normalizeRequestPath(p)).toHaveProperty("problem", "invalid_path");
   });
 
-  it("keeps unicode and collapses repeated slashes", () => {
-    expect(normalizeRequestPath("/v1/caf%C3%A9//x")).toEqual({ path: "/v1/caf%C3%A9/x" });
+  it("keeps unicode, drops . segments and collapses repeated slashes", () => {
+    expect(normalizeRequestPath("/v1/caf%c3%a9//x")).toEqual({ path: "/v1/caf%C3%A9/x" });
+    expect(normalizeRequestPath("/v1/./x/")).toEqual({ path: "/v1/x" });
   });
 });

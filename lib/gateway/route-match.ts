@@ -1,12 +1,17 @@
-// Endpoint matching by method and path template (`/v1/onchain/entity/{address}`). Pure.
+// Endpoint matching by method and path template (`/v1/onchain/entity/{address}`) on the canonical
+// request path (lib/l402/canonical-path.ts). Literal segments match case-sensitively, and a path that
+// names a more specific template only in other letter case (`/v1/entity/TOP` beside
+// `/v1/entity/top` and `/v1/entity/{id}`) is reported, never matched to the cheaper template: an
+// origin that routes case-insensitively would serve the other endpoint. Pure.
 
 export type RouteTemplate<T> = { method: string; path: string; value: T };
 
-export type CompiledRoute<T> = RouteTemplate<T> & { pattern: RegExp; paramNames: string[]; literalLength: number };
+export type CompiledRoute<T> = RouteTemplate<T> & { pattern: RegExp; caselessPattern: RegExp; paramNames: string[]; literalLength: number };
 
 export type RouteMatch<T> =
   | { kind: "match"; value: T; params: Record<string, string> }
   | { kind: "method_not_allowed"; allowed: string[] }
+  | { kind: "case_mismatch"; template: string }
   | { kind: "not_found" };
 
 /** Compiles a template: `{name}` matches one non-empty segment; everything else is literal. */
@@ -25,7 +30,14 @@ export function compileRoute<T>(route: RouteTemplate<T>): CompiledRoute<T> {
       return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     })
     .join("/");
-  return { ...route, method: route.method.toUpperCase(), pattern: new RegExp(`^${source}/?$`), paramNames, literalLength };
+  return {
+    ...route,
+    method: route.method.toUpperCase(),
+    pattern: new RegExp(`^${source}/?$`),
+    caselessPattern: new RegExp(`^${source}/?$`, "i"),
+    paramNames,
+    literalLength,
+  };
 }
 
 /**
@@ -36,13 +48,24 @@ export function sortRoutes<T>(routes: CompiledRoute<T>[]): CompiledRoute<T>[] {
   return [...routes].sort((a, b) => b.literalLength - a.literalLength || a.paramNames.length - b.paramNames.length);
 }
 
-/** Finds the endpoint for a method and a tenant-relative path (already normalized). */
+/**
+ * Finds the endpoint for a method and a canonical tenant-relative path. `case_mismatch` when the
+ * most specific template the path matches ignoring case is not the one it matches exactly (or it
+ * matches none exactly).
+ */
 export function matchRoute<T>(routes: CompiledRoute<T>[], method: string, path: string): RouteMatch<T> {
   const allowed = new Set<string>();
   const upper = method.toUpperCase();
+  let caseless: string | null = null;
+  let exact = false;
   for (const route of routes) {
+    if (caseless === null && route.caselessPattern.test(path)) caseless = route.path;
     const m = route.pattern.exec(path);
     if (!m) continue;
+    // The first exact match must be the template the path names ignoring case (later exact
+    // matches are other methods' templates, chosen by method as before).
+    if (!exact && caseless !== route.path) return { kind: "case_mismatch", template: caseless! };
+    exact = true;
     // HEAD is served by GET routes, like every HTTP server does.
     if (route.method === upper || (upper === "HEAD" && route.method === "GET")) {
       const params: Record<string, string> = {};
@@ -53,5 +76,6 @@ export function matchRoute<T>(routes: CompiledRoute<T>[], method: string, path: 
     }
     allowed.add(route.method);
   }
-  return allowed.size ? { kind: "method_not_allowed", allowed: [...allowed].sort() } : { kind: "not_found" };
+  if (allowed.size) return { kind: "method_not_allowed", allowed: [...allowed].sort() };
+  return caseless === null ? { kind: "not_found" } : { kind: "case_mismatch", template: caseless };
 }

@@ -13,6 +13,7 @@ import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
 import { createDiscoveryServer } from "../directory/discovery.ts";
 import type { ErrorCode } from "../errors/index.ts";
+import { canonicalQuery } from "../l402/canonical-path.ts";
 import { parseAuthorization } from "../l402/headers.ts";
 import type { DevLightningNode } from "../lightning/dev-node.ts";
 import { WalletError, type WalletBackend } from "../lightning/types.ts";
@@ -22,6 +23,7 @@ import { createFreeTryVerifier, type FreeTryVerifier } from "../payments/free-tr
 import { issueChallenge } from "../payments/issue-challenge.ts";
 import { formatKb, quoteEndpoint, streamPricing } from "../pricing/quote.ts";
 import type { KeyValueStore } from "../store/types.ts";
+import { walletTargetPolicy } from "../lightning/wallet-network.ts";
 import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { EventStreamRelay, StreamTicker } from "./event-stream-relay.ts";
 import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
@@ -191,12 +193,14 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // One live backend per tenant (NWC and phoenixd hold sockets), replaced when the credentials change.
   const wallets = new Map<string, { sealed: string; backend: CapableWalletBackend }>();
+  // A provider chooses its wallet's address: every connection to it passes the wallet address rules.
+  const walletTargets = walletTargetPolicy(config);
   function walletFor(tenant: GatewayTenant): WalletBackend {
     if (!tenant.wallet) throw new WalletError("unreachable", "No wallet connected");
     const cached = wallets.get(tenant.id);
     if (cached?.sealed === tenant.wallet.credentialsEnc) return cached.backend;
     void cached?.backend.close?.().catch(() => {});
-    const backend = openWalletBackend({ appSecret: config.appSecret, wallet: tenant.wallet, devNode: options.devNode });
+    const backend = openWalletBackend({ appSecret: config.appSecret, wallet: tenant.wallet, devNode: options.devNode, targetPolicy: walletTargets });
     wallets.set(tenant.id, { sealed: tenant.wallet.credentialsEnc, backend });
     return backend;
   }
@@ -303,6 +307,12 @@ export function createGateway(options: GatewayOptions): Gateway {
         return sendError(ctx, 401, "unauthorized", refusal.message);
       case "bad_request":
         return sendError(ctx, 400, "bad_request", refusal.message);
+      case "unknown_caveat":
+        return sendError(ctx, 401, "unknown_caveat", refusal.message);
+      case "caveat_failed":
+        // A genuine delegated credential used beyond what its holder allowed: nothing was charged,
+        // and paying again would not help (a child cannot re-buy its parent's credential).
+        return send(ctx, 401, { error: { code: "caveat_failed", message: refusal.message, details: { caveat: refusal.caveat } } }, paymentHeaders({ payment: "not_charged" }));
       case "in_use":
         return sendError(ctx, 409, "conflict", "This proof is being redeemed by another request right now; retry when it completes", {
           "retry-after": "1",
@@ -540,6 +550,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (!address) return sendError(ctx, 404, "not_found", "No API at this address; tenant gateways live at /gw/<slug>/...");
     const normalized = normalizeRequestPath(address.path);
     if ("problem" in normalized) return sendError(ctx, 400, "bad_request", normalized.message);
+    // The query is forwarded and signed as the origin will receive it (nothing decoded).
+    const query = canonicalQuery(search);
+    if ("problem" in query) return sendError(ctx, 400, "bad_request", query.problem);
     const tenant = await tenants.get(address.slug);
     if (!tenant) return sendError(ctx, 404, "not_found", `No API named "${address.slug}"`);
     if (tenant.status !== "active") return sendError(ctx, 403, "forbidden", `This API is ${tenant.status}`);
@@ -552,6 +565,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     const match = matchRoute(tenant.routes, method, normalized.path);
     if (match.kind === "method_not_allowed") {
       return sendError(ctx, 400, "method_not_allowed", `${method} is not allowed here; use ${match.allowed.join(", ")}`, { allow: match.allowed.join(", ") });
+    }
+    if (match.kind === "case_mismatch") {
+      return sendError(ctx, 400, "bad_request", `The path ${normalized.path} names the endpoint ${match.template} only in other letter case; endpoint paths are case-sensitive`);
     }
     if (match.kind === "not_found" || !match.value.isActive) return sendError(ctx, 404, "not_found", `No endpoint ${method} ${normalized.path}`);
     const endpoint = match.value;
@@ -590,6 +606,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     const reserved = await reservePayment(paymentDeps, {
       tenant,
       endpoint,
+      method,
+      path: normalized.path,
       headers: req.headers,
       credential,
       requestId: ctx.requestId,
@@ -597,7 +615,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       claimLeaseMs: endpoint.streaming ? maxStreamMs + 60_000 : limits.claimLeaseMs,
     });
     if (!reserved.ok) return refuse(ctx, tenant, endpoint, reserved.refusal);
-    const call: PaidCall = { ctx, tenant, endpoint, reservation: reserved.reservation, path: normalized.path, search, body: read.body };
+    const call: PaidCall = { ctx, tenant, endpoint, reservation: reserved.reservation, path: normalized.path, search: query.search, body: read.body };
     return endpoint.streaming ? serveStream(call, maxStreamMs) : serveCall(call);
   }
 

@@ -2,54 +2,15 @@
 // chunking, and what the gateway inserts never changes the events a client parses.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { chunked, parseSse as parse, referenceSseState as reference } from "../../tests/helpers/sse-reference.ts";
 import { eventTerminator, keepAliveFrame, paymentRequiredFrame, SseFrameTracker } from "./sse-frames.ts";
 
 const encoder = new TextEncoder();
-
-/** The obvious byte-at-a-time reading, the reference the fast tracker must match. */
-function reference(bytes: Uint8Array) {
-  let atLineStart = true;
-  let atBoundary = true;
-  let sawContent = false;
-  for (const byte of bytes) {
-    if (byte === 13) continue;
-    if (byte === 10) {
-      atBoundary = atLineStart;
-      atLineStart = true;
-    } else {
-      if (atLineStart && byte !== 58) sawContent = true;
-      atLineStart = false;
-      atBoundary = false;
-    }
-  }
-  return { atLineStart, atBoundary, sawContent };
-}
 
 /** SSE-ish text: fields, comments, blank lines, CRLF and LF line endings. */
 const sseText = fc
   .array(fc.constantFrom("data: x", "data:", "event: tick", ": note", ":", "\n", "\r\n", "\r", "a", "id: 7", " "), { maxLength: 40 })
   .map((parts) => parts.join(""));
-
-/** Cuts bytes into chunks at the given positions. */
-function chunked(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let from = 0;
-  for (const p of [...points, bytes.length]) {
-    if (p > from) chunks.push(bytes.subarray(from, p));
-    from = Math.max(from, p);
-  }
-  return chunks;
-}
-
-function parse(text: string) {
-  const events: EventSourceMessage[] = [];
-  const comments: string[] = [];
-  const parser = createParser({ onEvent: (e) => events.push(e), onComment: (c) => comments.push(c) });
-  parser.feed(text);
-  return { events, comments };
-}
 
 describe("SseFrameTracker", () => {
   it("matches the byte-by-byte reading for every text and every chunking", () => {

@@ -12,6 +12,7 @@ import { checkNodeCapacity } from "../webhooks/capacity-monitor.ts";
 import { WebhookSender } from "../webhooks/deliver.ts";
 import { dispatchOutbox } from "../webhooks/dispatch-outbox.ts";
 import { targetPolicyFor } from "../webhooks/ssrf.ts";
+import { walletTargetPolicy } from "../lightning/wallet-network.ts";
 import { openWalletBackend } from "../wallets/open-wallet.ts";
 import type { Job } from "./worker.ts";
 
@@ -35,7 +36,7 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
           // Every backend type: the pass closes what it opens.
           walletFor: async (tenantId) => {
             const wallet = await deps.prisma.wallet.findUnique({ where: { tenantId }, select: { type: true, credentialsEnc: true } });
-            return wallet ? openWalletBackend({ appSecret: config().appSecret, wallet, devNode: deps.devNode }) : null;
+            return wallet ? openWalletBackend({ appSecret: config().appSecret, wallet, devNode: deps.devNode, targetPolicy: walletTargetPolicy(config()) }) : null;
           },
           after: settlementCursor,
         });
@@ -87,7 +88,7 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
               if (wallet.type !== "lnd") return null;
               const row = await deps.prisma.wallet.findUnique({ where: { tenantId: wallet.tenantId }, select: { type: true, credentialsEnc: true } });
               if (!row) return null;
-              const backend = openWalletBackend({ appSecret: config().appSecret, wallet: row, devNode: deps.devNode });
+              const backend = openWalletBackend({ appSecret: config().appSecret, wallet: row, devNode: deps.devNode, targetPolicy: walletTargetPolicy(config()) });
               opened.push(backend);
               return backend;
             },

@@ -1,4 +1,5 @@
-// Entry point of lib/l402: L402 token mint/verify and the WWW-Authenticate / Authorization grammar.
+// Entry point of lib/l402: L402 token mint/verify, the WWW-Authenticate / Authorization grammar,
+// delegation caveats and the canonical request path they are judged on.
 // Stateless by design: verifying needs only APP_SECRET, so any gateway instance can do it.
 export {
   L402_IDENTIFIER_LENGTH,
@@ -23,3 +24,5 @@ export {
   toStandardBase64,
   type ParsedCredential,
 } from "./headers.ts";
+export { canonicalQuery, canonicalRequestPath, isWithinPrefix, normalizePathPrefix, type PathRefusal } from "./canonical-path.ts";
+export { checkDelegation, foldDelegation, parseCaveatInteger, type Delegation, type DelegationLimit } from "./delegation-caveats.ts";

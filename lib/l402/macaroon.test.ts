@@ -113,7 +113,9 @@ describe("mintL402Macaroon / verifyL402", () => {
           tenantId: TENANT,
           scope,
           amountSats: 10,
+          invoiceSats: 10,
           validUntil: VALID_UNTIL,
+          delegation: null,
         },
       });
     }
@@ -247,7 +249,7 @@ describe("mintL402Macaroon / verifyL402", () => {
         `${TENANT}_capabilities=endpoint:cmendpoint01,credit`,
         `${TENANT}_capabilities=credit`,
       ];
-      for (const caveat of widening) expect(verifyAppended([caveat])).toEqual({ ok: false, reason: "unknown_caveat" });
+      for (const caveat of widening) expect(verifyAppended([caveat])).toMatchObject({ ok: false, reason: "unknown_caveat" });
     });
 
     it("fails closed on unknown or unparsable caveats in our namespace", () => {
@@ -260,24 +262,43 @@ describe("mintL402Macaroon / verifyL402", () => {
         `services=${TENANT}`,
         `${TENANT}_capabilities=endpoint:`,
       ]) {
-        expect(verifyAppended([caveat])).toEqual({ ok: false, reason: "unknown_caveat" });
+        expect(verifyAppended([caveat])).toMatchObject({ ok: false, reason: "unknown_caveat" });
       }
     });
 
-    it("skips caveats that belong to other services", () => {
-      expect(verifyAppended(["otherservice_capabilities=read", "ip_address=203.0.113.7", "free text"]).ok).toBe(true);
+    it("fails closed on any other condition too, naming it (INTEROP.md: never skipped)", () => {
+      for (const caveat of ["otherservice_capabilities=read", "ip_address=203.0.113.7", "free text"]) {
+        expect(verifyAppended([caveat])).toEqual({ ok: false, reason: "unknown_caveat", detail: expect.stringContaining(caveat) });
+      }
+    });
+
+    it("returns the delegation caveats it understands, and what the invoice asked for however amount_sats was narrowed", () => {
+      const verified = verifyAppended(["method=GET", "amount_sats=1", "n_uses=2"]);
+      expect(verified).toMatchObject({ ok: true, claims: { amountSats: 1, invoiceSats: 10, delegation: { methods: ["GET"], useLimits: [{ limit: 2 }] } } });
+    });
+
+    it("checks the preimage before judging caveats: an unknown caveat on an unpaid macaroon is still a wrong preimage", () => {
+      const token = mint();
+      const macaroon = append(token.macaroon, ["foo=bar"]);
+      expect(verifyL402({ appSecret: SECRET, macaroon, preimage: payment().preimage, now: NOW })).toEqual({ ok: false, reason: "wrong_preimage" });
     });
 
     it("refuses third-party and non-UTF-8 caveats", () => {
       const token = mint();
       const m = macaroonPackage.importMacaroon(token.macaroon);
       const caveats = (m.caveats as Array<{ identifier: Uint8Array }>).map((c) => ({ id: c.identifier }));
-      const base = { location: "lsat", identifier: m.identifier, signature: m.signature };
-      const thirdParty = encodeV2({ ...base, caveats: [...caveats, { id: Buffer.from("tp"), vid: randomBytes(72), location: "https://auth.example" }] });
-      const binary = encodeV2({ ...base, caveats: [...caveats, { id: Buffer.from([0xff, 0xfe, 0x3d]) }] });
+      // Chained by the holder (HMAC over the caveat id), so the chain is genuine and the caveat is what fails.
+      const chained = (id: Buffer) => ({ location: "lsat", identifier: m.identifier, signature: hmac(m.signature, id) });
+      const tp = Buffer.from("tp");
+      const thirdParty = encodeV2({ ...chained(tp), caveats: [...caveats, { id: tp, vid: randomBytes(72), location: "https://auth.example" }] });
+      const bytes = Buffer.from([0xff, 0xfe, 0x3d]);
+      const binary = encodeV2({ ...chained(bytes), caveats: [...caveats, { id: bytes }] });
       for (const macaroon of [thirdParty, binary]) {
-        expect(verifyL402({ appSecret: SECRET, macaroon, preimage: token.preimage, now: NOW })).toEqual({ ok: false, reason: "unknown_caveat" });
+        expect(verifyL402({ appSecret: SECRET, macaroon, preimage: token.preimage, now: NOW })).toMatchObject({ ok: false, reason: "unknown_caveat" });
       }
+      // Not chained: a forgery, whatever the caveat is.
+      const unchained = encodeV2({ location: "lsat", identifier: m.identifier, signature: m.signature, caveats: [...caveats, { id: bytes }] });
+      expect(verifyL402({ appSecret: SECRET, macaroon: unchained, preimage: token.preimage, now: NOW })).toEqual({ ok: false, reason: "bad_signature" });
     });
 
     it("requires every caveat we mint", () => {
@@ -286,7 +307,7 @@ describe("mintL402Macaroon / verifyL402", () => {
       const all = ourCaveats();
       for (let skip = 0; skip < all.length; skip++) {
         const macaroon = craft(identifierOf(pay.paymentHash, 0, tokenId), rootKey(SECRET, tokenId), all.filter((_, i) => i !== skip));
-        expect(verifyL402({ appSecret: SECRET, macaroon, preimage: pay.preimage, now: NOW })).toEqual({ ok: false, reason: "unknown_caveat" });
+        expect(verifyL402({ appSecret: SECRET, macaroon, preimage: pay.preimage, now: NOW })).toMatchObject({ ok: false, reason: "unknown_caveat" });
       }
     });
   });
@@ -306,7 +327,16 @@ describe("verifyL402Macaroon (no preimage: the settlement endpoint's check)", ()
     const token = mint();
     expect(verifyL402Macaroon({ appSecret: SECRET, macaroon: token.macaroon, now: NOW })).toEqual({
       ok: true,
-      claims: { paymentHash: token.paymentHash, tokenId: token.tokenId, tenantId: TENANT, scope: { kind: "endpoint", endpointId: "cmendpoint01" }, amountSats: 10, validUntil: VALID_UNTIL },
+      claims: {
+        paymentHash: token.paymentHash,
+        tokenId: token.tokenId,
+        tenantId: TENANT,
+        scope: { kind: "endpoint", endpointId: "cmendpoint01" },
+        amountSats: 10,
+        invoiceSats: 10,
+        validUntil: VALID_UNTIL,
+        delegation: null,
+      },
     });
   });
 

@@ -9,13 +9,17 @@
 //   <tenantId>_valid_until=<unix seconds>                  usable strictly before this second
 //   amount_sats=<sats>                                     what the invoice asked for
 // Verifying: all four are required; a repeated condition may only narrow (services and capabilities
-// a subset, valid_until and amount_sats not larger), so the last one of each binds; any other
-// `services`, `amount_sats` or `<tenantId>_*` condition fails closed; other caveats are skipped
-// (they belong to other services). Third-party caveats are refused: we never issue them.
+// a subset, valid_until and amount_sats not larger), so the last one of each binds. Holders may
+// append the delegation caveats of INTEROP.md (method, path_prefix, valid_until in ms, n_uses,
+// max_sats: ./delegation-caveats.ts), which the gateway enforces. Any other condition, or a caveat
+// that is not `condition=value`, fails closed (unknown_caveat): a verifier that skipped a
+// restriction it did not understand would serve a child credential more than its holder allowed.
+// Third-party caveats are refused: we never issue them.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 // @ts-expect-error -- the macaroon package ships no type declarations; MacaroonPackage types what we use.
 import macaroonPackage from "macaroon";
 import { deriveKey } from "../crypto/secret-box.ts";
+import { DELEGATION_CONDITIONS, foldDelegation, type ChainedCaveat, type Delegation } from "./delegation-caveats.ts";
 import { toStandardBase64 } from "./headers.ts";
 
 /** The part of a `macaroon` package Macaroon instance we use. */
@@ -50,7 +54,14 @@ export type L402Claims = {
   tenantId: string;
   scope: L402Scope;
   amountSats: number;
+  /**
+   * What the invoice asked for: the first amount_sats caveat, which our mint wrote (a holder can only
+   * append, and may append a smaller amount_sats, so `amountSats` is not what was paid).
+   */
+  invoiceSats: number;
   validUntil: Date;
+  /** The delegation caveats a holder appended (null when none): the gateway enforces them per request. */
+  delegation: Delegation | null;
 };
 
 /**
@@ -59,8 +70,8 @@ export type L402Claims = {
  */
 export type L402VerifyFailure = "malformed" | "bad_signature" | "bad_identifier" | "unknown_caveat" | "expired" | "wrong_preimage";
 
-/** The outcome of verifyL402: claims, or the first rule the credential broke. */
-export type L402VerifyResult = { ok: true; claims: L402Claims } | { ok: false; reason: L402VerifyFailure };
+/** The outcome of verifyL402: claims, or the first rule the credential broke (`detail` names an unknown caveat). */
+export type L402VerifyResult = { ok: true; claims: L402Claims } | { ok: false; reason: L402VerifyFailure; detail?: string };
 
 /** Tenant and endpoint ids go inside caveat values: no `=`, `:`, `,` or spaces. */
 const CAVEAT_ID = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -81,15 +92,21 @@ function rootKeyFor(appSecret: string, tokenId: Uint8Array): Uint8Array {
 const KEY_GENERATOR = Buffer.from("macaroons-key-generator", "utf8");
 
 /**
- * The libmacaroons signature of a macaroon with first-party caveats: HMAC(HMAC(gen, rootKey), id),
- * then HMAC(sig, caveat) per caveat. Computed with node:crypto because the package's sjcl-based
- * verify() costs ~150 µs, and this runs on every paid request; mint→verify tests prove they agree.
+ * The libmacaroons signature chain of a macaroon with first-party caveats: HMAC(HMAC(gen, rootKey), id),
+ * then HMAC(sig, caveat) per caveat. Returns the signature after each caveat (the last one is the
+ * macaroon's; an n_uses / max_sats counter is keyed by the one after its caveat). Computed with
+ * node:crypto because the package's sjcl-based verify() costs ~150 µs, and this runs on every paid
+ * request; mint→verify tests prove they agree.
  */
-function chainSignature(rootKey: Uint8Array, identifier: Uint8Array, caveats: ReadonlyArray<{ identifier: Uint8Array }>): Buffer {
+function chainSignatures(rootKey: Uint8Array, identifier: Uint8Array, caveats: ReadonlyArray<{ identifier: Uint8Array }>): Buffer[] {
   const hmac = (key: Uint8Array, data: Uint8Array) => createHmac("sha256", key).update(data).digest();
   let signature = hmac(hmac(KEY_GENERATOR, rootKey), identifier);
-  for (const caveat of caveats) signature = hmac(signature, caveat.identifier);
-  return signature;
+  const chain = [signature];
+  for (const caveat of caveats) {
+    signature = hmac(signature, caveat.identifier);
+    chain.push(signature);
+  }
+  return chain;
 }
 
 /** A decoded V2 macaroon: what verification reads. */
@@ -300,7 +317,13 @@ export function mintL402Macaroon(opts: {
   return { macaroon: exportBinaryV2(macaroon).toString("base64"), tokenId: tokenId.toString("hex") };
 }
 
-type CaveatClaims = { tenantId: string; scope: L402Scope; amountSats: number; validUntilSeconds: number };
+type CaveatClaims = { tenantId: string; scope: L402Scope; amountSats: number; invoiceSats: number; validUntilSeconds: number; delegation: Delegation | null };
+
+/** A caveat's text and the chain signature right after it. */
+type SignedCaveat = { text: string; signatureAfter: Uint8Array };
+
+/** Why the caveats were refused; `caveat` names the offending one when there is one. */
+type CaveatProblem = { problem: string; caveat?: string };
 
 /** Parses a comma list; null when any entry fails `parse` or the list is empty. */
 function parseList<T>(value: string, parse: (entry: string) => T | null): T[] | null {
@@ -333,48 +356,66 @@ function narrowNumbers(values: string[]): number | null {
   return current;
 }
 
-/** Applies the caveat rules at the top of this file; null means unknown_caveat. */
-function evaluateCaveats(conditions: string[]): CaveatClaims | null {
+const refused = (problem: string, caveat?: string): CaveatProblem => (caveat === undefined ? { problem } : { problem, caveat });
+
+/** Applies the caveat rules at the top of this file; a problem means unknown_caveat. */
+function evaluateCaveats(caveats: SignedCaveat[]): CaveatClaims | CaveatProblem {
   const byCondition = new Map<string, string[]>();
-  for (const caveat of conditions) {
-    const eq = caveat.indexOf("=");
-    if (eq < 0) continue; // Not `condition=value`: not one of ours, so not ours to judge.
-    const condition = caveat.slice(0, eq);
+  const delegated: ChainedCaveat[] = [];
+  for (const { text, signatureAfter } of caveats) {
+    const eq = text.indexOf("=");
+    if (eq < 0) return refused("a caveat must be condition=value", text);
+    const condition = text.slice(0, eq);
+    const value = text.slice(eq + 1);
+    if (DELEGATION_CONDITIONS.has(condition)) {
+      delegated.push({ condition, value, signatureAfter });
+      continue;
+    }
     const values = byCondition.get(condition);
-    if (values) values.push(caveat.slice(eq + 1));
-    else byCondition.set(condition, [caveat.slice(eq + 1)]);
+    if (values) values.push(value);
+    else byCondition.set(condition, [value]);
   }
 
   const services = narrowSets(byCondition.get("services") ?? [], (e) => (SERVICE_ENTRY.test(e) ? e : null));
-  if (!services || services.size !== 1) return null;
+  if (!services || services.size !== 1) return refused("services must name this API once, and may only narrow");
   const tenantId = SERVICE_ENTRY.exec([...services][0])![1];
 
   const capabilitiesKey = `${tenantId}_capabilities`;
   const validUntilKey = `${tenantId}_valid_until`;
-  for (const condition of byCondition.keys()) {
+  for (const [condition, values] of byCondition) {
     const known = condition === "services" || condition === "amount_sats" || condition === capabilitiesKey || condition === validUntilKey;
-    if (!known && condition.startsWith(`${tenantId}_`)) return null;
+    if (!known) return refused("unknown condition", `${condition}=${values[0]}`);
   }
 
   const capabilities = narrowSets(byCondition.get(capabilitiesKey) ?? [], (e) => {
     if (e === "credit") return e;
     return e.startsWith("endpoint:") && CAVEAT_ID.test(e.slice("endpoint:".length)) ? e : null;
   });
-  if (!capabilities || capabilities.size !== 1) return null;
+  if (!capabilities || capabilities.size !== 1) return refused(`${capabilitiesKey} must name one scope, and may only narrow`);
   const capability = [...capabilities][0];
   const scope: L402Scope = capability === "credit" ? { kind: "credit" } : { kind: "endpoint", endpointId: capability.slice("endpoint:".length) };
 
   const validUntilSeconds = narrowNumbers(byCondition.get(validUntilKey) ?? []);
   const amountSats = narrowNumbers(byCondition.get("amount_sats") ?? []);
-  if (validUntilSeconds === null || amountSats === null) return null;
-  return { tenantId, scope, amountSats, validUntilSeconds };
+  if (validUntilSeconds === null || amountSats === null) return refused(`${validUntilKey} and amount_sats are required, and may only narrow`);
+
+  const delegation = foldDelegation(delegated);
+  if (delegation && "problem" in delegation) return refused(delegation.problem, delegation.caveat);
+  const invoiceSats = Number(byCondition.get("amount_sats")![0]);
+  return { tenantId, scope, amountSats, invoiceSats, validUntilSeconds, delegation };
 }
 
 /** A macaroon whose HMAC chain and caveats checked out: what it claims, and the payment hash it commits to. */
 type VerifiedMacaroon = { identifier: { paymentHash: Buffer; tokenId: Buffer }; claims: CaveatClaims };
 
+/**
+ * Why the chain was refused. For unknown_caveat the HMAC chain was genuine (the holder of a real
+ * token appended something we do not understand), so the identifier is there for the preimage check.
+ */
+type ChainFailure = { reason: L402VerifyFailure; detail?: string; identifier?: VerifiedMacaroon["identifier"] };
+
 /** Identifier layout, HMAC chain and caveats (no preimage, no clock); may throw on library surprises. */
-function verifyMacaroonChain(appSecret: string, base64: string): VerifiedMacaroon | { reason: L402VerifyFailure } {
+function verifyMacaroonChain(appSecret: string, base64: string): VerifiedMacaroon | ChainFailure {
   const macaroon = importBase64Macaroon(base64);
   if (!macaroon) return { reason: "malformed" };
 
@@ -382,25 +423,31 @@ function verifyMacaroonChain(appSecret: string, base64: string): VerifiedMacaroo
   const identifier = parseIdentifier(identifierBytes);
   if (!identifier) return { reason: "bad_identifier" };
 
-  // We never add third-party caveats and cannot discharge them; caveats must be UTF-8 text.
-  const caveats = macaroon.caveats; // A getter that re-encodes on every read: read it once.
-  const conditions: string[] = [];
-  for (const caveat of caveats) {
-    if (caveat.vid !== undefined) return { reason: "unknown_caveat" };
-    try {
-      conditions.push(utf8.decode(caveat.identifier));
-    } catch {
-      return { reason: "unknown_caveat" };
-    }
-  }
-
-  // The HMAC chain only; caveat meaning is judged below, where narrowing needs all of them at once.
-  const expected = chainSignature(rootKeyFor(appSecret, identifier.tokenId), identifierBytes, caveats);
+  // The HMAC chain first, over the caveat identifiers as they are: a token whose chain we did not
+  // make is a forgery whatever its caveats say; only a genuine one gets its caveats judged.
+  const caveats = macaroon.caveats;
+  const chain = chainSignatures(rootKeyFor(appSecret, identifier.tokenId), identifierBytes, caveats);
+  const expected = chain[chain.length - 1];
   const signature = macaroon.signature;
   if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return { reason: "bad_signature" };
 
-  const claims = evaluateCaveats(conditions);
-  if (!claims) return { reason: "unknown_caveat" };
+  // We never add third-party caveats and cannot discharge them; caveats must be UTF-8 text.
+  const conditions: string[] = [];
+  for (const caveat of caveats) {
+    if (caveat.vid !== undefined) return { reason: "unknown_caveat", detail: "third-party caveats are not accepted", identifier };
+    try {
+      conditions.push(utf8.decode(caveat.identifier));
+    } catch {
+      return { reason: "unknown_caveat", detail: "a caveat is not UTF-8 text", identifier };
+    }
+  }
+
+  // Caveat meaning is judged here, where narrowing needs all of them at once.
+  const claims = evaluateCaveats(conditions.map((text, i) => ({ text, signatureAfter: chain[i + 1] })));
+  if ("problem" in claims) {
+    const detail = claims.caveat === undefined ? claims.problem : `${claims.caveat.slice(0, 120)} (${claims.problem})`;
+    return { reason: "unknown_caveat", detail, identifier };
+  }
   return { identifier, claims };
 }
 
@@ -411,19 +458,29 @@ function claimsOf(verified: VerifiedMacaroon): L402Claims {
     tenantId: verified.claims.tenantId,
     scope: verified.claims.scope,
     amountSats: verified.claims.amountSats,
+    invoiceSats: verified.claims.invoiceSats,
     validUntil: new Date(verified.claims.validUntilSeconds * 1000),
+    delegation: verified.claims.delegation,
   };
+}
+
+/** A chain failure as a verify result (the identifier stays inside). */
+function failure(chain: ChainFailure): L402VerifyResult {
+  return chain.detail === undefined ? { ok: false, reason: chain.reason } : { ok: false, reason: chain.reason, detail: chain.detail };
 }
 
 /** All checks after input parsing; may throw only on library surprises, which verifyL402 catches. */
 function verifyParsed(opts: { appSecret: string; macaroon: string; preimage: string; now?: Date }): L402VerifyResult {
   if (typeof opts.preimage !== "string" || !HEX_32_BYTES.test(opts.preimage)) return { ok: false, reason: "malformed" };
   const verified = verifyMacaroonChain(opts.appSecret, opts.macaroon);
-  if ("reason" in verified) return { ok: false, reason: verified.reason };
-
-  // Before expiry: a wrong preimage is a forgery whatever the token's age, and must not earn a 402.
-  const preimageHash = createHash("sha256").update(Buffer.from(opts.preimage, "hex")).digest();
-  if (!timingSafeEqual(preimageHash, verified.identifier.paymentHash)) return { ok: false, reason: "wrong_preimage" };
+  // Before expiry and unknown caveats: a wrong preimage is a forgery whatever the token's age or
+  // caveats (anyone can append a caveat to a challenge's macaroon), and must not earn a 402.
+  const identifier = verified.identifier;
+  if (identifier) {
+    const preimageHash = createHash("sha256").update(Buffer.from(opts.preimage, "hex")).digest();
+    if (!timingSafeEqual(preimageHash, identifier.paymentHash)) return { ok: false, reason: "wrong_preimage" };
+  }
+  if ("reason" in verified) return failure(verified);
 
   const now = opts.now ?? new Date();
   if (now.getTime() >= verified.claims.validUntilSeconds * 1000) return { ok: false, reason: "expired" };
@@ -432,8 +489,8 @@ function verifyParsed(opts: { appSecret: string; macaroon: string; preimage: str
 }
 
 /**
- * Verifies an L402 credential statelessly: identifier layout, HMAC chain, caveats, preimage, expiry
- * (in that order). Never throws: hostile input yields a failure reason. Single use is not checked here.
+ * Verifies an L402 credential statelessly: identifier layout, HMAC chain, preimage, caveats, expiry
+ * (in that order; delegation caveats are returned in the claims for the gateway to apply). Never throws: hostile input yields a failure reason. Single use is not checked here.
  */
 export function verifyL402(opts: { appSecret: string; macaroon: string; preimage: string; now?: Date }): L402VerifyResult {
   try {
@@ -451,7 +508,7 @@ export function verifyL402(opts: { appSecret: string; macaroon: string; preimage
 export function verifyL402Macaroon(opts: { appSecret: string; macaroon: string; now?: Date }): L402VerifyResult {
   try {
     const verified = verifyMacaroonChain(opts.appSecret, opts.macaroon);
-    if ("reason" in verified) return { ok: false, reason: verified.reason };
+    if ("reason" in verified) return failure(verified);
     const now = opts.now ?? new Date();
     if (now.getTime() >= verified.claims.validUntilSeconds * 1000) return { ok: false, reason: "expired" };
     return { ok: true, claims: claimsOf(verified) };

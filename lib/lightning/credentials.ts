@@ -8,6 +8,8 @@
 // - lnbits:   instance URL and the wallet's invoice key (never the admin key: receiving needs no spend right).
 // - phoenixd: URL and the http-password from phoenix.conf (prefer http-password-limited-access).
 // Wallet URLs must be https; plain http (and ws:// relays) only on loopback, where nothing crosses a network.
+// This is the URL's shape only: which addresses a wallet may be at is decided on save by
+// lib/wallets/check-wallet-targets.ts and at every connection by ./wallet-network.ts.
 // The parsed value is sealed with lib/crypto/secret-box.ts before storage; describeWallet is what may be shown.
 import { X509Certificate } from "node:crypto";
 // @ts-expect-error -- the macaroon package ships no type declarations; MacaroonParser types what we use.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { FakeLnd } from "./fakes/lnd.ts";
+import { LOOPBACK_WALLET_POLICY } from "./fakes/loopback-policy.ts";
 import {
   LnbitsBackend,
   LndRestBackend,
@@ -28,13 +29,13 @@ describe("walletBackendFor", () => {
     [{ type: "phoenixd", url: "https://phoenixd.example.com", password: "pw" }, PhoenixdBackend],
   ] as const)("builds the %o backend from stored credentials", async (input, backendClass) => {
     const credentials: WalletCredentials = walletCredentialsSchema.parse(input);
-    const backend = walletBackendFor(walletBackendOptionsFor(credentials, { devNode: null, timeoutMs: 1234 }));
+    const backend = walletBackendFor(walletBackendOptionsFor(credentials, { devNode: null, targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs: 1234 }));
     expect(backend).toBeInstanceOf(backendClass);
     expect(backend.type).toBe(input.type);
     await backend.close?.();
   });
 
   it("refuses the dev wallet when the dev node is off", () => {
-    expect(() => walletBackendFor(walletBackendOptionsFor({ type: "dev" }, { devNode: null }))).toThrow(WalletError);
+    expect(() => walletBackendFor(walletBackendOptionsFor({ type: "dev" }, { devNode: null, targetPolicy: LOOPBACK_WALLET_POLICY }))).toThrow(WalletError);
   });
 });

@@ -9,6 +9,7 @@ import { NwcBackend } from "./nwc.ts";
 import { PhoenixdBackend } from "./phoenixd.ts";
 import { WalletError } from "./types.ts";
 import type { CapableWalletBackend } from "./wallet-capabilities.ts";
+import type { TargetPolicy } from "./wallet-network.ts";
 
 export {
   WalletError,
@@ -25,6 +26,7 @@ export {
   type DevPayment,
   type DevPaymentErrorCode,
 } from "./dev-node.ts";
+export { MAX_WALLET_MESSAGE_BYTES, walletTargetPolicy, type TargetPolicy } from "./wallet-network.ts";
 export {
   DEFAULT_WALLET_TIMEOUT_MS,
   type CapableWalletBackend,
@@ -58,7 +60,8 @@ export { PhoenixdBackend, PHOENIXD_MAX_DESCRIPTION_LENGTH, type PhoenixdBackendO
 
 /**
  * How to reach one receiving wallet, discriminated by `type`: the dev node, or a real backend with its
- * validated (decrypted) credentials and an optional per-call timeout (DEFAULT_WALLET_TIMEOUT_MS).
+ * validated (decrypted) credentials, the address rules every connection to it passes
+ * (walletTargetPolicy), and an optional per-call timeout (DEFAULT_WALLET_TIMEOUT_MS).
  */
 export type WalletBackendOptions =
   | {
@@ -66,16 +69,16 @@ export type WalletBackendOptions =
       /** The process's dev node, or null when LIGHTNING_DEV_NODE is off. */
       devNode: DevLightningNode | null;
     }
-  | { type: "lnd"; credentials: LndCredentials; timeoutMs?: number }
-  | { type: "nwc"; credentials: NwcCredentials; timeoutMs?: number }
-  | { type: "lnbits"; credentials: LnbitsCredentials; timeoutMs?: number }
-  | { type: "phoenixd"; credentials: PhoenixdCredentials; timeoutMs?: number };
+  | { type: "lnd"; credentials: LndCredentials; targetPolicy: TargetPolicy; timeoutMs?: number }
+  | { type: "nwc"; credentials: NwcCredentials; targetPolicy: TargetPolicy; timeoutMs?: number }
+  | { type: "lnbits"; credentials: LnbitsCredentials; targetPolicy: TargetPolicy; timeoutMs?: number }
+  | { type: "phoenixd"; credentials: PhoenixdCredentials; targetPolicy: TargetPolicy; timeoutMs?: number };
 
 /**
  * Returns the WalletBackend for a wallet configuration. Throws WalletError("unreachable") when the
  * configured wallet cannot be used at all, which the gateway answers with 503 rather than 402.
- * Backends holding connections (NWC's relay socket, phoenixd's websocket, LND's TLS agent) expose
- * `close()`; callers that build one per use should call it.
+ * Remote backends hold connections (their pinned HTTP agent, NWC's relay socket, phoenixd's
+ * websocket) and expose `close()`; callers that build one per use should call it.
  */
 export function walletBackendFor(options: WalletBackendOptions): CapableWalletBackend {
   switch (options.type) {
@@ -88,13 +91,13 @@ export function walletBackendFor(options: WalletBackendOptions): CapableWalletBa
       }
       return options.devNode.wallet();
     case "lnd":
-      return new LndRestBackend({ credentials: options.credentials, timeoutMs: options.timeoutMs });
+      return new LndRestBackend(options);
     case "nwc":
-      return new NwcBackend({ credentials: options.credentials, timeoutMs: options.timeoutMs });
+      return new NwcBackend(options);
     case "lnbits":
-      return new LnbitsBackend({ credentials: options.credentials, timeoutMs: options.timeoutMs });
+      return new LnbitsBackend(options);
     case "phoenixd":
-      return new PhoenixdBackend({ credentials: options.credentials, timeoutMs: options.timeoutMs });
+      return new PhoenixdBackend(options);
     default: {
       const unsupported: never = options;
       throw new WalletError("unreachable", `Unsupported wallet type: ${String((unsupported as { type?: unknown }).type)}`);
@@ -108,19 +111,19 @@ export function walletBackendFor(options: WalletBackendOptions): CapableWalletBa
  */
 export function walletBackendOptionsFor(
   credentials: WalletCredentials,
-  context: { devNode: DevLightningNode | null; timeoutMs?: number },
+  context: { devNode: DevLightningNode | null; targetPolicy: TargetPolicy; timeoutMs?: number },
 ): WalletBackendOptions {
-  const { timeoutMs } = context;
+  const { timeoutMs, targetPolicy } = context;
   switch (credentials.type) {
     case "dev":
       return { type: "dev", devNode: context.devNode };
     case "lnd":
-      return { type: "lnd", credentials, timeoutMs };
+      return { type: "lnd", credentials, targetPolicy, timeoutMs };
     case "nwc":
-      return { type: "nwc", credentials, timeoutMs };
+      return { type: "nwc", credentials, targetPolicy, timeoutMs };
     case "lnbits":
-      return { type: "lnbits", credentials, timeoutMs };
+      return { type: "lnbits", credentials, targetPolicy, timeoutMs };
     case "phoenixd":
-      return { type: "phoenixd", credentials, timeoutMs };
+      return { type: "phoenixd", credentials, targetPolicy, timeoutMs };
   }
 }

@@ -9,18 +9,24 @@
 // LNbits exposes no node key to an invoice key: getNodePubkey answers with the key that signed the
 // invoices we created (the funding node's), or null before the first. Settlement time is `updated_at`
 // of a paid 1.x payment; older versions do not record it, so it is then the time we first saw it paid.
+// Every call goes through this backend's pinned dispatcher (wallet-network.ts); LNbits' error texts
+// are read to classify, never repeated.
+import type { Agent } from "undici";
 import { z } from "zod";
 import type { LnbitsCredentials } from "./credentials.ts";
 import { WalletError, type CreatedInvoice, type CreateInvoiceRequest, type InvoiceLookup, type WalletBackend } from "./types.ts";
-import { DEFAULT_WALLET_TIMEOUT_MS } from "./wallet-capabilities.ts";
+import { DEFAULT_WALLET_TIMEOUT_MS, type WalletCapabilities } from "./wallet-capabilities.ts";
 import { WalletHttpClient, walletHttpError, type WalletHttpResponse } from "./wallet-http.ts";
+import { walletDispatcher, type TargetPolicy } from "./wallet-network.ts";
 import { assertInvoiceRequest, checkCreatedInvoice, decodeWalletInvoice, isPaymentHash, parseWalletResponse } from "./wallet-response.ts";
 
 const BACKEND = "LNbits";
 
-/** What an LNbits backend needs: validated credentials and, optionally, a per-call timeout. */
+/** What an LNbits backend needs: validated credentials, the address rules and, optionally, a per-call timeout. */
 export type LnbitsBackendOptions = {
   credentials: LnbitsCredentials;
+  /** Which addresses the instance may be at (walletTargetPolicy), checked at every connection. */
+  targetPolicy: TargetPolicy;
   timeoutMs?: number;
   /** Injectable clock for expiry decisions and legacy settlement times (tests). */
   now?: () => Date;
@@ -61,7 +67,7 @@ function readTime(value: number | string | null | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** The text of an LNbits error answer, when it has one. */
+/** The text of an LNbits error answer, when it has one (to classify it; never shown). */
 function errorDetail(response: WalletHttpResponse): string | undefined {
   const parsed = errorBody.safeParse(response.json);
   if (!parsed.success) return response.text.slice(0, 200) || undefined;
@@ -70,19 +76,24 @@ function errorDetail(response: WalletHttpResponse): string | undefined {
 }
 
 /** An LNbits wallet as a WalletBackend. */
-export class LnbitsBackend implements WalletBackend {
+export class LnbitsBackend implements WalletBackend, Pick<WalletCapabilities, "close"> {
   readonly type = "lnbits" as const;
   private readonly http: WalletHttpClient;
+  private readonly agent: Agent;
+  private closing: Promise<void> | null = null;
   private readonly now: () => Date;
   private invoiceSigner: string | null = null;
 
   constructor(options: LnbitsBackendOptions) {
     this.now = options.now ?? (() => new Date());
+    const timeoutMs = options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS;
+    this.agent = walletDispatcher(options.targetPolicy, { connectTimeoutMs: timeoutMs });
     this.http = new WalletHttpClient({
       backend: BACKEND,
       baseUrl: options.credentials.url,
-      timeoutMs: options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS,
+      timeoutMs,
       headers: { "x-api-key": options.credentials.invoiceKey },
+      dispatcher: this.agent,
     });
   }
 
@@ -126,12 +137,18 @@ export class LnbitsBackend implements WalletBackend {
     return this.invoiceSigner;
   }
 
+  /** Closes this backend's connections (again: nothing more to do). */
+  async close(): Promise<void> {
+    this.closing ??= this.agent.close();
+    await this.closing;
+  }
+
   /** Returns the JSON body of a 2xx answer, or throws the WalletError the status means. */
   private ok(response: WalletHttpResponse, what: string): unknown {
     if (response.status >= 200 && response.status < 300) {
       if (response.json === undefined) throw new WalletError("invalid_response", `${BACKEND} answered ${what} with a body that is not JSON`);
       return response.json;
     }
-    throw walletHttpError(BACKEND, what, response.status, errorDetail(response));
+    throw walletHttpError(BACKEND, what, response.status);
   }
 }

@@ -10,20 +10,25 @@
 // channels: getNodePubkey then answers with the key that signed our invoices (or null before the first),
 // and getCapacity fails "unauthorized"; bake `invoices:read invoices:write info:read offchain:read` for both.
 // A self-signed node certificate (LND's default tls.cert) is trusted through tlsCertPem (undici Agent `ca`).
-// int64 fields arrive as JSON strings, bytes as base64, as grpc-gateway renders them.
-import { Agent, type Dispatcher } from "undici";
+// int64 fields arrive as JSON strings, bytes as base64, as grpc-gateway renders them. Every call goes
+// through this backend's pinned dispatcher (wallet-network.ts); LND's error texts are read to classify,
+// never repeated.
+import type { Agent } from "undici";
 import { z } from "zod";
 import type { LndCredentials } from "./credentials.ts";
 import { WalletError, type CreatedInvoice, type CreateInvoiceRequest, type InvoiceLookup, type InvoiceState, type WalletBackend } from "./types.ts";
 import { DEFAULT_WALLET_TIMEOUT_MS, type WalletCapabilities, type WalletCapacity } from "./wallet-capabilities.ts";
 import { WalletHttpClient, walletHttpError, type WalletHttpResponse } from "./wallet-http.ts";
+import { walletDispatcher, type TargetPolicy } from "./wallet-network.ts";
 import { assertInvoiceRequest, checkCreatedInvoice, isPaymentHash, parseWalletResponse } from "./wallet-response.ts";
 
 const BACKEND = "LND";
 
-/** What an LND backend needs: validated credentials and, optionally, a per-call timeout. */
+/** What an LND backend needs: validated credentials, the address rules and, optionally, a per-call timeout. */
 export type LndRestBackendOptions = {
   credentials: LndCredentials;
+  /** Which addresses the node may be at (walletTargetPolicy), checked at every connection. */
+  targetPolicy: TargetPolicy;
   timeoutMs?: number;
   /** Injectable clock for expiry decisions (tests). */
   now?: () => Date;
@@ -92,7 +97,8 @@ function isInvoiceNotFound(response: WalletHttpResponse): boolean {
 export class LndRestBackend implements WalletBackend, Pick<WalletCapabilities, "getCapacity" | "close"> {
   readonly type = "lnd" as const;
   private readonly http: WalletHttpClient;
-  private readonly agent: Agent | null;
+  private readonly agent: Agent;
+  private closing: Promise<void> | null = null;
   private readonly now: () => Date;
   /** identity_pubkey from getinfo, once known. */
   private identityPubkey: string | null = null;
@@ -102,14 +108,15 @@ export class LndRestBackend implements WalletBackend, Pick<WalletCapabilities, "
   constructor(options: LndRestBackendOptions) {
     const { credentials } = options;
     this.now = options.now ?? (() => new Date());
-    // A dedicated Agent only when trusting a custom CA; otherwise the shared default pool.
-    this.agent = credentials.tlsCertPem ? new Agent({ connect: { ca: credentials.tlsCertPem } }) : null;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS;
+    // Pinned to allowed addresses; trusting only the node's own certificate when one is given.
+    this.agent = walletDispatcher(options.targetPolicy, { ca: credentials.tlsCertPem, connectTimeoutMs: timeoutMs });
     this.http = new WalletHttpClient({
       backend: BACKEND,
       baseUrl: credentials.restUrl,
-      timeoutMs: options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS,
+      timeoutMs,
       headers: { "grpc-metadata-macaroon": credentials.macaroonHex },
-      dispatcher: (this.agent ?? undefined) as Dispatcher | undefined,
+      dispatcher: this.agent,
     });
   }
 
@@ -178,9 +185,10 @@ export class LndRestBackend implements WalletBackend, Pick<WalletCapabilities, "
     };
   }
 
-  /** Closes the dedicated TLS agent, if any. */
+  /** Closes this backend's connections (again: nothing more to do). */
   async close(): Promise<void> {
-    await this.agent?.close();
+    this.closing ??= this.agent.close();
+    await this.closing;
   }
 
   /** Returns the JSON body of a 2xx answer, or throws the WalletError LND's error body means. */
@@ -189,11 +197,12 @@ export class LndRestBackend implements WalletBackend, Pick<WalletCapabilities, "
       if (response.json === undefined) throw new WalletError("invalid_response", `${BACKEND} answered ${what} with a body that is not JSON`);
       return response.json;
     }
+    // LND's message only classifies the failure; it is not repeated (the URL may not lead to LND at all).
     const parsed = errorBody.safeParse(response.json);
     const message = parsed.success ? parsed.data.message : response.text.slice(0, 200);
     if (message && MACAROON_FAILURE.test(message)) {
-      throw new WalletError("unauthorized", `${BACKEND} refused the macaroon for ${what}: ${message}`);
+      throw new WalletError("unauthorized", `${BACKEND} refused the macaroon for ${what} (HTTP ${response.status})`);
     }
-    throw walletHttpError(BACKEND, what, response.status, message);
+    throw walletHttpError(BACKEND, what, response.status);
   }
 }

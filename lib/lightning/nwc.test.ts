@@ -7,6 +7,7 @@ import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure
 import { nwcCredentialsSchema, parseNwcConnectionUri } from "./credentials.ts";
 import { FakeNostrRelay } from "./fakes/nostr-relay.ts";
 import { FakeNwcWalletService, type Nip47Encryption } from "./fakes/nwc-wallet-service.ts";
+import { LOOPBACK_WALLET_POLICY } from "./fakes/loopback-policy.ts";
 import { chooseNwcEncryption, NIP47_ERROR_KINDS, Nip47Error, NwcBackend } from "./nwc.ts";
 import { WalletError } from "./types.ts";
 
@@ -34,7 +35,7 @@ async function service(encryption: Nip47Encryption[] | null = ["nip44_v2", "nip0
 }
 
 function backend(connectionUri: string, timeoutMs = TIMEOUT_MS): NwcBackend {
-  const created = new NwcBackend({ credentials: nwcCredentialsSchema.parse({ type: "nwc", connectionUri }), timeoutMs });
+  const created = new NwcBackend({ credentials: nwcCredentialsSchema.parse({ type: "nwc", connectionUri }), targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs });
   backends.push(created);
   return created;
 }
@@ -115,13 +116,18 @@ describe("NwcBackend", () => {
     expect(err).toBeInstanceOf(Nip47Error);
     expect(err.kind).toBe(kind);
     expect((err as Nip47Error).code).toBe(code);
-    expect(err.message).toContain(`because ${code}`);
+    // The code, never the wallet's own message.
+    expect(err.message).toContain(`(${code})`);
+    expect(err.message).not.toContain("because");
   });
 
   it("maps an unknown NIP-47 error code to rejected", async () => {
     const wallet = await serviceForErrors();
     wallet.failNext("SOMETHING_NEW");
-    expect((await failure(nwcForErrors.createInvoice(REQUEST))).kind).toBe("rejected");
+    const err = await failure(nwcForErrors.createInvoice(REQUEST));
+    expect(err.kind).toBe("rejected");
+    expect(err.message).toContain("(OTHER)");
+    expect(err.message).not.toContain("SOMETHING_NEW");
   });
 
   it("answers getNodePubkey from our invoices when the connection may not call get_info", async () => {
@@ -141,7 +147,8 @@ describe("NwcBackend", () => {
     try {
       const err = await failure(nwc.createInvoice(REQUEST));
       expect(err.kind).toBe("rejected");
-      expect(err.message).toContain("rate-limited: slow down");
+      expect(err.message).toContain("relay refused the request");
+      expect(err.message).not.toContain("slow down");
     } finally {
       relay.refuseEvents(null);
     }
@@ -235,7 +242,7 @@ let nwcForErrors: NwcBackend;
 async function serviceForErrors(): Promise<FakeNwcWalletService> {
   if (!errorsService) {
     errorsService = await service();
-    nwcForErrors = new NwcBackend({ credentials: nwcCredentialsSchema.parse({ type: "nwc", connectionUri: errorsService.connectionUri() }), timeoutMs: TIMEOUT_MS });
+    nwcForErrors = new NwcBackend({ credentials: nwcCredentialsSchema.parse({ type: "nwc", connectionUri: errorsService.connectionUri() }), targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs: TIMEOUT_MS });
   }
   return errorsService;
 }

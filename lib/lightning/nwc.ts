@@ -14,6 +14,8 @@
 //   and is reopened by the next call, or at once (with backoff) while payment listeners exist.
 // - payment_received notifications feed onPaymentReceived. They are best effort (sent only while we
 //   are connected, ephemeral on the relay), so polling lookup_invoice stays the fallback.
+// - the relay connection goes through the address rules (wallet-network.ts), and neither the wallet's
+//   error messages nor the relay's reasons are repeated in ours (codes only, from the NIP-47 list).
 // Not supported: NIP-42 relay AUTH, and publishing to several relays at once.
 import * as nip04 from "nostr-tools/nip04";
 import * as nip44 from "nostr-tools/nip44";
@@ -23,6 +25,7 @@ import { z } from "zod";
 import { parseNwcConnectionUri, type NwcCredentials } from "./credentials.ts";
 import { WalletError, type CreatedInvoice, type CreateInvoiceRequest, type InvoiceLookup, type InvoiceState, type WalletBackend } from "./types.ts";
 import { DEFAULT_WALLET_TIMEOUT_MS, PaymentReceivedListeners, type PaymentReceivedListener, type WalletCapabilities } from "./wallet-capabilities.ts";
+import { blockedTarget, blockedWalletMessage, openWalletWebSocket, type TargetPolicy } from "./wallet-network.ts";
 import { assertInvoiceRequest, checkCreatedInvoice, decodeWalletInvoice, isPaymentHash, parseWalletResponse } from "./wallet-response.ts";
 
 const BACKEND = "NWC wallet";
@@ -71,12 +74,14 @@ export function chooseNwcEncryption(infoEvent: Pick<NostrEvent, "tags"> | null):
   const offered = (tag[1] ?? "").split(/\s+/).filter(Boolean);
   if (offered.includes("nip44_v2")) return "nip44_v2";
   if (offered.includes("nip04")) return "nip04";
-  throw new WalletError("rejected", `${BACKEND} offers no encryption we support (it offers: ${offered.join(", ") || "none"})`);
+  throw new WalletError("rejected", `${BACKEND} offers no encryption we support (we speak nip44_v2 and nip04)`);
 }
 
-/** What an NWC backend needs: validated credentials and, optionally, a per-call timeout. */
+/** What an NWC backend needs: validated credentials, the address rules and, optionally, a per-call timeout. */
 export type NwcBackendOptions = {
   credentials: NwcCredentials;
+  /** Which addresses the relay may be at (walletTargetPolicy), checked at every connection. */
+  targetPolicy: TargetPolicy;
   timeoutMs?: number;
   /** Injectable clock for expiry decisions (tests); Nostr timestamps always use the real clock. */
   now?: () => Date;
@@ -113,6 +118,11 @@ const notificationEnvelope = z.looseObject({
 
 /** A refusal the wallet sent as a NIP-47 error; `code` is its error code (e.g. NOT_FOUND, RESTRICTED). */
 export class Nip47Error extends WalletError {
+  /** The code as we name it in messages: one of NIP-47's, else OTHER (the wallet's text is never repeated). */
+  static codeForMessage(code: string): string {
+    return Object.hasOwn(NIP47_ERROR_KINDS, code) ? code : "OTHER";
+  }
+
   constructor(
     readonly code: string,
     message: string,
@@ -138,6 +148,7 @@ const secondsNow = () => Math.floor(Date.now() / 1000);
 export class NwcBackend implements WalletBackend, Pick<WalletCapabilities, "onPaymentReceived" | "close"> {
   readonly type = "nwc" as const;
   private readonly relayUrl: string;
+  private readonly targetPolicy: TargetPolicy;
   private readonly walletPubkey: string;
   private readonly secretKey: Uint8Array;
   private readonly clientPubkey: string;
@@ -159,6 +170,7 @@ export class NwcBackend implements WalletBackend, Pick<WalletCapabilities, "onPa
   constructor(options: NwcBackendOptions) {
     const connection = parseNwcConnectionUri(options.credentials.connectionUri);
     this.relayUrl = connection.relayUrls[0];
+    this.targetPolicy = options.targetPolicy;
     this.walletPubkey = connection.walletPubkey;
     this.secretKey = new Uint8Array(Buffer.from(connection.secretHex, "hex"));
     this.clientPubkey = getPublicKey(this.secretKey);
@@ -289,8 +301,8 @@ export class NwcBackend implements WalletBackend, Pick<WalletCapabilities, "onPa
     }
     const envelope = parseWalletResponse(BACKEND, method, responseEnvelope, json);
     if (envelope.error) {
-      const { code, message } = envelope.error;
-      throw new Nip47Error(code, `${BACKEND} refused ${method} (${code})${message ? `: ${message}` : ""}`);
+      const { code } = envelope.error;
+      throw new Nip47Error(code, `${BACKEND} refused ${method} (${Nip47Error.codeForMessage(code)})`);
     }
     if (envelope.result_type !== method) {
       throw new WalletError("invalid_response", `${BACKEND} answered ${method} with a ${envelope.result_type} result`);
@@ -356,7 +368,7 @@ export class NwcBackend implements WalletBackend, Pick<WalletCapabilities, "onPa
 
   private open(): Promise<RelayConnection> {
     return new Promise<RelayConnection>((resolve, reject) => {
-      const socket = new WebSocket(this.relayUrl, { handshakeTimeout: this.timeoutMs });
+      const socket = openWalletWebSocket(this.relayUrl, this.targetPolicy, { handshakeTimeout: this.timeoutMs });
       const connection: RelayConnection = { socket, eoseWaiters: new Map(), infoEvents: [] };
       let opened = false;
       socket.on("open", () => {
@@ -381,8 +393,11 @@ export class NwcBackend implements WalletBackend, Pick<WalletCapabilities, "onPa
       socket.on("message", (data) => this.receive(connection, data.toString()));
       socket.on("error", (err: Error & { code?: string }) => {
         if (opened) return; // "close" follows and handles it
+        const host = new URL(this.relayUrl).host;
+        const blocked = blockedTarget(err);
+        if (blocked) return reject(new WalletError("unreachable", blockedWalletMessage(`${BACKEND} relay`, host, blocked)));
         const timedOut = /handshake has timed out/i.test(err.message);
-        reject(new WalletError(timedOut ? "timeout" : "unreachable", `${BACKEND} relay ${new URL(this.relayUrl).host} is unreachable: ${err.code ?? err.message}`));
+        reject(new WalletError(timedOut ? "timeout" : "unreachable", `${BACKEND} relay ${host} is unreachable: ${err.code ?? err.message}`));
       });
       socket.on("close", () => {
         if (!opened) {
@@ -423,16 +438,17 @@ export class NwcBackend implements WalletBackend, Pick<WalletCapabilities, "onPa
       return; // not NIP-01; nothing we could act on
     }
     if (!Array.isArray(message)) return;
-    const [verb, first, second, third] = message as unknown[];
+    const [verb, first, second] = message as unknown[];
     if (verb === "EOSE" && typeof first === "string") {
       connection.eoseWaiters.get(first)?.resolve();
       connection.eoseWaiters.delete(first);
     } else if (verb === "OK" && typeof first === "string" && second === false) {
       const pending = this.pending.get(first);
-      pending?.reject(new WalletError("rejected", `${BACKEND} relay refused the request: ${String(third ?? "")}`));
+      // The relay's reason is its own text: the kind says enough.
+      pending?.reject(new WalletError("rejected", `${BACKEND} relay refused the request`));
     } else if (verb === "CLOSED" && typeof first === "string") {
       // The relay ended a subscription (auth required, rate limit): without it no answer can arrive.
-      connection.eoseWaiters.get(first)?.reject(new WalletError("rejected", `${BACKEND} relay closed the subscription: ${String(second ?? "")}`));
+      connection.eoseWaiters.get(first)?.reject(new WalletError("rejected", `${BACKEND} relay closed the subscription`));
       connection.eoseWaiters.delete(first);
       if (first === RESPONSES_SUBSCRIPTION) connection.socket.terminate();
     } else if (verb === "EVENT" && typeof first === "string" && second && typeof second === "object") {

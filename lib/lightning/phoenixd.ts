@@ -8,12 +8,16 @@
 //        exposed through onPaymentReceived; the socket is open only while listeners exist and reconnects
 //        with backoff. Events sent while disconnected are lost: polling lookupInvoice stays the truth.
 // phoenixd refuses descriptions over 128 characters, so longer ones are shortened (with "…") before sending.
-import WebSocket from "ws";
+// HTTP calls and the websocket go through the address rules (wallet-network.ts); phoenixd's own error
+// texts are never repeated (a wallet URL may lead to any internal page).
+import type { Agent } from "undici";
+import type WebSocket from "ws";
 import { z } from "zod";
 import type { PhoenixdCredentials } from "./credentials.ts";
 import { WalletError, type CreatedInvoice, type CreateInvoiceRequest, type InvoiceLookup, type WalletBackend } from "./types.ts";
 import { DEFAULT_WALLET_TIMEOUT_MS, PaymentReceivedListeners, type PaymentReceivedListener, type WalletCapabilities } from "./wallet-capabilities.ts";
 import { WalletHttpClient, walletHttpError, walletUrl, type WalletHttpResponse } from "./wallet-http.ts";
+import { openWalletWebSocket, walletDispatcher, type TargetPolicy } from "./wallet-network.ts";
 import { assertInvoiceRequest, checkCreatedInvoice, decodeWalletInvoice, isPaymentHash, parseWalletResponse } from "./wallet-response.ts";
 
 const BACKEND = "phoenixd";
@@ -25,9 +29,11 @@ export const PHOENIXD_MAX_DESCRIPTION_LENGTH = 128;
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 30_000;
 
-/** What a phoenixd backend needs: validated credentials and, optionally, a per-call timeout. */
+/** What a phoenixd backend needs: validated credentials, the address rules and, optionally, a per-call timeout. */
 export type PhoenixdBackendOptions = {
   credentials: PhoenixdCredentials;
+  /** Which addresses phoenixd may be at (walletTargetPolicy), checked at every connection. */
+  targetPolicy: TargetPolicy;
   timeoutMs?: number;
   /** Injectable clock for expiry decisions (tests). */
   now?: () => Date;
@@ -69,6 +75,8 @@ export function phoenixdDescription(description: string): string {
 export class PhoenixdBackend implements WalletBackend, Pick<WalletCapabilities, "onPaymentReceived" | "close"> {
   readonly type = "phoenixd" as const;
   private readonly http: WalletHttpClient;
+  private readonly agent: Agent;
+  private readonly targetPolicy: TargetPolicy;
   private readonly authorization: string;
   private readonly websocketUrl: string;
   private readonly now: () => Date;
@@ -86,11 +94,15 @@ export class PhoenixdBackend implements WalletBackend, Pick<WalletCapabilities, 
     const url = walletUrl(credentials.url, "/websocket");
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
     this.websocketUrl = url.toString();
+    this.targetPolicy = options.targetPolicy;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS;
+    this.agent = walletDispatcher(options.targetPolicy, { connectTimeoutMs: timeoutMs });
     this.http = new WalletHttpClient({
       backend: BACKEND,
       baseUrl: credentials.url,
-      timeoutMs: options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS,
+      timeoutMs,
       headers: { authorization: this.authorization },
+      dispatcher: this.agent,
     });
   }
 
@@ -146,16 +158,18 @@ export class PhoenixdBackend implements WalletBackend, Pick<WalletCapabilities, 
     };
   }
 
-  /** Closes the websocket and forgets every listener. */
+  /** Closes the websocket and the HTTP connections, and forgets every listener (again: nothing more to do). */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     this.listeners.clear();
     this.stopSocket();
+    await this.agent.close();
   }
 
   private ensureSocket(): void {
     if (this.socket || this.reconnectTimer || this.closed || this.listeners.size === 0) return;
-    const socket = new WebSocket(this.websocketUrl, { headers: { authorization: this.authorization } });
+    const socket = openWalletWebSocket(this.websocketUrl, this.targetPolicy, { headers: { authorization: this.authorization } });
     this.socket = socket;
     socket.on("open", () => {
       this.reconnectDelay = RECONNECT_MIN_MS;
@@ -204,6 +218,6 @@ export class PhoenixdBackend implements WalletBackend, Pick<WalletCapabilities, 
       if (response.json === undefined) throw new WalletError("invalid_response", `${BACKEND} answered ${what} with a body that is not JSON`);
       return response.json;
     }
-    throw walletHttpError(BACKEND, what, response.status, response.text.slice(0, 200) || undefined);
+    throw walletHttpError(BACKEND, what, response.status);
   }
 }

@@ -10,6 +10,7 @@ import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "./fakes/lnd.ts";
 import { FakeNostrRelay } from "./fakes/nostr-relay.ts";
 import { FakeNwcWalletService, type Nip47Encryption } from "./fakes/nwc-wallet-service.ts";
 import { FakePhoenixd } from "./fakes/phoenixd.ts";
+import { LOOPBACK_WALLET_POLICY } from "./fakes/loopback-policy.ts";
 import {
   DevLightningNode,
   WalletError,
@@ -86,7 +87,7 @@ function devHarness(): Harness {
 function lndHarness(): Harness {
   let lnd: FakeLnd;
   const backendWith = (macaroonHex: string, restUrl = lnd.url, timeoutMs = CALL_TIMEOUT_MS) =>
-    track(walletBackendFor({ type: "lnd", credentials: lndCredentialsSchema.parse({ type: "lnd", restUrl, macaroonHex }), timeoutMs }));
+    track(walletBackendFor({ type: "lnd", credentials: lndCredentialsSchema.parse({ type: "lnd", restUrl, macaroonHex }), targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs }));
   return {
     remote: true,
     knowsPubkeyUpfront: true,
@@ -113,7 +114,7 @@ function nwcHarness(encryption: Nip47Encryption[]): Harness {
   let relay: FakeNostrRelay;
   let service: FakeNwcWalletService;
   const backendWith = (connectionUri: string, timeoutMs = CALL_TIMEOUT_MS) =>
-    track(walletBackendFor({ type: "nwc", credentials: nwcCredentialsSchema.parse({ type: "nwc", connectionUri }), timeoutMs }));
+    track(walletBackendFor({ type: "nwc", credentials: nwcCredentialsSchema.parse({ type: "nwc", connectionUri }), targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs }));
   return {
     remote: true,
     knowsPubkeyUpfront: true,
@@ -145,7 +146,7 @@ function nwcHarness(encryption: Nip47Encryption[]): Harness {
 function lnbitsHarness(): Harness {
   let lnbits: FakeLnbits;
   const backendWith = (invoiceKey: string, url = lnbits.url, timeoutMs = CALL_TIMEOUT_MS) =>
-    track(walletBackendFor({ type: "lnbits", credentials: lnbitsCredentialsSchema.parse({ type: "lnbits", url, invoiceKey }), timeoutMs }));
+    track(walletBackendFor({ type: "lnbits", credentials: lnbitsCredentialsSchema.parse({ type: "lnbits", url, invoiceKey }), targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs }));
   return {
     remote: true,
     knowsPubkeyUpfront: false,
@@ -169,7 +170,7 @@ function lnbitsHarness(): Harness {
 function phoenixdHarness(): Harness {
   let phoenixd: FakePhoenixd;
   const backendWith = (password: string, url = phoenixd.url, timeoutMs = CALL_TIMEOUT_MS) =>
-    track(walletBackendFor({ type: "phoenixd", credentials: phoenixdCredentialsSchema.parse({ type: "phoenixd", url, password }), timeoutMs }));
+    track(walletBackendFor({ type: "phoenixd", credentials: phoenixdCredentialsSchema.parse({ type: "phoenixd", url, password }), targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs }));
   return {
     remote: true,
     knowsPubkeyUpfront: true,

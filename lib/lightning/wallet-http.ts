@@ -1,9 +1,12 @@
 // The HTTP transport shared by the REST wallet backends (LND REST, LNbits, phoenixd): one deadline per
-// call covering connect, headers and body; a bounded body; and transport failures mapped to
-// WalletError kinds ("timeout" when the deadline passed, "unreachable" for refused connections,
-// DNS and TLS failures). Status codes are left to each backend: their error dialects differ.
+// call covering connect, headers and body; a bounded body; every call through the backend's pinned
+// dispatcher (wallet-network.ts); and transport failures mapped to WalletError kinds ("timeout" when
+// the deadline passed, "unreachable" for refused connections, blocked addresses, DNS and TLS
+// failures). Status codes are left to each backend: their error dialects differ. Our error messages
+// never carry a response body: a wallet URL may point anywhere, and its answer is not ours to show.
 import { request, type Dispatcher } from "undici";
 import { WalletError } from "./types.ts";
+import { blockedTarget, blockedWalletMessage } from "./wallet-network.ts";
 
 /** Wallet answers are small JSON documents; anything larger is not one of them. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -28,8 +31,8 @@ export type WalletHttpOptions = {
   timeoutMs: number;
   /** Sent on every request (credentials). */
   headers: Record<string, string>;
-  /** A dedicated undici Agent (custom CA); the process-wide one otherwise. */
-  dispatcher?: Dispatcher;
+  /** The backend's pinned dispatcher (walletDispatcher): the only way a wallet call leaves the process. */
+  dispatcher: Dispatcher;
 };
 
 /** A received answer: status and body, with the body parsed as JSON when it is JSON. */
@@ -113,6 +116,8 @@ export class WalletHttpClient {
     } catch (err) {
       if (err instanceof WalletError) throw err;
       if (timedOut) throw new WalletError("timeout", `${backend} did not answer ${method} ${path} within ${timeoutMs} ms`);
+      const blocked = blockedTarget(err);
+      if (blocked) throw new WalletError("unreachable", blockedWalletMessage(backend, url.host, blocked));
       const code = errorCode(err);
       if (code && TLS_ERROR_CODES.has(code)) {
         throw new WalletError(
@@ -130,12 +135,11 @@ export class WalletHttpClient {
 /**
  * The WalletError for a non-success status every REST backend shares: 401/403 are bad credentials,
  * 404 and gateway errors mean the URL does not lead to a working wallet, 429 and other 4xx/5xx are
- * refusals. `detail` is the backend's own error text when it gave one.
+ * refusals. Only the status is named: the body stays with the wallet (it could be any internal page).
  */
-export function walletHttpError(backend: string, what: string, status: number, detail: string | undefined): WalletError {
-  const suffix = detail ? `: ${detail}` : "";
-  if (status === 401 || status === 403) return new WalletError("unauthorized", `${backend} refused the credentials for ${what} (HTTP ${status})${suffix}`);
-  if (status === 404) return new WalletError("unreachable", `${backend} has no ${what} endpoint at this URL (HTTP 404); check the URL${suffix}`);
-  if (status === 502 || status === 503 || status === 504) return new WalletError("unreachable", `${backend} is unavailable behind its proxy (HTTP ${status})${suffix}`);
-  return new WalletError("rejected", `${backend} refused ${what} (HTTP ${status})${suffix}`);
+export function walletHttpError(backend: string, what: string, status: number): WalletError {
+  if (status === 401 || status === 403) return new WalletError("unauthorized", `${backend} refused the credentials for ${what} (HTTP ${status})`);
+  if (status === 404) return new WalletError("unreachable", `${backend} has no ${what} endpoint at this URL (HTTP 404); check the URL`);
+  if (status === 502 || status === 503 || status === 504) return new WalletError("unreachable", `${backend} is unavailable behind its proxy (HTTP ${status})`);
+  return new WalletError("rejected", `${backend} refused ${what} (HTTP ${status})`);
 }

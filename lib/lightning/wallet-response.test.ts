@@ -49,6 +49,21 @@ describe("decodeWalletInvoice", () => {
     expect(decoded.amountMsat).toBeNull();
     expect(decoded.expiresAt.getTime()).toBe((1496314658 + 3600) * 1000);
   });
+
+  it("refuses what is not an invoice without repeating it (the decoder's errors quote their input)", () => {
+    for (const answer of ["lnbcINTERNAL-PAGE-TEXTxyz", "<html>INTERNAL-PAGE-TEXT</html>"]) {
+      const err = (() => {
+        try {
+          decodeWalletInvoice("Test", answer);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(err).toBeInstanceOf(WalletError);
+      expect((err as WalletError).kind).toBe("invalid_response");
+      expect((err as WalletError).message).not.toContain("INTERNAL-PAGE-TEXT");
+    }
+  });
 });
 
 describe("assertInvoiceRequest", () => {

@@ -51,8 +51,9 @@ export function decodeWalletInvoice(backend: string, paymentRequest: unknown): D
   let decoded: ReturnType<typeof decodeBolt11>;
   try {
     decoded = decodeBolt11(paymentRequest);
-  } catch (err) {
-    throw new WalletError("invalid_response", `${backend} returned an invalid BOLT11 payment request: ${(err as Error).message}`);
+  } catch {
+    // The decoder's messages quote their input ("Mixed-case string …"): a wallet's answer is not repeated.
+    throw new WalletError("invalid_response", `${backend} returned an invalid BOLT11 payment request`);
   }
   const paymentHash = decoded.tagsObject.payment_hash?.toLowerCase();
   if (!paymentHash || !HEX_32_BYTES.test(paymentHash) || !decoded.payeeNodeKey || decoded.timestamp === undefined) {

@@ -3,29 +3,41 @@
 // The macaroon is the capability: only we can mint one (HMAC chain keyed by APP_SECRET), and the
 // gateway hands it only to the client that asked. So the preimage never reaches anyone who lacks
 // it, and an unpaid invoice releases nothing. See docs/decisions.md "Settlement for QR payers".
+// The route is public and polled, so each caller IP has a budget per minute, each challenge one for
+// wallet lookups, and the wallet is asked through the web app's live backend of its tenant (one
+// connection reused across polls, not one opened per call).
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
 import { verifyL402Macaroon } from "../l402/macaroon.ts";
-import type { DevLightningNode } from "../lightning/dev-node.ts";
 import type { InvoiceLookup } from "../lightning/types.ts";
 import type { KeyValueStore } from "../store/types.ts";
-import { openWalletBackend } from "../wallets/open-wallet.ts";
+import type { WalletBackendCache } from "../wallets/wallet-backend-cache.ts";
 import { recordInvoiceSettled } from "./record-settlement.ts";
 import type { SettlementResponse } from "./settlement-schemas.ts";
 
 /** Wallet lookups one challenge may cause per minute; try-it polls every 1-5 s. */
 export const SETTLEMENT_LOOKUPS_PER_MINUTE = 60;
+/**
+ * Calls one IP may make per minute, whatever they carry: try-it polls one invoice about 15 times a
+ * minute (every 1 s, backing off to 5 s), so this leaves room for several open QR invoices (or a few
+ * visitors behind one NAT) and stops a flood before any macaroon check, database read or wallet call.
+ */
+export const SETTLEMENT_REQUESTS_PER_MINUTE_PER_IP = 120;
 
 export type LookupChallengeSettlementOptions = {
   prisma: PrismaClient;
   store: KeyValueStore;
   appSecret: string;
-  devNode: DevLightningNode | null;
+  /** Live wallet backends per tenant (ServerContext.wallets), reused across polls. */
+  wallets: WalletBackendCache;
   /** The macaroon of the 402 challenge, as the gateway sent it. */
   macaroon: string;
+  /** The caller's address (requestClientIp), whose budget every call spends. */
+  clientIp: string;
   now?: Date;
   lookupsPerMinute?: number;
+  requestsPerMinutePerIp?: number;
 };
 
 /** True when `preimage` is 32 bytes of hex hashing to `paymentHash`: a wallet's word is checked, not trusted. */
@@ -34,14 +46,25 @@ function provesPayment(preimage: string | null | undefined, paymentHash: string)
   return createHash("sha256").update(Buffer.from(preimage, "hex")).digest("hex") === paymentHash;
 }
 
+/** 429 with the seconds until the budget's window ends (the route sends them as Retry-After too). */
+function rateLimited(message: string, ttlMs: number): AppError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(ttlMs / 1000));
+  return new AppError("rate_limited", `${message}; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+}
+
 /**
- * Where the macaroon's invoice stands, with the preimage once it is settled. 401 for a macaroon we
- * did not mint (or tampered with); 404 when its invoice is unknown to its tenant; 429 past the
- * per-challenge lookup budget; 503 when the tenant's wallet cannot be asked.
+ * Where the macaroon's invoice stands, with the preimage once it is settled. 429 past the caller's
+ * per-IP budget (checked first) or the per-challenge lookup budget; 401 for a macaroon we did not
+ * mint (or tampered with); 404 when its invoice is unknown to its tenant; 503 when the tenant's
+ * wallet cannot be asked.
  */
 export async function lookupChallengeSettlement(options: LookupChallengeSettlementOptions): Promise<SettlementResponse> {
   const { prisma, macaroon } = options;
   const now = options.now ?? new Date();
+  const perIpLimit = options.requestsPerMinutePerIp ?? SETTLEMENT_REQUESTS_PER_MINUTE_PER_IP;
+  const caller = await options.store.increment(`l402:settlement:ip:${options.clientIp}`, 60_000);
+  if (caller.count > perIpLimit) throw rateLimited(`Too many settlement checks from this address (${perIpLimit} per minute)`, caller.ttlMs);
+
   // The chain and caveats first, the clock ourselves: an expired token is still ours but can no
   // longer pay for anything, so there is nothing to release.
   const verified = verifyL402Macaroon({ appSecret: options.appSecret, macaroon, now: new Date(0) });
@@ -57,23 +80,18 @@ export async function lookupChallengeSettlement(options: LookupChallengeSettleme
   if (!invoice) throw new AppError("not_found", "No invoice of this API matches this macaroon");
   if (invoice.status === "expired" || invoice.status === "canceled") return { state: invoice.status, paymentHash: invoice.paymentHash, preimage: null };
 
+  const lookupLimit = options.lookupsPerMinute ?? SETTLEMENT_LOOKUPS_PER_MINUTE;
   const budget = await options.store.increment(`l402:settlement:${invoice.paymentHash}`, 60_000);
-  if (budget.count > (options.lookupsPerMinute ?? SETTLEMENT_LOOKUPS_PER_MINUTE)) {
-    throw new AppError("rate_limited", "Too many settlement checks for this invoice; poll less often", {
-      retryAfterSeconds: Math.max(1, Math.ceil(budget.ttlMs / 1000)),
-    });
-  }
+  if (budget.count > lookupLimit) throw rateLimited(`Too many settlement checks for this invoice (${lookupLimit} per minute); poll less often`, budget.ttlMs);
 
   const wallet = await prisma.wallet.findUnique({ where: { tenantId }, select: { type: true, credentialsEnc: true } });
   if (!wallet) throw new AppError("service_unavailable", "This API has no wallet connected");
   let lookup: InvoiceLookup | null;
-  const backend = openWalletBackend({ appSecret: options.appSecret, wallet, devNode: options.devNode });
   try {
-    lookup = await backend.lookupInvoice(invoice.paymentHash);
+    // The tenant's live backend, kept open for the next poll (replaced when the wallet changes).
+    lookup = await options.wallets.backendFor(tenantId, wallet).lookupInvoice(invoice.paymentHash);
   } catch {
     throw new AppError("service_unavailable", "The provider's wallet did not answer; try again shortly");
-  } finally {
-    await backend.close?.();
   }
   if (!lookup) throw new AppError("not_found", "The provider's wallet does not know this invoice");
   if (lookup.state !== "settled") return { state: lookup.state, paymentHash: invoice.paymentHash, preimage: null };

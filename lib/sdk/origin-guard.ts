@@ -11,6 +11,13 @@ export type OriginGuardOptions = {
   secrets: SecretPair[] | (() => SecretPair[] | Promise<SecretPair[]>);
   /** Maximum age of a signed request (30 s by default, as the spec recommends). */
   windowMs?: number;
+  /** How far ahead of this server's clock a gateway's timestamp may be (5 s by default). */
+  maxFutureSkewMs?: number;
+  /**
+   * Refuse requests without X-Gateway-Signature-V2 (the signature that covers the query string).
+   * Without it, v2 is checked whenever present and v1 accepted otherwise.
+   */
+  requireSignatureV2?: boolean;
   /** Path prefix where the origin is mounted (the gateway signs tenant-relative paths). */
   basePath?: string;
   /** Replay guard; defaults to an in-memory cache (use a shared one with several origin instances). */
@@ -42,15 +49,25 @@ function stripBase(path: string, basePath: string | undefined): string {
   return path === base ? "/" : path.startsWith(`${base}/`) ? path.slice(base.length) : path;
 }
 
-async function check(options: OriginGuardOptions, rememberNonce: NonNullable<OriginGuardOptions["rememberNonce"]>, input: { method: string; path: string; headers: Record<string, string | string[] | undefined>; rawBody: string | Uint8Array }) {
+/** Splits a request target into its path and its raw query (after the first "?", "" when none). */
+function splitTarget(target: string): { path: string; query: string } {
+  const q = target.indexOf("?");
+  return q === -1 ? { path: target, query: "" } : { path: target.slice(0, q), query: target.slice(q + 1) };
+}
+
+async function check(options: OriginGuardOptions, rememberNonce: NonNullable<OriginGuardOptions["rememberNonce"]>, input: { method: string; target: string; headers: Record<string, string | string[] | undefined>; rawBody: string | Uint8Array }) {
   const secrets = typeof options.secrets === "function" ? await options.secrets() : options.secrets;
+  const { path, query } = splitTarget(input.target);
   return verifyGatewayRequest({
     method: input.method,
-    path: stripBase(input.path, options.basePath),
+    path: stripBase(path, options.basePath),
+    query,
     headers: input.headers,
     rawBody: input.rawBody,
     secrets,
     windowMs: options.windowMs,
+    maxFutureSkewMs: options.maxFutureSkewMs,
+    requireSignatureV2: options.requireSignatureV2,
     now: options.now?.(),
     rememberNonce,
   });
@@ -78,8 +95,7 @@ export function gatewayGuard(options: OriginGuardOptions) {
     try {
       const raw = Buffer.isBuffer(req.body) ? req.body : typeof req.body === "string" ? Buffer.from(req.body) : await readRaw(req);
       req.rawBody = raw;
-      const path = (req.originalUrl ?? req.url ?? "/").split("?")[0];
-      const verdict = await check(options, rememberNonce, { method: req.method ?? "GET", path, headers: req.headers, rawBody: raw });
+      const verdict = await check(options, rememberNonce, { method: req.method ?? "GET", target: req.originalUrl ?? req.url ?? "/", headers: req.headers, rawBody: raw });
       if (!verdict.ok) return deny(res, verdict.reason);
       next();
     } catch (err) {
@@ -102,9 +118,10 @@ export function withGatewayGuard<C>(handler: (request: Request, context: C) => R
   const rememberNonce = options.rememberNonce ?? memoryNonceCache();
   return async (request: Request, context: C): Promise<Response> => {
     const rawBody = new Uint8Array(await request.clone().arrayBuffer());
+    const url = new URL(request.url);
     const verdict = await check(options, rememberNonce, {
       method: request.method,
-      path: new URL(request.url).pathname,
+      target: `${url.pathname}${url.search}`,
       headers: Object.fromEntries(request.headers.entries()),
       rawBody,
     });

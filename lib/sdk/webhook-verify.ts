@@ -1,11 +1,12 @@
 // Webhook signatures (spec 6.2) for receivers, and the one definition of the signing recipe that the
 // platform's sender (lib/webhooks/sign.ts) also uses. No server-side imports: node:crypto only.
 //
-// Recipe: key = the subscription secret; for `whsec_<base64>` secrets (all we issue) the key is the
-// base64-decoded bytes after `whsec_`, exactly as Standard Webhooks verifiers derive it, so one key
-// serves both schemes:
-//   X-Webhook-Signature = hex(HMAC-SHA256(key, `${X-Webhook-Timestamp}.${rawBody}`)), timestamp in ms
-//   webhook-signature   = "v1," + base64(HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${rawBody}`)), timestamp in s
+// Recipe (spec 6.2 and the Standard Webhooks specification), with two keys from one secret:
+//   X-Webhook-Signature = hex(HMAC-SHA256(secret as UTF-8, `${X-Webhook-Timestamp}.${rawBody}`)), timestamp in ms;
+//                         the key is the secret string exactly as the create route returned it, `whsec_`
+//                         included (what deployed receivers compute with createHmac("sha256", secret))
+//   webhook-signature   = "v1," + base64(HMAC-SHA256(base64-decoded bytes after `whsec_`,
+//                         `${webhook-id}.${webhook-timestamp}.${rawBody}`)), timestamp in s (Standard Webhooks' key)
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /** Prefix of every secret we issue (the Standard Webhooks convention). */
@@ -55,11 +56,16 @@ export type WebhookEnvelope<D = Record<string, unknown>> = {
 /** Headers as Node (`req.headers`), fetch (`Headers`) or a plain object carry them. */
 export type HeaderSource = Headers | Record<string, string | string[] | undefined>;
 
+/** The HMAC key of X-Webhook-Signature (spec 6.2): the secret's UTF-8 bytes, prefix included. */
+export function webhookSignatureKey(secret: string): Buffer {
+  return Buffer.from(secret, "utf8");
+}
+
 /**
- * The HMAC key of a secret: the decoded bytes of a `whsec_<base64>` secret (as Standard Webhooks
- * verifiers do), or the UTF-8 bytes of any other string.
+ * The HMAC key of the Standard Webhooks `webhook-signature`: the decoded bytes of a
+ * `whsec_<base64>` secret, as that standard's verifiers derive it, or the UTF-8 bytes of any other string.
  */
-export function webhookSigningKey(secret: string): Buffer {
+export function standardWebhookKey(secret: string): Buffer {
   if (secret.startsWith(WEBHOOK_SECRET_PREFIX)) return Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), "base64");
   return Buffer.from(secret, "utf8");
 }
@@ -134,7 +140,7 @@ export function verifyWebhook<D = Record<string, unknown>>(options: VerifyWebhoo
   if (!HEX_SHA256.test(signature)) return { ok: false, code: "invalid_signature_format" };
   const received = Buffer.from(signature, "hex");
   const matches = secrets.some((secret) => {
-    const expected = Buffer.from(computeWebhookSignature(webhookSigningKey(secret), timestamp, options.rawBody), "hex");
+    const expected = Buffer.from(computeWebhookSignature(webhookSignatureKey(secret), timestamp, options.rawBody), "hex");
     return timingSafeEqual(expected, received);
   });
   if (!matches) return { ok: false, code: "signature_mismatch" };

@@ -1,12 +1,14 @@
-// Connects a workspace's receiving wallet: proves it works by creating a test invoice, then stores
-// it (credentials sealed) and tells the gateways, which start issuing invoices from it.
+// Connects a workspace's receiving wallet: checks its addresses against the wallet address rules,
+// proves it works by creating a test invoice, then stores it (credentials sealed) and tells the
+// gateways, which start issuing invoices from it.
 import { sealSecret } from "../crypto/secret-box.ts";
 import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
 import { describeWallet } from "../lightning/credentials.ts";
-import { walletBackendFor, walletBackendOptionsFor, WalletError, type DevLightningNode } from "../lightning/index.ts";
+import { walletBackendFor, walletBackendOptionsFor, WalletError, type DevLightningNode, type TargetPolicy } from "../lightning/index.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { publishConfigChanged } from "../tenants/config-events.ts";
+import { assertWalletTargets } from "./check-wallet-targets.ts";
 import type { WalletConnect } from "./schemas.ts";
 
 export type ConnectWalletOptions = {
@@ -14,6 +16,8 @@ export type ConnectWalletOptions = {
   store: KeyValueStore;
   appSecret: string;
   devNode: DevLightningNode | null;
+  /** The wallet address rules (walletTargetPolicy(config)): checked before the probe and at its every connection. */
+  targetPolicy: TargetPolicy;
   tenantId: string;
   wallet: WalletConnect;
   now?: Date;
@@ -33,7 +37,7 @@ function walletProblem(message: string, kind?: string): AppError {
 async function probeWallet(options: ConnectWalletOptions): Promise<{ nodePubkey: string | null }> {
   let backend;
   try {
-    backend = walletBackendFor(walletBackendOptionsFor(options.wallet, { devNode: options.devNode }));
+    backend = walletBackendFor(walletBackendOptionsFor(options.wallet, { devNode: options.devNode, targetPolicy: options.targetPolicy }));
     await backend.createInvoice(TEST_INVOICE);
     return { nodePubkey: await backend.getNodePubkey() };
   } catch (err) {
@@ -47,6 +51,7 @@ async function probeWallet(options: ConnectWalletOptions): Promise<{ nodePubkey:
 /** Replaces any previous wallet of the workspace; returns the stored row. */
 export async function connectWallet(options: ConnectWalletOptions) {
   const { prisma, store, appSecret, tenantId, wallet, now = new Date() } = options;
+  await assertWalletTargets(wallet, options.targetPolicy);
   const { nodePubkey } = await probeWallet(options);
   const { type, ...credentials } = wallet;
   const columns = {

@@ -5,6 +5,7 @@ import { walletCredentialsSchema, type WalletCredentials } from "../lightning/cr
 import { walletBackendFor, walletBackendOptionsFor, type DevLightningNode } from "../lightning/index.ts";
 import { WalletError } from "../lightning/types.ts";
 import type { CapableWalletBackend } from "../lightning/wallet-capabilities.ts";
+import type { TargetPolicy } from "../lightning/wallet-network.ts";
 
 export type StoredWallet = { type: string; credentialsEnc: string };
 
@@ -21,8 +22,18 @@ export function readWalletCredentials(appSecret: string, wallet: StoredWallet): 
   return parsed.data;
 }
 
+/** What opening a stored wallet needs; `targetPolicy` is walletTargetPolicy(config) outside tests. */
+export type OpenWalletOptions = {
+  appSecret: string;
+  wallet: StoredWallet;
+  devNode: DevLightningNode | null;
+  /** The address rules every connection to the wallet passes (WALLET_ALLOWED_TARGETS). */
+  targetPolicy: TargetPolicy;
+  timeoutMs?: number;
+};
+
 /** Builds the backend for a stored wallet. Callers own it and call `close?.()` when done. */
-export function openWalletBackend(options: { appSecret: string; wallet: StoredWallet; devNode: DevLightningNode | null; timeoutMs?: number }): CapableWalletBackend {
+export function openWalletBackend(options: OpenWalletOptions): CapableWalletBackend {
   const credentials = readWalletCredentials(options.appSecret, options.wallet);
-  return walletBackendFor(walletBackendOptionsFor(credentials, { devNode: options.devNode, timeoutMs: options.timeoutMs }));
+  return walletBackendFor(walletBackendOptionsFor(credentials, { devNode: options.devNode, targetPolicy: options.targetPolicy, timeoutMs: options.timeoutMs }));
 }

@@ -21,15 +21,15 @@ async function standardWebhooksVerify(secret: string, headers: Record<string, st
   });
 }
 
-/** Spec 6.2 verifier: hex HMAC-SHA256 of `${ms}.${body}` with the same key bytes. */
+/** Spec 6.2 verifier: hex HMAC-SHA256 of `${ms}.${body}` keyed with the secret string exactly as given. */
 async function specVerify(secret: string, headers: Record<string, string>, body: string): Promise<boolean> {
-  const keyBytes = Uint8Array.from(atob(secret.replace(/^whsec_/, "")), (c) => c.charCodeAt(0));
+  const keyBytes = new TextEncoder().encode(secret);
   const key = await crypto.subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${headers["x-webhook-timestamp"]}.${body}`)));
   return [...mac].map((b) => b.toString(16).padStart(2, "0")).join("") === headers["x-webhook-signature"];
 }
 
-const VECTOR_HEX = "90cf28eab9a37db1f0ac93e9a15fd080b93995267642161ccc38bf0b62517c86";
+const VECTOR_HEX = "9a62eb6161d661478a88f5718f180a3a75811a7c950dc51f16656bac1d5f27f8";
 const VECTOR_B64 = "OHBQOJh/RyAk1F4HTHuOYvxokKC7QzRGd6FI/ALOlYI=";
 
 describe("webhook secrets", () => {
@@ -66,14 +66,26 @@ describe("signDelivery", () => {
   });
 
   it("matches a fixed vector", () => {
-    // Key = bytes 0x01..0x20. Expected values computed with the openssl CLI:
-    //   printf '%s' '1700000000123.{"a":1}' | openssl dgst -sha256 -mac HMAC -macopt hexkey:0102…20
+    // Secret = whsec_ + base64 of bytes 0x01..0x20 (docs/webhooks.md's test vector). Expected values
+    // computed with the openssl CLI; X-Webhook-Signature is keyed with the secret string itself:
+    //   printf '%s' '1700000000123.{"a":1}' | openssl dgst -sha256 -mac HMAC -macopt key:whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=
     //   printf '%s' 'msg_1.1700000000.{"a":1}' | openssl dgst -sha256 -binary -mac HMAC -macopt hexkey:0102…20 | base64
     const secret = `whsec_${Buffer.from(Array.from({ length: 32 }, (_, i) => i + 1)).toString("base64")}`;
+    expect(secret).toBe("whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=");
     const headers = signDelivery({ secret, id: "msg_1", event: "invoice.settled", body: '{"a":1}', timestampMs: 1_700_000_000_123 });
     expect(headers["x-webhook-signature"]).toMatch(/^[0-9a-f]{64}$/);
     expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     expect(headers["x-webhook-signature"]).toBe(VECTOR_HEX);
     expect(headers["webhook-signature"]).toBe(`v1,${VECTOR_B64}`);
+  });
+});
+
+describe("the spec 6.2 recipe with nothing but node:crypto", () => {
+  it("is what a receiver following the spec computes: createHmac('sha256', secret) over `${timestamp}.${body}`", async () => {
+    const { createHmac } = await import("node:crypto");
+    const secret = generateWebhookSecret();
+    const body = '{"id":"x","event":"session.created","timestamp":"2026-11-26T00:00:00.000Z","data":{}}';
+    const headers = signDelivery({ secret, id: "x", event: "session.created", body, timestampMs: 1_764_115_200_000 });
+    expect(headers["x-webhook-signature"]).toBe(createHmac("sha256", secret).update(`${headers["x-webhook-timestamp"]}.${body}`).digest("hex"));
   });
 });

@@ -6,8 +6,9 @@ import {
   computeWebhookSignature,
   standardWebhookHeaders,
   WEBHOOK_SECRET_PREFIX,
+  standardWebhookKey,
   webhookHeaders,
-  webhookSigningKey,
+  webhookSignatureKey,
   type WebhookEnvelope,
 } from "../sdk/webhook-verify.ts";
 
@@ -15,8 +16,9 @@ import {
 const SECRET_BYTES = 32;
 
 /**
- * A new subscription secret `whsec_<base64 of 32 random bytes>`: the decoded bytes are the HMAC key
- * of both signature schemes, so Standard Webhooks libraries accept the secret unchanged.
+ * A new subscription secret `whsec_<base64 of 32 random bytes>`: the string itself keys
+ * X-Webhook-Signature (spec 6.2), and its decoded bytes key the Standard Webhooks signature, so
+ * that standard's libraries accept the secret unchanged too.
  */
 export function generateWebhookSecret(): string {
   return `${WEBHOOK_SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString("base64")}`;
@@ -40,7 +42,6 @@ export type SignDeliveryInput = {
 
 /** All headers of one attempt: ours (ms timestamp, hex) and Standard Webhooks' (s timestamp, base64). */
 export function signDelivery(input: SignDeliveryInput): Record<string, string> {
-  const key = webhookSigningKey(input.secret);
   const ms = String(Math.floor(input.timestampMs));
   const seconds = String(Math.floor(input.timestampMs / 1000));
   return {
@@ -48,9 +49,9 @@ export function signDelivery(input: SignDeliveryInput): Record<string, string> {
     [webhookHeaders.id]: input.id,
     [webhookHeaders.event]: input.event,
     [webhookHeaders.timestamp]: ms,
-    [webhookHeaders.signature]: computeWebhookSignature(key, ms, input.body),
+    [webhookHeaders.signature]: computeWebhookSignature(webhookSignatureKey(input.secret), ms, input.body),
     [standardWebhookHeaders.id]: input.id,
     [standardWebhookHeaders.timestamp]: seconds,
-    [standardWebhookHeaders.signature]: `v1,${computeStandardSignature(key, input.id, seconds, input.body)}`,
+    [standardWebhookHeaders.signature]: `v1,${computeStandardSignature(standardWebhookKey(input.secret), input.id, seconds, input.body)}`,
   };
 }

@@ -1,8 +1,13 @@
 // The SSRF table: every blocked range (IPv4, IPv6, IPv4-mapped, NAT64), numeric tricks, scripted DNS
 // answers, the allow-list, and the lenient IPv4 grammar against an independent model.
+import http from "node:http";
+import https from "node:https";
+import type net from "node:net";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkWebhookUrl, classifyAddress, parseCidr, parseLooseIPv4, type HostResolver } from "./ssrf.ts";
+import WebSocket, { WebSocketServer } from "ws";
+import { generateSelfSignedCertificate } from "../lightning/fakes/self-signed-cert.ts";
+import { BlockedTargetError, checkWebhookUrl, classifyAddress, parseCidr, parseLooseIPv4, pinnedSocketConnector, type HostResolver } from "./ssrf.ts";
 
 const noDns: HostResolver = async (host) => {
   throw Object.assign(new Error(`unexpected lookup of ${host}`), { code: "ENOTFOUND" });
@@ -187,5 +192,89 @@ describe("checkWebhookUrl", () => {
     const dns = answers({ "hooks.test": ["127.0.0.1"] });
     expect(await checkWebhookUrl("https://hooks.test/hook", policy(dns, ["127.0.0.0/8"]))).toBeNull();
     expect(await checkWebhookUrl("https://hooks.test/hook", policy(dns))).toMatchObject({ rule: "blocked_address" });
+  });
+});
+
+describe("pinnedSocketConnector (WebSocket clients: NWC relays, phoenixd)", () => {
+  /** A loopback WebSocket server counting the TCP connections it accepts (upgraded or not). */
+  async function countingServer() {
+    const sockets = new WebSocketServer({ noServer: true });
+    const server = http.createServer();
+    let connections = 0;
+    server.on("connection", () => (connections += 1));
+    server.on("upgrade", (req, socket, head) => sockets.handleUpgrade(req, socket, head, (client) => client.close()));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as net.AddressInfo;
+    return {
+      port,
+      connections: () => connections,
+      close: () => {
+        server.closeAllConnections();
+        return new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  /** Opens a WebSocket through the connector; resolves "open" or the error that refused it. */
+  function connect(url: string, policy: { resolver: HostResolver; allowedTargets: string[] }): Promise<"open" | Error> {
+    const socket = new WebSocket(url, { createConnection: pinnedSocketConnector(policy, { tls: false }) as never });
+    return new Promise((resolve) => {
+      socket.once("open", () => {
+        socket.terminate();
+        resolve("open");
+      });
+      socket.once("error", (err) => resolve(err));
+    });
+  }
+
+  it("refuses a blocked IP literal before connecting, and lets an allowed one through", async () => {
+    const server = await countingServer();
+    try {
+      const refused = await connect(`ws://127.0.0.1:${server.port}`, { resolver: noDns, allowedTargets: [] });
+      expect(refused).toBeInstanceOf(BlockedTargetError);
+      expect(server.connections()).toBe(0);
+      expect(await connect(`ws://127.0.0.1:${server.port}`, { resolver: noDns, allowedTargets: ["127.0.0.0/8"] })).toBe("open");
+      expect(server.connections()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("resolves names through the policy and refuses a blocked answer (rebinding)", async () => {
+    const server = await countingServer();
+    try {
+      const resolver = answers({ "relay.example.com": ["127.0.0.1"] });
+      expect(await connect(`ws://relay.example.com:${server.port}`, { resolver, allowedTargets: [] })).toBeInstanceOf(BlockedTargetError);
+      expect(server.connections()).toBe(0);
+      expect(await connect(`ws://relay.example.com:${server.port}`, { resolver, allowedTargets: ["127.0.0.1/32"] })).toBe("open");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("speaks TLS (wss) with the host name for SNI and certificate checks, and refuses the same way", async () => {
+    const certificate = generateSelfSignedCertificate("localhost");
+    const server = https.createServer({ key: certificate.keyPem, cert: certificate.certPem });
+    const sockets = new WebSocketServer({ server });
+    sockets.on("connection", (client) => client.close());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const open = (allowedTargets: string[]) =>
+      new Promise<"open" | Error>((resolve) => {
+        const socket = new WebSocket(`wss://localhost:${port}`, { ca: certificate.certPem, createConnection: pinnedSocketConnector({ resolver: answers({ localhost: ["127.0.0.1"] }), allowedTargets }, { tls: true }) as never });
+        socket.once("open", () => {
+          socket.terminate();
+          resolve("open");
+        });
+        socket.once("error", (err) => resolve(err));
+      });
+    try {
+      expect(await open(["127.0.0.0/8"])).toBe("open");
+      expect(await open([])).toBeInstanceOf(BlockedTargetError);
+    } finally {
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

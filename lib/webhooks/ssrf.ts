@@ -1,8 +1,11 @@
 // SSRF defence for webhook targets: which addresses we refuse to call, the URL check run when a
 // subscription is saved, and the undici dispatcher that re-checks the RESOLVED address at connect
 // time (a DNS answer that changes between the check and the call cannot reach a blocked address).
+// Origins (lib/tenants/origin-policy.ts) and wallets (lib/lightning/wallet-network.ts) use the same
+// rules; pinnedSocketConnector applies them to WebSocket clients.
 import { lookup as dnsLookup } from "node:dns/promises";
-import { isIP, isIPv4, isIPv6, type LookupFunction } from "node:net";
+import net, { isIP, isIPv4, isIPv6, type LookupFunction } from "node:net";
+import tls from "node:tls";
 import { Agent, buildConnector } from "undici";
 import { AppError } from "../errors/index.ts";
 
@@ -371,6 +374,39 @@ export function createPinnedDispatcher(options: PinnedDispatcherOptions): Agent 
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
     keepAliveMaxTimeout: 60_000,
   });
+}
+
+/** What node:http hands a `createConnection` (the `ws` package passes its client options through). */
+type SocketConnectOptions = { host?: string; hostname?: string; port?: number | string; servername?: string; [option: string]: unknown };
+
+/**
+ * A `createConnection` for clients that open raw sockets rather than going through undici (the
+ * `ws` package's WebSocket client): the same rules as createPinnedDispatcher. An IP-literal host is
+ * classified before any packet is sent, a name is resolved by pinnedLookup, and the connected peer
+ * is checked once more before the client writes its first byte (our listener runs before node:http's).
+ */
+export function pinnedSocketConnector(policy: TargetPolicy, options: { tls: boolean }) {
+  const lookup = pinnedLookup(policy);
+  return (connectOptions: SocketConnectOptions, created: (err: Error | null, socket?: net.Socket) => void): net.Socket | undefined => {
+    const rawHost = String(connectOptions.host ?? connectOptions.hostname ?? "");
+    const host = rawHost.startsWith("[") ? rawHost.slice(1, -1) : rawHost;
+    if (isIP(host)) {
+      const verdict = classifyAddress(host, policy.allowedTargets);
+      if (verdict.blocked) {
+        created(new BlockedTargetError(host, host, verdict.reason, verdict.range));
+        return undefined;
+      }
+    }
+    const socketOptions = { ...connectOptions, host, lookup } as net.NetConnectOpts & tls.ConnectionOptions;
+    // SNI names the host, never an IP literal (what `ws` itself sends).
+    const socket = options.tls ? tls.connect({ ...socketOptions, servername: connectOptions.servername ?? (isIP(host) ? "" : host) }) : net.connect(socketOptions);
+    socket.once("connect", () => {
+      const peer = socket.remoteAddress;
+      const verdict = peer ? classifyAddress(peer, policy.allowedTargets) : ({ blocked: true, range: "unknown", reason: "unknown peer" } as const);
+      if (verdict.blocked) socket.destroy(new BlockedTargetError(host, peer ?? "unknown", verdict.reason, verdict.range));
+    });
+    return socket;
+  };
 }
 
 /** The policy of a running process: the system resolver and WEBHOOK_ALLOWED_TARGETS. */

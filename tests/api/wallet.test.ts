@@ -4,10 +4,12 @@ import { GET, PUT } from "../../app/api/tenants/[tenantId]/wallet/route.ts";
 import { openSecret } from "../../lib/crypto/secret-box.ts";
 import { FakeLnbits } from "../../lib/lightning/fakes/lnbits.ts";
 import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../../lib/lightning/fakes/lnd.ts";
+import { LOOPBACK_WALLET_TARGETS } from "../../lib/lightning/fakes/loopback-policy.ts";
 import { registerServerContext } from "../../lib/server-context.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
-const api = useApiContext();
+// The wallet fakes listen on loopback: allowed here as a self-hoster would (tests/security/wallet-ssrf.test.ts covers the refusal).
+const api = useApiContext({ WALLET_ALLOWED_TARGETS: LOOPBACK_WALLET_TARGETS });
 let tenantId: string;
 let key: string;
 beforeEach(async () => {

@@ -1,5 +1,6 @@
 // Origin protection end to end: a real Express origin guarded by our SDK middleware behind the
-// real gateway accepts gateway traffic, refuses direct calls and replays, and honours rotation.
+// real gateway accepts gateway traffic, refuses direct calls, replays and changed queries, and
+// honours rotation.
 import express from "express";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
@@ -86,6 +87,16 @@ describe("origin guard (Express) behind the gateway", () => {
     expect(replay).toEqual({ status: 403, json: { error: "forbidden", reason: "replayed_nonce" } });
   });
 
+  it("refuses a captured request whose query was changed on the way (v2 signature)", async () => {
+    expect((await post(`${base}/v1/echo?amount=1`, "{}")).status).toBe(200);
+    const last = captured.at(-1)!;
+    expect(last.headers["x-gateway-signature-v2"]).toMatch(/^[0-9a-f]{64}$/);
+    const signed = Object.fromEntries(
+      ["x-gateway-secret", "x-gateway-signature", "x-gateway-signature-v2", "x-gateway-timestamp", "x-gateway-nonce"].map((name) => [name, last.headers[name] as string]),
+    );
+    expect(await post(`${originUrl}/v1/echo?amount=1000`, "{}", signed)).toEqual({ status: 403, json: { error: "forbidden", reason: "signature_mismatch" } });
+  });
+
   it("keeps accepting requests signed with the previous secrets during the rotation grace period", async () => {
     // The gateway still caches the old secrets: exactly the situation rotation grace exists for.
     const tenant = await ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } });
@@ -119,5 +130,30 @@ describe("withGatewayGuard (Next.js route handlers)", () => {
     );
     expect(signed.status).toBe(200);
     expect(await signed.json()).toEqual({ got: "{}" });
+  });
+
+  it("checks the v2 signature over the query, and can require it", async () => {
+    const secrets = await currentSecrets();
+    const { canonicalOriginPayload, canonicalOriginPayloadV2, signOriginPayload } = await import("../../lib/sdk/origin-signature.ts");
+    const strict = withGatewayGuard(async () => Response.json({ ok: true }), { secrets, basePath: "/api/origin", requireSignatureV2: true });
+    const lenient = withGatewayGuard(async () => Response.json({ ok: true }), { secrets, basePath: "/api/origin" });
+    const signedRequest = (query: string, sentQuery: string, v2: boolean) => {
+      const timestamp = String(Date.now());
+      const nonce = crypto.randomUUID();
+      const parts = { method: "GET", path: "/v1/quote", timestamp, nonce, body: "" };
+      const headers: Record<string, string> = {
+        "x-gateway-secret": secrets[0].gatewaySecret,
+        "x-gateway-signature": signOriginPayload(secrets[0].hmacSecret, canonicalOriginPayload(parts)),
+        "x-gateway-timestamp": timestamp,
+        "x-gateway-nonce": nonce,
+      };
+      if (v2) headers["x-gateway-signature-v2"] = signOriginPayload(secrets[0].hmacSecret, canonicalOriginPayloadV2({ ...parts, query }));
+      return new Request(`http://o.test/api/origin/v1/quote${sentQuery}`, { headers });
+    };
+    expect((await strict(signedRequest("?symbol=BTC", "?symbol=BTC", true), {})).status).toBe(200);
+    expect((await strict(signedRequest("?symbol=BTC", "?symbol=ETH", true), {})).status).toBe(403);
+    expect((await strict(signedRequest("", "?symbol=BTC", false), {})).status).toBe(403);
+    // Without requireSignatureV2, a request from a gateway that only signs v1 still passes.
+    expect((await lenient(signedRequest("", "?symbol=BTC", false), {})).status).toBe(200);
   });
 });

@@ -8,6 +8,7 @@ import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
 import { FakeLnbits } from "../../lib/lightning/fakes/lnbits.ts";
 import { FakeNostrRelay } from "../../lib/lightning/fakes/nostr-relay.ts";
 import { FakeNwcWalletService } from "../../lib/lightning/fakes/nwc-wallet-service.ts";
+import { LOOPBACK_WALLET_POLICY, LOOPBACK_WALLET_TARGETS } from "../../lib/lightning/fakes/loopback-policy.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
 import { pollInvoiceSettlements } from "../../lib/payments/record-settlement.ts";
 import { openWalletBackend } from "../../lib/wallets/open-wallet.ts";
@@ -24,7 +25,7 @@ let nwc: FakeNwcWalletService;
 let lnbits: FakeLnbits;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ WALLET_ALLOWED_TARGETS: LOOPBACK_WALLET_TARGETS });
   origin = await startTestOrigin();
   origin.route("/v1/data", json(200, { data: 1 }));
   relay = await FakeNostrRelay.start();
@@ -70,7 +71,7 @@ describe.each([
       prisma: ctx.db.prisma,
       walletFor: async (id) => {
         const wallet = await ctx.db.prisma.wallet.findUniqueOrThrow({ where: { tenantId: id } });
-        return openWalletBackend({ appSecret: ctx.config.appSecret, wallet, devNode: null });
+        return openWalletBackend({ appSecret: ctx.config.appSecret, wallet, devNode: null, targetPolicy: LOOPBACK_WALLET_POLICY });
       },
     });
     expect(recorded).toBe(1);

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sealSecret } from "../../lib/crypto/secret-box.ts";
 import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../../lib/lightning/fakes/lnd.ts";
+import { LOOPBACK_WALLET_POLICY, LOOPBACK_WALLET_TARGETS } from "../../lib/lightning/fakes/loopback-policy.ts";
 import { LndRestBackend } from "../../lib/lightning/lnd-rest.ts";
 import { lndCredentialsSchema } from "../../lib/lightning/credentials.ts";
 import { platformJobs } from "../../lib/jobs/schedule.ts";
@@ -13,7 +14,7 @@ import { createTestContext, type TestContext } from "../helpers/context.ts";
 let ctx: TestContext;
 let lnd: FakeLnd;
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ WALLET_ALLOWED_TARGETS: LOOPBACK_WALLET_TARGETS });
   lnd = await FakeLnd.start();
 });
 afterAll(async () => {
@@ -38,7 +39,7 @@ describe("worker jobs with an LND wallet", () => {
   it("records a settlement the LND node reports", async () => {
     const { tenantId, credentials } = await lndTenant();
     const endpoint = await endpointFactory(ctx.db.prisma, tenantId, { pricingModel: "per_request", priceSats: 4 });
-    const backend = new LndRestBackend({ credentials: lndCredentialsSchema.parse({ type: "lnd", ...credentials }) });
+    const backend = new LndRestBackend({ credentials: lndCredentialsSchema.parse({ type: "lnd", ...credentials }), targetPolicy: LOOPBACK_WALLET_POLICY });
     const invoice = await backend.createInvoice({ amountSats: 4, description: "job test", expirySeconds: 600 });
     await backend.close?.();
     await ctx.db.prisma.invoice.create({

@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { POST } from "../../app/api/dev/lightning/pay/route.ts";
 import type { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { registerServerContext } from "../../lib/server-context.ts";
+import { buildServerContext, registerServerContext } from "../../lib/server-context.ts";
 import type { TestContext } from "../helpers/context.ts";
 
 export type DevPayServer = {
@@ -19,7 +19,7 @@ export type DevPayServer = {
 
 /** Registers the context as the web app's and serves the pay route with a Request/Response bridge. */
 export async function startDevPayServer(ctx: TestContext, devNode: DevLightningNode): Promise<DevPayServer> {
-  registerServerContext({ config: ctx.config, db: ctx.db, store: ctx.store, devNode });
+  registerServerContext({ ...buildServerContext(ctx), devNode });
   const paid: string[] = [];
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];

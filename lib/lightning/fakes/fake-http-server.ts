@@ -33,6 +33,8 @@ export class FakeHttpServer {
   private readonly overrides: FakeReply[] = [];
   private hanging = false;
   private readonly sockets = new Set<Socket>();
+  /** TCP connections accepted since start, open or closed (tests bounding how many a client opens). */
+  connectionsOpened = 0;
 
   private constructor(
     /** The listening server, exposed so a fake can add a websocket upgrade handler (phoenixd). */
@@ -41,6 +43,7 @@ export class FakeHttpServer {
     readonly url: string,
   ) {
     server.on("connection", (socket: Socket) => {
+      this.connectionsOpened += 1;
       this.sockets.add(socket);
       socket.on("close", () => this.sockets.delete(socket));
     });

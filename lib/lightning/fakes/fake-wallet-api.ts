@@ -50,6 +50,11 @@ export abstract class FakeWalletApi {
     return this.server.url;
   }
 
+  /** TCP connections the API accepted since start (tests bounding how many a client opens). */
+  get connectionsOpened(): number {
+    return this.server.connectionsOpened;
+  }
+
   /** Every request received, for wire-shape assertions. */
   get requests(): RecordedRequest[] {
     return this.server.requests;

@@ -69,6 +69,8 @@ export class FakeNostrRelay {
   private readonly stored = new Map<string, NostrEvent>();
   private readonly subscriptions = new Map<WebSocket, Map<string, NostrFilter[]>>();
   private refusal: string | null = null;
+  /** Client connections accepted since start, open or closed (tests bounding how many a client opens). */
+  connectionsOpened = 0;
 
   private constructor(
     private readonly server: WebSocketServer,
@@ -76,6 +78,7 @@ export class FakeNostrRelay {
     readonly url: string,
   ) {
     server.on("connection", (socket: WebSocket) => {
+      this.connectionsOpened += 1;
       this.subscriptions.set(socket, new Map());
       socket.on("message", (data) => this.receive(socket, data.toString()));
       socket.on("close", () => this.subscriptions.delete(socket));

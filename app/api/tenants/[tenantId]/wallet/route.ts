@@ -1,5 +1,6 @@
 // GET|PUT|DELETE /api/tenants/:tenantId/wallet: read, connect or disconnect the workspace's receiving wallet.
 import { withWorkspace } from "../../../../../lib/api/handler.ts";
+import { walletTargetPolicy } from "../../../../../lib/lightning/wallet-network.ts";
 import { connectWallet } from "../../../../../lib/wallets/connect-wallet.ts";
 import { disconnectWallet } from "../../../../../lib/wallets/disconnect-wallet.ts";
 import { getWallet } from "../../../../../lib/wallets/get-wallet.ts";
@@ -19,6 +20,7 @@ export const PUT = withWorkspace(
       store: ctx.store,
       appSecret: ctx.config.appSecret,
       devNode: ctx.devNode,
+      targetPolicy: walletTargetPolicy(ctx.config),
       tenantId,
       wallet: body,
     });
