@@ -51,14 +51,15 @@ export async function getAnalytics(options: { prisma: PrismaClient; tenantId: st
   const { prisma, tenantId, query } = options;
   const g = query.granularity;
   const { from, to, buckets } = analyticsRange(query, options.now ?? new Date());
-  // The columns are timestamp without time zone holding UTC: compare with UTC text casts.
-  const fromSql = Prisma.sql`CAST(${from.toISOString()} AS timestamp)`;
-  const toSql = Prisma.sql`CAST(${to.toISOString()} AS timestamp)`;
+  // timestamptz columns: instants with their zone (ISO 8601), and buckets cut at UTC midnight
+  // (date_trunc's zone argument), whatever the session's time zone.
+  const fromSql = Prisma.sql`CAST(${from.toISOString()} AS timestamptz)`;
+  const toSql = Prisma.sql`CAST(${to.toISOString()} AS timestamptz)`;
   const onlyEndpoint = query.endpointId ? Prisma.sql`AND "endpointId" = ${query.endpointId}` : Prisma.empty;
 
   const [usage, earnings, endpoints] = await Promise.all([
     prisma.$queryRaw<UsageRow[]>(Prisma.sql`
-      SELECT date_trunc(${g}, "hour") AS "bucket", "endpointId",
+      SELECT date_trunc(${g}, "hour", 'UTC') AS "bucket", "endpointId",
         sum("requests")::int AS "requests", sum("paidRequests")::int AS "paidRequests",
         sum("servedRequests")::int AS "servedRequests", sum("refunds")::int AS "refunds",
         sum("upstreamErrors")::int AS "upstreamErrors"
@@ -66,7 +67,7 @@ export async function getAnalytics(options: { prisma: PrismaClient; tenantId: st
       WHERE "tenantId" = ${tenantId} AND "hour" >= ${fromSql} AND "hour" < ${toSql} ${onlyEndpoint}
       GROUP BY 1, 2`),
     prisma.$queryRaw<EarningsRow[]>(Prisma.sql`
-      SELECT date_trunc(${g}, "settledAt") AS "bucket", "endpointId", sum("amountSats")::int AS "earningsSats"
+      SELECT date_trunc(${g}, "settledAt", 'UTC') AS "bucket", "endpointId", sum("amountSats")::int AS "earningsSats"
       FROM "Invoice"
       WHERE "tenantId" = ${tenantId} AND "status" = 'settled' AND "purpose" <> 'billing'
         AND "settledAt" >= ${fromSql} AND "settledAt" < ${toSql} ${onlyEndpoint}
@@ -116,7 +117,7 @@ export async function getAnalytics(options: { prisma: PrismaClient; tenantId: st
   return { granularity: g, from: from.toISOString(), to: to.toISOString(), totals, series: [...series.values()], endpoints: rows };
 }
 
-/** date_trunc of a timestamp without time zone comes back as a Date read in UTC already; normalize anyway. */
+/** A bucket as the driver gives it: a Date (timestamptz), or text without a zone read as UTC. */
 function asUtc(value: Date | string): Date {
   return value instanceof Date ? value : new Date(`${value}Z`);
 }

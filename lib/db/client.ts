@@ -22,6 +22,15 @@ export function isUniqueViolation(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { code?: unknown }).code === "P2002";
 }
 
+/**
+ * Every session runs in UTC. Prisma's adapters (adapter-pg, pglite-prisma-adapter) send a Date as
+ * UTC wall time without an offset and read a timestamptz by replacing its offset with +00:00, so a
+ * Date written or read through Prisma is the right instant only on a UTC session, whatever zone the
+ * server, the database or the connection string asks for. Our own SQL does its time arithmetic
+ * with now() on timestamptz and is right in any zone (docs/decisions.md, "Time zones").
+ */
+const pinSessionTimeZone = `SET TIME ZONE 'UTC'`;
+
 export type Database = {
   prisma: PrismaClient;
   kind: "pglite" | "postgres";
@@ -50,6 +59,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next checkout.
     pool.on("error", () => {});
+    // Queued before anything the caller sends (the pool emits connect before handing the client
+    // out); a connection that cannot take it is closed, failing its queries, rather than used.
+    pool.on("connect", (client) => void client.query(pinSessionTimeZone).catch(() => client.end().catch(() => {})));
     const sql: SqlRunner = {
       exec: async (text) => void (await pool.query(text)),
       query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
@@ -86,6 +98,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const extensions = { pg_trgm };
   const lite = options.pgliteDir ? new PGlite(options.pgliteDir, { extensions }) : new PGlite({ extensions });
   await lite.waitReady;
+  await lite.exec(pinSessionTimeZone);
   const sql: SqlRunner = {
     exec: async (text) => void (await lite.exec(text)),
     query: async (text, params) => (await lite.query(text, params as unknown[])).rows as Record<string, unknown>[],

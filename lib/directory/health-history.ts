@@ -21,8 +21,8 @@ export async function loadHealthHistory({ prisma, tenantId, now = new Date() }: 
     FROM "HealthSample" s
     JOIN "Endpoint" e ON e."id" = s."endpointId" AND e."isActive" = true
     WHERE s."tenantId" = ${tenantId}
-      AND s."checkedAt" >= CAST(${new Date(start).toISOString()} AS timestamp)
-      AND s."checkedAt" < CAST(${new Date(end).toISOString()} AS timestamp)
+      AND s."checkedAt" >= CAST(${new Date(start).toISOString()} AS timestamptz)
+      AND s."checkedAt" < CAST(${new Date(end).toISOString()} AS timestamptz)
     GROUP BY 1`);
   const byBucket = new Map(rows.map((r) => [Number(r.bucket), r]));
   return Array.from({ length: count }, (_, i) => {

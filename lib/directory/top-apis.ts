@@ -21,7 +21,7 @@ export type TopApisOptions = {
 
 /** The top `limit` listed APIs as directory entries, most used first. */
 export async function listTopApis({ prisma, config, limit, usedOnly = false, now = new Date() }: TopApisOptions): Promise<DirectoryEntry[]> {
-  // UTC text cast to timestamp: the columns are timestamp without time zone holding UTC.
+  // ISO 8601 with its zone, cast to timestamptz: the same instant in any session time zone.
   const since = new Date(now.getTime() - topWindowDays * 86_400_000).toISOString();
   const rows = await prisma.$queryRaw<{ id: string }[]>(Prisma.sql`
     SELECT t."id"
@@ -29,7 +29,7 @@ export async function listTopApis({ prisma, config, limit, usedOnly = false, now
     LEFT JOIN (
       SELECT u."tenantId", sum(u."servedRequests") AS "served"
       FROM "UsageCounter" u
-      WHERE u."hour" >= CAST(${since} AS timestamp)
+      WHERE u."hour" >= CAST(${since} AS timestamptz)
       GROUP BY u."tenantId"
     ) usage ON usage."tenantId" = t."id"
     WHERE ${listedTenantSql} ${usedOnly ? Prisma.sql`AND usage."served" > 0` : Prisma.empty}

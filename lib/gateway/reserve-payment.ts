@@ -185,7 +185,7 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
   const sessionToken = headers["x-session-token"];
   if (isSessionModel(model) && sessionToken !== undefined) {
     if (typeof sessionToken !== "string" || !isSessionTokenShape(sessionToken.trim())) return refuse({ kind: "forged", message: "The session token is malformed" });
-    return spendSession(deps, request, model, { tokenHash: hashToken(sessionToken.trim()) }, null, now, challenge);
+    return spendSession(deps, request, model, { tokenHash: hashToken(sessionToken.trim()) }, null, challenge);
   }
 
   if (credential.kind === "malformed") return refuse({ kind: "forged", message: `Malformed Authorization header: ${credential.reason}` });
@@ -207,7 +207,7 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
       const refusal = delegationRefusal(delegation, request, model, now.getTime());
       if (refusal) return refuse(refusal);
     }
-    const result = await reserveWithProof(deps, request, claims, { model, priceSats: quote.amountSats, now, challenge, issueSessionToken: !delegation });
+    const result = await reserveWithProof(deps, request, claims, { model, priceSats: quote.amountSats, challenge, issueSessionToken: !delegation });
     return result.ok && delegation ? takeDelegated(deps, claims, delegation, result.reservation) : result;
   }
 
@@ -230,13 +230,13 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
   return challenge(false);
 }
 
-/** How reserveWithProof charges: the endpoint's model and price, the clock, and whether a new session may hand out its token. */
-type ProofCharge = { model: NonNullable<GatewayEndpoint["pricingModel"]>; priceSats: number; now: Date; challenge: (notCharged: boolean) => ReserveResult; issueSessionToken: boolean };
+/** How reserveWithProof charges: the endpoint's model and price, and whether a new session may hand out its token. */
+type ProofCharge = { model: NonNullable<GatewayEndpoint["pricingModel"]>; priceSats: number; challenge: (notCharged: boolean) => ReserveResult; issueSessionToken: boolean };
 
 /** A verified proof of this tenant: credit burn, per_request claim, or the proof's session. */
 async function reserveWithProof(deps: ReservePaymentDeps, request: ReserveRequest, claims: L402Claims, charge: ProofCharge): Promise<ReserveResult> {
   const { endpoint, tenant } = request;
-  const { model, now, challenge } = charge;
+  const { model, challenge } = charge;
   if (claims.scope.kind === "credit") {
     if (model !== "per_request") return refuse({ kind: "forged", message: "Prepaid credit pays for this API's per_request endpoints only" });
     const spent = await spendCredit({
@@ -247,7 +247,6 @@ async function reserveWithProof(deps: ReservePaymentDeps, request: ReserveReques
       endpointId: endpoint.id,
       priceSats: charge.priceSats,
       expiresAt: claims.validUntil,
-      now,
     });
     if (!spent.ok) return spent.reason === "no_invoice" ? refuse({ kind: "forged", message: "This credit token matches no credit of this API" }) : challenge(true);
     return reserved(creditReservation(deps, spent.creditId, spent.balanceSats, charge.priceSats));
@@ -275,11 +274,10 @@ async function reserveWithProof(deps: ReservePaymentDeps, request: ReserveReques
     endpointId: endpoint.id,
     paymentHash: claims.paymentHash,
     balanceTtlMs: deps.balanceTtlMs,
-    now,
   });
   if (opened.kind === "no_invoice") return refuse({ kind: "forged", message: "This token matches no session sale of this endpoint" });
   const newToken = opened.kind === "created" && charge.issueSessionToken ? opened.token : null;
-  return spendSession(deps, request, model, { sessionId: opened.session.id }, newToken, now, challenge);
+  return spendSession(deps, request, model, { sessionId: opened.session.id }, newToken, challenge);
 }
 
 /**
@@ -356,10 +354,9 @@ async function spendSession(
   model: SessionModel,
   lookup: SessionLookup,
   newToken: string | null,
-  now: Date,
   challenge: (notCharged: boolean) => ReserveResult,
 ): Promise<ReserveResult> {
-  const debit = await debitSession({ prisma: deps.prisma, pg: deps.pg, lookup, tenantId: request.tenant.id, endpointId: request.endpoint.id, modelHint: model, now });
+  const debit = await debitSession({ prisma: deps.prisma, pg: deps.pg, lookup, tenantId: request.tenant.id, endpointId: request.endpoint.id, modelHint: model });
   if (!debit.ok) {
     // Tampered or unknown tokens are forgeries; expired or depleted sessions are not (spec 5.1).
     if (debit.reason === "unknown") return refuse({ kind: "forged", message: "Unknown session token" });
@@ -380,14 +377,14 @@ function sessionReservation(deps: ReservePaymentDeps, session: DebitedSession, n
           async charge(bytes) {
             const costSats = perKbCost(bytes, session.unitCostSats ?? 0);
             if (costSats === 0) return { ok: true, costSats };
-            const charged = await chargeSession({ ...db, sessionId: session.id, amount: costSats, now: new Date(deps.clock()) });
+            const charged = await chargeSession({ ...db, sessionId: session.id, amount: costSats });
             if (!charged) return { ok: false };
             balance = charged.balance;
             return { ok: true, costSats };
           },
           async uncharge(costSats) {
             if (costSats <= 0) return;
-            balance = (await refundSession({ ...db, sessionId: session.id, amount: costSats, now: new Date(deps.clock()) })).balance;
+            balance = (await refundSession({ ...db, sessionId: session.id, amount: costSats })).balance;
           },
         }
       : null;
@@ -406,7 +403,7 @@ function sessionReservation(deps: ReservePaymentDeps, session: DebitedSession, n
     commit: async () => {},
     refund: once(async () => {
       if (session.debited <= 0) return;
-      const refunded = await refundSession({ ...db, sessionId: session.id, amount: session.debited, now: new Date(deps.clock()) });
+      const refunded = await refundSession({ ...db, sessionId: session.id, amount: session.debited });
       balance = refunded.balance;
     }),
   };
@@ -422,7 +419,7 @@ function creditReservation(deps: ReservePaymentDeps, creditId: string, balanceSa
     stateHeaders: (): Record<string, string> => (balance === null ? {} : { "x-session-balance": String(balance) }),
     commit: async () => {},
     refund: once(async () => {
-      balance = (await refundCredit({ prisma: deps.prisma, pg: deps.pg, creditId, amount: priceSats, now: new Date(deps.clock()) })).balanceSats;
+      balance = (await refundCredit({ prisma: deps.prisma, pg: deps.pg, creditId, amount: priceSats })).balanceSats;
     }),
   };
 }

@@ -100,7 +100,7 @@ export type GatewayOptions = {
   rateLimits?: RateLimits;
   /** Overrides of gatewayLimits (tests shorten timeouts). */
   limits?: Partial<typeof gatewayLimits>;
-  /** Milliseconds since the epoch: decides session, credit and stream expiry (tests move it). */
+  /** Milliseconds since the epoch: token validity, stream windows, cache ages (tests move it). Sessions and credit lapse by the database's clock. */
   clock?: () => number;
   /** Free-try token verifier; by default our own issuer plus FREE_TRY_* from the config. */
   freeTry?: FreeTryVerifier;

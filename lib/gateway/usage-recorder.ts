@@ -118,7 +118,7 @@ export class UsageRecorder {
 function upsertSql(rows: Pending[]): Prisma.Sql {
   const values = rows.map(
     (r) =>
-      Prisma.sql`(${r.endpointId}, ${r.tenantId}, CAST(${new Date(r.hour).toISOString()} AS timestamp), ${r.requests}::int, ${r.paidRequests}::int, ${r.servedRequests}::int, ${r.refunds}::int, ${r.upstreamErrors}::int)`,
+      Prisma.sql`(${r.endpointId}, ${r.tenantId}, CAST(${new Date(r.hour).toISOString()} AS timestamptz), ${r.requests}::int, ${r.paidRequests}::int, ${r.servedRequests}::int, ${r.refunds}::int, ${r.upstreamErrors}::int)`,
   );
   return Prisma.sql`
     INSERT INTO "UsageCounter" ("endpointId", "tenantId", "hour", "requests", "paidRequests", "servedRequests", "refunds", "upstreamErrors")

@@ -21,7 +21,8 @@ export async function trimRetainedData(options: { prisma: PrismaClient; now?: Da
   const { prisma } = options;
   const limits = { ...retention, ...options.limits };
   const now = options.now ?? new Date();
-  const before = (days: number) => Prisma.sql`CAST(${new Date(now.getTime() - days * 86_400_000).toISOString()} AS timestamp)`;
+  // ISO 8601 with its zone, cast to timestamptz: the same instant in any session time zone.
+  const before = (days: number) => Prisma.sql`CAST(${new Date(now.getTime() - days * 86_400_000).toISOString()} AS timestamptz)`;
 
   const deliveries = await inBatches(limits, (batch) =>
     prisma.$executeRaw(Prisma.sql`

@@ -5,7 +5,7 @@ import type { DevLightningNode } from "../lightning/dev-node.ts";
 import { HealthMonitor } from "../health/monitor.ts";
 import type { Logger } from "../logging/logger.ts";
 import { expireSessions } from "../payments/expire-sessions.ts";
-import { pollInvoiceSettlements } from "../payments/record-settlement.ts";
+import { pollInvoiceSettlements, type SettlementCursor } from "../payments/record-settlement.ts";
 import { trimRetainedData } from "./retention.ts";
 import { originDispatcher } from "../tenants/origin-policy.ts";
 import { checkNodeCapacity } from "../webhooks/capacity-monitor.ts";
@@ -22,21 +22,26 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
   const config = () => deps.config ?? getConfig();
   let sender: WebhookSender | null = null;
   let health: HealthMonitor | null = null;
+  // Each pass takes the next page of pending invoices, so a flood of them is walked through in
+  // turn (kept per worker: whichever worker holds the lease continues its own round).
+  let settlementCursor: SettlementCursor = null;
   return [
     {
       name: "invoice-settlements",
       intervalMs: 3_000,
       singleton: true,
       run: async () => {
-        const recorded = await pollInvoiceSettlements({
+        const pass = await pollInvoiceSettlements({
           prisma: deps.prisma,
           // Every backend type: the pass closes what it opens.
           walletFor: async (tenantId) => {
             const wallet = await deps.prisma.wallet.findUnique({ where: { tenantId }, select: { type: true, credentialsEnc: true } });
             return wallet ? openWalletBackend({ appSecret: config().appSecret, wallet, devNode: deps.devNode, targetPolicy: walletTargetPolicy(config()) }) : null;
           },
+          after: settlementCursor,
         });
-        if (recorded) deps.log.info("invoice settlements recorded", { count: recorded });
+        settlementCursor = pass.next;
+        if (pass.recorded) deps.log.info("invoice settlements recorded", { count: pass.recorded });
       },
     },
     {

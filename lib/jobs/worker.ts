@@ -17,11 +17,16 @@ export type Job = {
 
 export type Worker = { stop(): Promise<void>; runOnce(name: string): Promise<void> };
 
-/** Takes the job's lease for one interval; false when another worker holds it. */
+/**
+ * Takes the job's lease for one interval; false when another worker holds it. The lease runs on the
+ * database's clock (now() + lease), the one clock every worker shares, so neither a worker's clock
+ * nor the session's time zone can shorten or stretch it.
+ */
 export async function acquireLease(prisma: PrismaClient, name: string, owner: string, intervalMs: number): Promise<boolean> {
-  const until = new Date(Date.now() + Math.max(1000, intervalMs - 250));
+  const leaseMs = Math.max(1000, intervalMs - 250);
   const rows = await prisma.$queryRaw<{ name: string }[]>`
-    INSERT INTO "JobLease" ("name", "lockedUntil", "lastRunAt", "owner") VALUES (${name}, ${until}, now(), ${owner})
+    INSERT INTO "JobLease" ("name", "lockedUntil", "lastRunAt", "owner")
+    VALUES (${name}, now() + ${leaseMs}::double precision * interval '1 millisecond', now(), ${owner})
     ON CONFLICT ("name") DO UPDATE SET "lockedUntil" = EXCLUDED."lockedUntil", "lastRunAt" = now(), "owner" = EXCLUDED."owner"
       WHERE "JobLease"."lockedUntil" < now() OR "JobLease"."owner" = EXCLUDED."owner"
     RETURNING "name"`;

@@ -1,17 +1,19 @@
 // Spending a session (spec 3.3 rules 2-3, 7.3): every balance change is ONE conditional statement
 // that PostgreSQL decides, never a read-modify-write, so N concurrent calls on a balance of K serve
 // exactly K across any number of gateway instances:
-//   debit:  UPDATE … SET balance = balance - cost WHERE … AND balance >= cost AND expiresAt > now RETURNING
+//   debit:  UPDATE … SET balance = balance - cost WHERE … AND balance >= cost AND expiresAt > now() RETURNING
 //   refund: UPDATE … SET balance = balance + cost WHERE id = … RETURNING
 // A refused debit is explained by a second read (unknown token, other endpoint, expired, depleted)
 // only on the refusal path; the happy path is one round trip. Debits commit asynchronously
 // (synchronous_commit off for that one statement, as finishProof does): a debit lost in a database
 // crash can only favour the payer, and without the flush wait a busy session's row lock is held for
-// microseconds instead of a disk flush. Refunds stay fully durable.
+// microseconds instead of a disk flush. Refunds stay fully durable. Expiry is the database's
+// decision: now() against the timestamptz the session was opened with (one clock for every
+// gateway instance, whatever their clocks or the session's time zone).
 import type { SessionModel } from "../pricing/quote.ts";
 import type pg from "pg";
 import { batcherPerPool, StatementBatcher } from "./hot-batch.ts";
-import { runHot, runOnPool, utcWallTime, type HotDb, type HotStatement } from "./hot-sql.ts";
+import { runHot, runOnPool, type HotDb, type HotStatement } from "./hot-sql.ts";
 import type { SessionState } from "./open-session.ts";
 
 /** Which session: by the hash of the token the client sent, or by id (after opening it from a proof). */
@@ -23,7 +25,7 @@ export type SessionLookup = { tokenHash: string } | { sessionId: string };
  */
 export type SessionRefusal = "unknown" | "wrong_endpoint" | "expired" | "depleted";
 
-/** Which session pays for which endpoint's call, and when (the gateway's clock decides expiry). */
+/** Which session pays for which endpoint's call (the database's clock decides expiry). */
 export type DebitSessionOptions = HotDb & {
   lookup: SessionLookup;
   tenantId: string;
@@ -33,7 +35,6 @@ export type DebitSessionOptions = HotDb & {
    * spends nothing, so it should write nothing); any other case runs the conditional update.
    */
   modelHint: SessionModel;
-  now: Date;
 };
 
 /** A debited session, with what this call took (to give back on a refund). */
@@ -43,6 +44,9 @@ export type DebitedSession = SessionState & { debited: number };
 export type SessionDebitResult = { ok: true; session: DebitedSession } | { ok: false; reason: SessionRefusal };
 
 type Row = { id: string; endpointId: string; model: SessionModel; balance: number | null; unitCostSats: number | null; expiresAt: Date; debited: number };
+
+/** Why a session that did not pay was refused (explainRefusal). */
+type RefusalRow = { tenantId: string; endpointId: string; expired: boolean };
 
 /**
  * The SQL form of callDebit and minimumBalance (../pricing/quote.ts), evaluated on the row, so a
@@ -57,11 +61,11 @@ export const asyncCommitSql = `EXISTS (SELECT set_config('synchronous_commit', '
 
 const sessionColumns = `"id", "endpointId", "model"::text AS "model", "balance", "unitCostSats", "expiresAt"`;
 
-/** A lookup kind's statements; parameters: $1 token hash or session id, $2 tenant, $3 endpoint, $4 now. */
+/** A lookup kind's statements; parameters: $1 token hash or session id, $2 tenant, $3 endpoint. */
 type LookupStatements = { pass: HotStatement; debit: HotStatement; explain: HotStatement };
 
 function lookupStatements(kind: "token" | "id", column: "tokenHash" | "id"): LookupStatements {
-  const live = `"${column}" = $1 AND "tenantId" = $2 AND "endpointId" = $3 AND "expiresAt" > $4`;
+  const live = `"${column}" = $1 AND "tenantId" = $2 AND "endpointId" = $3 AND "expiresAt" > now()`;
   return {
     pass: {
       name: `hub_session_pass_by_${kind}`,
@@ -70,13 +74,13 @@ function lookupStatements(kind: "token" | "id", column: "tokenHash" | "id"): Loo
     debit: {
       name: `hub_session_debit_by_${kind}`,
       text: `
-        UPDATE "PaymentSession" SET "balance" = "balance" - ${debitSql}, "updatedAt" = $4
+        UPDATE "PaymentSession" SET "balance" = "balance" - ${debitSql}, "updatedAt" = now()
         WHERE ${live} AND ("balance" IS NULL OR "balance" >= ${minimumSql}) AND ${asyncCommitSql}
         RETURNING ${sessionColumns}, ${debitSql} AS "debited"`,
     },
     explain: {
       name: `hub_session_explain_by_${kind}`,
-      text: `SELECT "tenantId", "endpointId", "expiresAt" FROM "PaymentSession" WHERE "${column}" = $1`,
+      text: `SELECT "tenantId", "endpointId", "expiresAt" <= now() AS "expired" FROM "PaymentSession" WHERE "${column}" = $1`,
     },
   };
 }
@@ -86,22 +90,22 @@ const byId = lookupStatements("id", "id");
 
 /**
  * The debit by token for many calls in one statement (lib/payments/hot-batch.ts): the same
- * conditions as `hub_session_debit_by_token`, row by row, each with its own tenant, endpoint and now.
+ * conditions as `hub_session_debit_by_token`, row by row, each with its own tenant and endpoint.
  */
 const batchDebitStatement: HotStatement = {
   name: "hub_session_debit_batch",
   text: `
     WITH req AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamp(3)[]) AS r("key", "reqTenantId", "reqEndpointId", "reqNow")
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS r("key", "reqTenantId", "reqEndpointId")
     )
-    UPDATE "PaymentSession" SET "balance" = "balance" - ${debitSql}, "updatedAt" = req."reqNow"
+    UPDATE "PaymentSession" SET "balance" = "balance" - ${debitSql}, "updatedAt" = now()
     FROM req
-    WHERE "tokenHash" = req."key" AND "tenantId" = req."reqTenantId" AND "endpointId" = req."reqEndpointId" AND "expiresAt" > req."reqNow"
+    WHERE "tokenHash" = req."key" AND "tenantId" = req."reqTenantId" AND "endpointId" = req."reqEndpointId" AND "expiresAt" > now()
       AND ("balance" IS NULL OR "balance" >= ${minimumSql}) AND ${asyncCommitSql}
     RETURNING req."key", ${sessionColumns}, ${debitSql} AS "debited"`,
 };
 
-type DebitCall = { tokenHash: string; tenantId: string; endpointId: string; now: Date };
+type DebitCall = { tokenHash: string; tenantId: string; endpointId: string };
 
 const debitBatcher = batcherPerPool(
   (pool: pg.Pool) =>
@@ -112,18 +116,17 @@ const debitBatcher = batcherPerPool(
           calls.map((c) => c.tokenHash),
           calls.map((c) => c.tenantId),
           calls.map((c) => c.endpointId),
-          calls.map((c) => utcWallTime(c.now)),
         ]);
         return new Map(rows.map((row) => [row.key, row]));
       },
-      runOne: async (call) => (await runOnPool<Row>(pool, byToken.debit, [call.tokenHash, call.tenantId, call.endpointId, call.now]))[0] ?? null,
+      runOne: async (call) => (await runOnPool<Row>(pool, byToken.debit, [call.tokenHash, call.tenantId, call.endpointId]))[0] ?? null,
     }),
 );
 
 /** The conditional debit: batched with concurrent calls by token on PostgreSQL, else one statement. */
-async function runDebit(db: HotDb, lookup: SessionLookup, values: [string, string, string, Date]): Promise<Row | null> {
+async function runDebit(db: HotDb, lookup: SessionLookup, values: [string, string, string]): Promise<Row | null> {
   if (db.pg && "tokenHash" in lookup) {
-    return debitBatcher(db.pg).submit({ tokenHash: values[0], tenantId: values[1], endpointId: values[2], now: values[3] });
+    return debitBatcher(db.pg).submit({ tokenHash: values[0], tenantId: values[1], endpointId: values[2] });
   }
   return (await runHot<Row>(db, "tokenHash" in lookup ? byToken.debit : byId.debit, values))[0] ?? null;
 }
@@ -133,32 +136,31 @@ async function runDebit(db: HotDb, lookup: SessionLookup, values: [string, strin
  * unit cost for metered, nothing for time_pass and per_kb, which must still hold one sat).
  */
 export async function debitSession(options: DebitSessionOptions): Promise<SessionDebitResult> {
-  const { lookup, tenantId, endpointId, now } = options;
+  const { lookup, tenantId, endpointId } = options;
   const statements = "tokenHash" in lookup ? byToken : byId;
   const key = "tokenHash" in lookup ? lookup.tokenHash : lookup.sessionId;
-  const values: [string, string, string, Date] = [key, tenantId, endpointId, now];
+  const values: [string, string, string] = [key, tenantId, endpointId];
   if (options.modelHint === "time_pass") {
     const passes = await runHot<Row>(options, statements.pass, values);
     if (passes[0]) return { ok: true, session: { ...passes[0], debited: 0 } };
   }
   const row = await runDebit(options, lookup, values);
   if (row) return { ok: true, session: { id: row.id, endpointId: row.endpointId, model: row.model, balance: row.balance, unitCostSats: row.unitCostSats, expiresAt: row.expiresAt, debited: Number(row.debited) } };
-  return { ok: false, reason: await explainRefusal(options, statements.explain, key, tenantId, endpointId, now) };
+  return { ok: false, reason: await explainRefusal(options, statements.explain, key, tenantId, endpointId) };
 }
 
-async function explainRefusal(db: HotDb, statement: HotStatement, key: string, tenantId: string, endpointId: string, now: Date): Promise<SessionRefusal> {
-  const rows = await runHot<{ tenantId: string; endpointId: string; expiresAt: Date }>(db, statement, [key]);
-  const row = rows[0];
+async function explainRefusal(db: HotDb, statement: HotStatement, key: string, tenantId: string, endpointId: string): Promise<SessionRefusal> {
+  const row = (await runHot<RefusalRow>(db, statement, [key]))[0];
   if (!row) return "unknown";
   if (row.tenantId !== tenantId || row.endpointId !== endpointId) return "wrong_endpoint";
-  return row.expiresAt.getTime() <= now.getTime() ? "expired" : "depleted";
+  return row.expired ? "expired" : "depleted";
 }
 
 const chargeStatement: HotStatement = {
   name: "hub_session_charge",
   text: `
-    UPDATE "PaymentSession" SET "balance" = "balance" - $2, "updatedAt" = $3
-    WHERE "id" = $1 AND "balance" >= $2 AND "expiresAt" > $3 AND ${asyncCommitSql}
+    UPDATE "PaymentSession" SET "balance" = "balance" - $2, "updatedAt" = now()
+    WHERE "id" = $1 AND "balance" >= $2 AND "expiresAt" > now() AND ${asyncCommitSql}
     RETURNING "balance"`,
 };
 
@@ -166,15 +168,15 @@ const chargeStatement: HotStatement = {
  * Takes a per_kb charge once the response size is known: the same conditional debit, so a
  * response the balance cannot pay for is refused (never half-charged). Null when it cannot pay.
  */
-export async function chargeSession(options: HotDb & { sessionId: string; amount: number; now: Date }): Promise<{ balance: number } | null> {
-  const rows = await runHot<{ balance: number }>(options, chargeStatement, [options.sessionId, options.amount, options.now]);
+export async function chargeSession(options: HotDb & { sessionId: string; amount: number }): Promise<{ balance: number } | null> {
+  const rows = await runHot<{ balance: number }>(options, chargeStatement, [options.sessionId, options.amount]);
   return rows[0] ?? null;
 }
 
 const refundStatement: HotStatement = {
   name: "hub_session_refund",
   text: `
-    UPDATE "PaymentSession" SET "balance" = "balance" + $2, "updatedAt" = $3
+    UPDATE "PaymentSession" SET "balance" = "balance" + $2, "updatedAt" = now()
     WHERE "id" = $1 AND "balance" IS NOT NULL
     RETURNING "balance"`,
 };
@@ -184,9 +186,9 @@ const refundStatement: HotStatement = {
  * delivered nothing). One statement; returns the restored balance. An expired session is refunded
  * too: the balance is history then, but the record stays true. `amount` must be positive.
  */
-export async function refundSession(options: HotDb & { sessionId: string; amount: number; now: Date }): Promise<{ balance: number | null }> {
-  const { sessionId, amount, now } = options;
+export async function refundSession(options: HotDb & { sessionId: string; amount: number }): Promise<{ balance: number | null }> {
+  const { sessionId, amount } = options;
   if (!(amount > 0)) throw new RangeError("refundSession: nothing to refund");
-  const rows = await runHot<{ balance: number }>(options, refundStatement, [sessionId, amount, now]);
+  const rows = await runHot<{ balance: number }>(options, refundStatement, [sessionId, amount]);
   return { balance: rows[0]?.balance ?? null };
 }

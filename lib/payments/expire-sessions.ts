@@ -2,14 +2,14 @@
 // job marks ended sessions with one conditional UPDATE … SET "expiredEventAt" … WHERE
 // "expiredEventAt" IS NULL … RETURNING and writes their events in the same transaction, so an
 // event exists exactly when its mark does, and two workers (or two passes) never write it twice.
+// "Ended" is the database's judgement (now()), the same clock that refuses the session's calls.
 import type { PrismaClient } from "../db/client.ts";
 import type { SessionModel } from "../pricing/quote.ts";
 import { enqueueEvent } from "../webhooks/enqueue-event.ts";
 
-/** One pass of the session-expiry job; `now` is injectable so tests need not wait for real time. */
+/** One pass of the session-expiry job. */
 export type ExpireSessionsOptions = {
   prisma: PrismaClient;
-  now?: Date;
   /** Sessions marked per transaction; the pass repeats until none are left. */
   batchSize?: number;
 };
@@ -19,16 +19,15 @@ type Ended = { id: string; tenantId: string; endpointId: string; model: SessionM
 /** Writes session.expired for every session whose time has ended; returns how many. */
 export async function expireSessions(options: ExpireSessionsOptions): Promise<number> {
   const { prisma } = options;
-  const now = options.now ?? new Date();
   const batchSize = options.batchSize ?? 500;
   let total = 0;
   for (;;) {
     const count = await prisma.$transaction(async (tx) => {
       const ended = await tx.$queryRaw<Ended[]>`
-        UPDATE "PaymentSession" SET "expiredEventAt" = ${now}
+        UPDATE "PaymentSession" SET "expiredEventAt" = now()
         WHERE "id" IN (
             SELECT "id" FROM "PaymentSession"
-            WHERE "expiresAt" <= ${now} AND "expiredEventAt" IS NULL
+            WHERE "expiresAt" <= now() AND "expiredEventAt" IS NULL
             ORDER BY "expiresAt" LIMIT ${batchSize}
             FOR UPDATE SKIP LOCKED)
           AND "expiredEventAt" IS NULL

@@ -4,37 +4,21 @@
 // straight to the pool as named prepared statements: parsed and planned once per connection. On
 // PGlite, or when no pool is given, the same SQL text runs through Prisma. Same text, same
 // parameters, same single statement per call: the race guarantees are PostgreSQL's either way.
-import pg from "pg";
+import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
 
 /** A statement with a stable name: its text must never change under the same name (pg prepares by name). */
 export type HotStatement = { readonly name: string; readonly text: string };
 
 /**
- * Parameter values: Date is sent as UTC wall time, which is how Prisma stores `timestamp(3)` columns.
- * Arrays are batch parameters (lib/payments/hot-batch.ts): dates in them go as `utcWallTime` text.
+ * Parameter values. No Date: the money statements take their times from the database's now()
+ * (one clock for every instance, no session time zone involved). Arrays are batch parameters
+ * (lib/payments/hot-batch.ts).
  */
-export type HotValue = string | number | Date | null | readonly (string | number | null)[];
+export type HotValue = string | number | null | readonly (string | number | null)[];
 
 /** Where a hot statement runs: the pg pool when there is one (PostgreSQL), else Prisma (PGlite). */
 export type HotDb = { prisma: Pick<PrismaClient, "$queryRawUnsafe">; pg?: pg.Pool | null };
-
-const TIMESTAMP_OID = 1114;
-
-/** `timestamp` columns hold UTC wall time (Prisma's convention); pg's default parser would read local time. */
-function parseUtcTimestamp(text: string): Date {
-  return new Date(`${text.replace(" ", "T")}Z`);
-}
-
-const resultTypes = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === TIMESTAMP_OID && format !== "binary" ? parseUtcTimestamp : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
-};
-
-/** The UTC wall-time form adapter-pg sends for a DateTime (`YYYY-MM-DD HH:MM:SS.mmm`). */
-export function utcWallTime(date: Date): string {
-  return date.toISOString().replace("T", " ").replace("Z", "");
-}
 
 /** Runs one hot statement and returns its rows. */
 export async function runHot<Row>(db: HotDb, statement: HotStatement, values: readonly HotValue[]): Promise<Row[]> {
@@ -44,11 +28,6 @@ export async function runHot<Row>(db: HotDb, statement: HotStatement, values: re
 
 /** Runs a hot statement on the pool as a named prepared statement. */
 export async function runOnPool<Row>(pool: pg.Pool, statement: HotStatement, values: readonly HotValue[]): Promise<Row[]> {
-  const result = await pool.query({
-    name: statement.name,
-    text: statement.text,
-    values: values.map((v) => (v instanceof Date ? utcWallTime(v) : v)),
-    types: resultTypes,
-  });
+  const result = await pool.query({ name: statement.name, text: statement.text, values: values as unknown[] });
   return result.rows as Row[];
 }

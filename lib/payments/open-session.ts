@@ -4,6 +4,7 @@
 // presentations of one proof on several gateway instances create one session and PostgreSQL
 // decides which request created it. Only that request learns the session token (tokens are stored
 // hashed); later presentations of the proof are served from the same session without a new token.
+// The session's end is the database's now() plus its lifetime, like every expiry it then decides.
 import { randomUUID } from "node:crypto";
 import { hashToken, randomToken } from "../crypto/secret-box.ts";
 import type { PrismaClient } from "../db/client.ts";
@@ -31,7 +32,7 @@ export type SessionState = {
   expiresAt: Date;
 };
 
-/** Which proof opens which endpoint's session, and when (the gateway's clock). */
+/** Which proof opens which endpoint's session. */
 export type OpenSessionOptions = {
   prisma: PrismaClient;
   tenantId: string;
@@ -39,7 +40,6 @@ export type OpenSessionOptions = {
   paymentHash: string;
   /** Lifetime of balance sessions (token_bucket, metered, per_kb): CREDIT_TTL_DAYS. */
   balanceTtlMs: number;
-  now: Date;
 };
 
 /**
@@ -59,7 +59,7 @@ const asInt = (v: unknown): number | null => (typeof v === "number" && Number.is
 
 /** Creates the proof's session, or finds the one it already created. */
 export async function openSession(options: OpenSessionOptions): Promise<OpenSessionResult> {
-  const { prisma, tenantId, endpointId, paymentHash, now } = options;
+  const { prisma, tenantId, endpointId, paymentHash } = options;
   const existing = () =>
     prisma.paymentSession.findUnique({
       where: { paymentHash },
@@ -76,7 +76,6 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenSess
   if (model !== "token_bucket" && model !== "time_pass" && model !== "metered" && model !== "per_kb") return { kind: "no_invoice" };
   const grant = sessionGrant(
     { model, amountSats: invoice.amountSats, tokenBudget: asInt(fields.tokenBudget), durationMinutes: asInt(fields.durationMinutes), unitCostSats: asInt(fields.unitCostSats) },
-    now,
     options.balanceTtlMs,
   );
   const token = randomToken(SESSION_TOKEN_PREFIX, 32);
@@ -86,22 +85,22 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenSess
       INSERT INTO "PaymentSession" ("id", "tenantId", "endpointId", "model", "tokenHash", "paymentHash", "balance", "initialBalance",
         "unitCostSats", "expiresAt", "createdAt", "updatedAt")
       VALUES (${randomUUID()}, ${tenantId}, ${endpointId}, ${grant.model}::"SessionModel", ${hashToken(token)}, ${paymentHash},
-        ${grant.balance}, ${grant.balance}, ${grant.unitCostSats}, ${grant.expiresAt}, ${now}, ${now})
+        ${grant.balance}, ${grant.balance}, ${grant.unitCostSats}, now() + ${grant.lifetimeMs}::double precision * interval '1 millisecond', now(), now())
       ON CONFLICT ("paymentHash") DO NOTHING
       RETURNING "id", "endpointId", "model"::text AS "model", "balance", "unitCostSats", "expiresAt"`;
     const row = rows[0];
     if (!row) return null;
-    const settled = await tx.invoice.updateManyAndReturn({
-      where: { paymentHash, tenantId, status: { not: "settled" } },
-      data: { status: "settled", settledAt: now },
-    });
+    const settled = await tx.$queryRaw<{ amountSats: number; settledAt: Date }[]>`
+      UPDATE "Invoice" SET "status" = 'settled', "settledAt" = now()
+      WHERE "paymentHash" = ${paymentHash} AND "tenantId" = ${tenantId} AND "status" <> 'settled'
+      RETURNING "amountSats", "settledAt"`;
     if (settled[0]) {
       const data: InvoiceSettledData = {
         paymentHash,
         amountSats: settled[0].amountSats,
         purpose: "session",
         endpointId,
-        settledAt: now.toISOString(),
+        settledAt: settled[0].settledAt.toISOString(),
         source: "proof",
       };
       await enqueueEvent(tx, { tenantId, type: "invoice.settled", data });

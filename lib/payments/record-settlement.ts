@@ -27,6 +27,12 @@ export async function recordInvoiceSettled(options: { prisma: PrismaClient; paym
   });
 }
 
+/**
+ * Where the next pass starts: after the last invoice the previous pass looked at, in the order
+ * (expiresAt, paymentHash); null starts from the invoice that expires first.
+ */
+export type SettlementCursor = { expiresAt: string; paymentHash: string } | null;
+
 export type PollSettlementsOptions = {
   prisma: PrismaClient;
   /**
@@ -34,28 +40,38 @@ export type PollSettlementsOptions = {
    * Backends holding connections are closed when the pass ends.
    */
   walletFor: (tenantId: string) => Promise<(WalletBackend & { close?(): Promise<void> }) | null>;
-  batchSize?: number;
-  now?: Date;
+  /** Invoices looked at per pass (bounded work per tick). */
+  pageSize?: number;
+  /** The previous pass's `next`. */
+  after?: SettlementCursor;
 };
 
+/** What one pass did, and where the next one starts. */
+export type SettlementPass = { recorded: number; expired: number; next: SettlementCursor };
+
+type PendingInvoice = { paymentHash: string; tenantId: string; expiresAt: Date; lapsed: boolean };
+
 /**
- * One pass over pending invoices: settled ones are recorded, lapsed ones marked expired.
- * Returns how many settlements were recorded.
+ * One pass over a page of pending invoices, soonest expiry first, continuing after the previous
+ * pass's cursor and starting over after the last page: however many are pending (a flood of
+ * challenges), each is looked at once per round of passes. Settled ones are recorded. An invoice is
+ * marked expired only after its wallet was asked (a minute past its expiry, by the database's
+ * clock) and did not report it settled, so a paid invoice is never written off unseen; when the
+ * tenant has no wallet to ask, lapsed invoices are marked expired as they come.
  */
-export async function pollInvoiceSettlements(options: PollSettlementsOptions): Promise<number> {
-  const now = options.now ?? new Date();
+export async function pollInvoiceSettlements(options: PollSettlementsOptions): Promise<SettlementPass> {
   const { prisma } = options;
-  // Invoices whose expiry passed more than a minute ago cannot settle any more.
-  await prisma.invoice.updateMany({
-    where: { status: "pending", expiresAt: { lt: new Date(now.getTime() - 60_000) } },
-    data: { status: "expired" },
-  });
-  const pending = await prisma.invoice.findMany({
-    where: { status: "pending", purpose: { not: "billing" } },
-    orderBy: { createdAt: "desc" },
-    take: options.batchSize ?? 500,
-    select: { paymentHash: true, tenantId: true },
-  });
+  const pageSize = options.pageSize ?? 500;
+  const after = options.after ?? null;
+  // The cursor's instant goes as ISO 8601 with its zone, the same timestamptz in any session.
+  const page = await prisma.$queryRaw<PendingInvoice[]>`
+    SELECT "paymentHash", "tenantId", "expiresAt", "expiresAt" < now() - interval '1 minute' AS "lapsed"
+    FROM "Invoice"
+    WHERE "status" = 'pending' AND "purpose" <> 'billing'
+      AND (${after?.expiresAt ?? null}::timestamptz IS NULL
+        OR ("expiresAt", "paymentHash") > (${after?.expiresAt ?? null}::timestamptz, ${after?.paymentHash ?? ""}))
+    ORDER BY "expiresAt", "paymentHash"
+    LIMIT ${pageSize}`;
   type Backend = (WalletBackend & { close?(): Promise<void> }) | null;
   const wallets = new Map<string, Promise<Backend>>();
   const walletOf = (tenantId: string) => {
@@ -66,23 +82,40 @@ export async function pollInvoiceSettlements(options: PollSettlementsOptions): P
     }
     return wallet;
   };
+  // A wallet that failed once in this pass is not asked again until the next round: a dead
+  // node costs one timeout per pass, not one per invoice.
+  const unreachable = new Set<string>();
+  const lapsed: string[] = [];
   let recorded = 0;
   try {
-    for (const invoice of pending) {
+    for (const invoice of page) {
+      if (unreachable.has(invoice.tenantId)) continue;
       const backend = await walletOf(invoice.tenantId);
-      if (!backend) continue;
+      if (!backend) {
+        if (invoice.lapsed) lapsed.push(invoice.paymentHash);
+        continue;
+      }
       let lookup: InvoiceLookup | null;
       try {
         lookup = await backend.lookupInvoice(invoice.paymentHash);
       } catch {
-        continue; // the wallet is down; the next pass retries
+        unreachable.add(invoice.tenantId);
+        continue;
       }
-      if (lookup?.state === "settled" && (await recordInvoiceSettled({ prisma, paymentHash: invoice.paymentHash, settledAt: lookup.settledAt ?? now }))) {
-        recorded += 1;
+      if (lookup?.state === "settled") {
+        if (await recordInvoiceSettled({ prisma, paymentHash: invoice.paymentHash, settledAt: lookup.settledAt ?? new Date() })) recorded += 1;
+      } else if (invoice.lapsed) {
+        lapsed.push(invoice.paymentHash);
       }
     }
   } finally {
     await Promise.allSettled([...wallets.values()].map(async (w) => (await w)?.close?.()));
   }
-  return recorded;
+  // Conditional: a proof may have settled one since we read it.
+  const expired = lapsed.length
+    ? await prisma.invoice.updateMany({ where: { paymentHash: { in: lapsed }, status: "pending" }, data: { status: "expired" } })
+    : { count: 0 };
+  const last = page.at(-1);
+  const next = page.length === pageSize && last ? { expiresAt: last.expiresAt.toISOString(), paymentHash: last.paymentHash } : null;
+  return { recorded, expired: expired.count, next };
 }

@@ -5,7 +5,7 @@
 import type pg from "pg";
 import { batcherPerPool, StatementBatcher } from "./hot-batch.ts";
 import { subscribedSql } from "../webhooks/enqueue-event.ts";
-import { runHot, runOnPool, utcWallTime, type HotDb, type HotStatement } from "./hot-sql.ts";
+import { runHot, runOnPool, type HotDb, type HotStatement } from "./hot-sql.ts";
 
 export type ClaimResult = "claimed" | "spent" | "in_use";
 
@@ -15,11 +15,18 @@ export type ClaimProofOptions = HotDb & {
   tenantId: string;
   endpointId: string;
   requestId: string;
-  /** How long a claim blocks others if this process dies mid-call (then it is redeemable again). */
+  /**
+   * How long a claim blocks others if this process dies mid-call (then it is redeemable again).
+   * The lease ends at the database's now() plus this: one clock for every gateway instance.
+   */
   leaseMs: number;
 };
 
-/** A claim wins a new proof, a released one, or one whose lease lapsed (the single and batch claims). */
+/**
+ * A claim wins a new proof, a released one, or one whose lease lapsed (the single and batch
+ * claims). Lease ends are timestamptz from now() (database clock), so no session time zone or
+ * gateway clock moves them.
+ */
 const claimConflictSql = `ON CONFLICT ("paymentHash") DO UPDATE
         SET "state" = 'claimed', "claimedUntil" = EXCLUDED."claimedUntil", "requestId" = EXCLUDED."requestId", "updatedAt" = now()
         WHERE "Proof"."state" = 'released' OR ("Proof"."state" = 'claimed' AND "Proof"."claimedUntil" < now())
@@ -27,7 +34,8 @@ const claimConflictSql = `ON CONFLICT ("paymentHash") DO UPDATE
 
 /**
  * The invoice.settled outbox rows of the invoices a claim CTE named `settled` just settled, for the
- * tenants that receive the event (lib/webhooks/enqueue-event.ts).
+ * tenants that receive the event (lib/webhooks/enqueue-event.ts). settledAt is timestamptz, so
+ * `AT TIME ZONE 'UTC'` gives its UTC wall time whatever the session's zone.
  */
 const settledEventSql = `event AS (
       INSERT INTO "OutboxEvent" ("id", "tenantId", "type", "data", "createdAt")
@@ -41,13 +49,13 @@ const settledEventSql = `event AS (
       RETURNING "id"
     )`;
 
-/** The claim, the first settlement and its invoice.settled event: one statement (see claimProof). */
+/** The claim, the first settlement and its invoice.settled event: one statement (see claimProof). $4: lease ms. */
 const claimStatement: HotStatement = {
   name: "hub_claim_proof",
   text: `
     WITH claim AS (
       INSERT INTO "Proof" ("paymentHash", "tenantId", "endpointId", "state", "claimedUntil", "requestId", "createdAt", "updatedAt")
-      VALUES ($1, $2, $3, 'claimed', $4, $5, now(), now())
+      VALUES ($1, $2, $3, 'claimed', now() + $4::double precision * interval '1 millisecond', $5, now(), now())
       ${claimConflictSql}
     ),
     settled AS (
@@ -91,12 +99,12 @@ const batchClaimStatement: HotStatement = {
   name: "hub_claim_proof_batch",
   text: `
     WITH req AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamp(3)[], $5::text[])
-        AS r("paymentHash", "tenantId", "endpointId", "claimedUntil", "requestId")
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::double precision[], $5::text[])
+        AS r("paymentHash", "tenantId", "endpointId", "leaseMs", "requestId")
     ),
     claim AS (
       INSERT INTO "Proof" ("paymentHash", "tenantId", "endpointId", "state", "claimedUntil", "requestId", "createdAt", "updatedAt")
-      SELECT "paymentHash", "tenantId", "endpointId", 'claimed'::"ProofState", "claimedUntil", "requestId", now(), now()
+      SELECT "paymentHash", "tenantId", "endpointId", 'claimed'::"ProofState", now() + "leaseMs" * interval '1 millisecond', "requestId", now(), now()
       FROM req ORDER BY "paymentHash"
       ${claimConflictSql}
     ),
@@ -120,7 +128,7 @@ const batchClaimStatement: HotStatement = {
  */
 const proofBatchesInFlight = 1;
 
-type ClaimCall = { paymentHash: string; tenantId: string; endpointId: string; leaseUntil: Date; requestId: string };
+type ClaimCall = { paymentHash: string; tenantId: string; endpointId: string; leaseMs: number; requestId: string };
 
 const claimBatcher = batcherPerPool(
   (pool: pg.Pool) =>
@@ -131,13 +139,13 @@ const claimBatcher = batcherPerPool(
           calls.map((c) => c.paymentHash),
           calls.map((c) => c.tenantId),
           calls.map((c) => c.endpointId),
-          calls.map((c) => utcWallTime(c.leaseUntil)),
+          calls.map((c) => c.leaseMs),
           calls.map((c) => c.requestId),
         ]);
         return new Map(rows.map((row) => [row.paymentHash, true as const]));
       },
       runOne: async (c) => {
-        const rows = await runOnPool<{ claimed: number }>(pool, claimStatement, [c.paymentHash, c.tenantId, c.endpointId, c.leaseUntil, c.requestId]);
+        const rows = await runOnPool<{ claimed: number }>(pool, claimStatement, [c.paymentHash, c.tenantId, c.endpointId, c.leaseMs, c.requestId]);
         return rows[0]?.claimed === 1 ? true : null;
       },
       maxInFlight: proofBatchesInFlight,
@@ -185,11 +193,10 @@ const finishBatcher = batcherPerPool(
  * `invoice.settled` to the outbox (unless the wallet already reported it): one round trip.
  */
 export async function claimProof(options: ClaimProofOptions): Promise<ClaimResult> {
-  const { paymentHash, tenantId, endpointId, requestId } = options;
-  const leaseUntil = new Date(Date.now() + options.leaseMs);
+  const { paymentHash, tenantId, endpointId, requestId, leaseMs } = options;
   const claimed = options.pg
-    ? (await claimBatcher(options.pg).submit({ paymentHash, tenantId, endpointId, leaseUntil, requestId })) !== null
-    : (await runHot<{ claimed: number }>(options, claimStatement, [paymentHash, tenantId, endpointId, leaseUntil, requestId]))[0]?.claimed === 1;
+    ? (await claimBatcher(options.pg).submit({ paymentHash, tenantId, endpointId, leaseMs, requestId })) !== null
+    : (await runHot<{ claimed: number }>(options, claimStatement, [paymentHash, tenantId, endpointId, leaseMs, requestId]))[0]?.claimed === 1;
   if (claimed) return "claimed";
   const existing = (await runHot<{ state: string }>(options, proofStateStatement, [paymentHash]))[0];
   return existing?.state === "consumed" ? "spent" : "in_use";

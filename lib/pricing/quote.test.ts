@@ -31,30 +31,29 @@ describe("quoteEndpoint", () => {
 });
 
 describe("sessionGrant", () => {
-  const now = new Date("2026-01-01T00:00:00Z");
   const day = 86_400_000;
 
   it("grants requests, a window or a sats balance, per model", () => {
-    expect(sessionGrant({ model: "token_bucket", amountSats: 50, tokenBudget: 10 }, now, 30 * day)).toEqual({
+    expect(sessionGrant({ model: "token_bucket", amountSats: 50, tokenBudget: 10 }, 30 * day)).toEqual({
       model: "token_bucket",
       balance: 10,
       unitCostSats: null,
-      expiresAt: new Date("2026-01-31T00:00:00Z"),
+      lifetimeMs: 30 * day,
     });
-    expect(sessionGrant({ model: "time_pass", amountSats: 30, durationMinutes: 90 }, now, 30 * day)).toEqual({
+    expect(sessionGrant({ model: "time_pass", amountSats: 30, durationMinutes: 90 }, 30 * day)).toEqual({
       model: "time_pass",
       balance: null,
       unitCostSats: null,
-      expiresAt: new Date("2026-01-01T01:30:00Z"),
+      lifetimeMs: 90 * 60_000,
     });
-    expect(sessionGrant({ model: "metered", amountSats: 100, unitCostSats: 3 }, now, day)).toMatchObject({ balance: 100, unitCostSats: 3 });
-    expect(sessionGrant({ model: "per_kb", amountSats: 100, unitCostSats: 2 }, now, day)).toMatchObject({ balance: 100, unitCostSats: 2 });
+    expect(sessionGrant({ model: "metered", amountSats: 100, unitCostSats: 3 }, day)).toMatchObject({ balance: 100, unitCostSats: 3 });
+    expect(sessionGrant({ model: "per_kb", amountSats: 100, unitCostSats: 2 }, day)).toMatchObject({ balance: 100, unitCostSats: 2 });
   });
 
   it("refuses a deal missing its model's field", () => {
-    expect(() => sessionGrant({ model: "token_bucket", amountSats: 50 }, now, day)).toThrow(/tokenBudget/);
-    expect(() => sessionGrant({ model: "time_pass", amountSats: 50, durationMinutes: null }, now, day)).toThrow(/durationMinutes/);
-    expect(() => sessionGrant({ model: "metered", amountSats: 50 }, now, day)).toThrow(/unitCostSats/);
+    expect(() => sessionGrant({ model: "token_bucket", amountSats: 50 }, day)).toThrow(/tokenBudget/);
+    expect(() => sessionGrant({ model: "time_pass", amountSats: 50, durationMinutes: null }, day)).toThrow(/durationMinutes/);
+    expect(() => sessionGrant({ model: "metered", amountSats: 50 }, day)).toThrow(/unitCostSats/);
   });
 });
 

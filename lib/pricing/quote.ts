@@ -58,33 +58,35 @@ export type SessionDeal = {
   unitCostSats?: number | null;
 };
 
-/** A new session's starting state. `balance` is requests (token_bucket) or sats (metered, per_kb). */
+/**
+ * A new session's starting state. `balance` is requests (token_bucket) or sats (metered, per_kb);
+ * `lifetimeMs` runs from when the session opens (the database's now(), lib/payments/open-session.ts).
+ */
 export type SessionGrant = {
   model: SessionModel;
   balance: number | null;
   unitCostSats: number | null;
-  expiresAt: Date;
+  lifetimeMs: number;
 };
 
 /**
- * The session a paid deal opens at `now`. time_pass: the window starts now. Balance models last
- * `balanceTtlMs` (CREDIT_TTL_DAYS): a bought balance should not live forever, nor vanish quickly.
- * Throws on a deal that lacks its model's field (the provider API never stores one).
+ * The session a paid deal opens. time_pass: the window is the pass's duration from opening.
+ * Balance models last `balanceTtlMs` (CREDIT_TTL_DAYS): a bought balance should not live forever,
+ * nor vanish quickly. Throws on a deal that lacks its model's field (the provider API never stores one).
  */
-export function sessionGrant(deal: SessionDeal, now: Date, balanceTtlMs: number): SessionGrant {
-  const at = (ms: number) => new Date(now.getTime() + ms);
+export function sessionGrant(deal: SessionDeal, balanceTtlMs: number): SessionGrant {
   const need = (value: number | null | undefined, field: string): number => {
     if (value === null || value === undefined || !Number.isSafeInteger(value) || value < 0) throw new Error(`A ${deal.model} deal needs ${field}`);
     return value;
   };
   switch (deal.model) {
     case "token_bucket":
-      return { model: deal.model, balance: need(deal.tokenBudget, "tokenBudget"), unitCostSats: null, expiresAt: at(balanceTtlMs) };
+      return { model: deal.model, balance: need(deal.tokenBudget, "tokenBudget"), unitCostSats: null, lifetimeMs: balanceTtlMs };
     case "time_pass":
-      return { model: deal.model, balance: null, unitCostSats: null, expiresAt: at(need(deal.durationMinutes, "durationMinutes") * 60_000) };
+      return { model: deal.model, balance: null, unitCostSats: null, lifetimeMs: need(deal.durationMinutes, "durationMinutes") * 60_000 };
     case "metered":
     case "per_kb":
-      return { model: deal.model, balance: deal.amountSats, unitCostSats: need(deal.unitCostSats, "unitCostSats"), expiresAt: at(balanceTtlMs) };
+      return { model: deal.model, balance: deal.amountSats, unitCostSats: need(deal.unitCostSats, "unitCostSats"), lifetimeMs: balanceTtlMs };
   }
 }
 

@@ -3,6 +3,8 @@
 // schedule. At-least-once: a claim is a lease, so a worker that dies mid-attempt leaves a delivery
 // that another worker re-sends once the lease lapses; the outcome is written only by the holder of
 // that attempt (matched on its attempt number), so two workers never both record one attempt.
+// Leases and due times are the database's: now() + ms in SQL, compared with now(), one clock for
+// every worker whatever their clocks or the session's time zone.
 import { openSecret } from "../crypto/secret-box.ts";
 import type { PrismaClient } from "../db/client.ts";
 import type { Logger } from "../logging/logger.ts";
@@ -153,7 +155,6 @@ export type ClaimedDelivery = {
 /** Bounds of one claim: how many, how many per subscription, and for how long. */
 export type ClaimOptions = {
   prisma: PrismaClient;
-  now: Date;
   /** Most deliveries to claim. */
   limit: number;
   /** Most deliveries in flight per subscription, counting leases already held by any worker. */
@@ -168,13 +169,12 @@ export type ClaimOptions = {
  * subscriptions visited in random order (fairness), rows locked with SKIP LOCKED (two workers never
  * claim one row), each claimed row leased and its attempt counted in the same statement.
  */
-export async function claimDueDeliveries({ prisma, now, limit, perSubscription, leaseMs }: ClaimOptions): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries({ prisma, limit, perSubscription, leaseMs }: ClaimOptions): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
-  const leaseUntil = new Date(now.getTime() + leaseMs);
   return prisma.$queryRaw<ClaimedDelivery[]>`
     WITH inflight AS (
       SELECT "subscriptionId", count(*)::int AS n FROM "WebhookDelivery"
-      WHERE "status" = 'delivering' AND "lockedUntil" > ${now}
+      WHERE "status" = 'delivering' AND "lockedUntil" > now()
       GROUP BY "subscriptionId"
     ),
     subs AS (
@@ -183,8 +183,8 @@ export async function claimDueDeliveries({ prisma, now, limit, perSubscription, 
       WHERE s."isActive" AND coalesce(i.n, 0) < ${perSubscription}
         AND EXISTS (
           SELECT 1 FROM "WebhookDelivery" d
-          WHERE d."subscriptionId" = s."id" AND d."nextAttemptAt" <= ${now}
-            AND d."status" IN ('pending', 'delivering') AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= ${now})
+          WHERE d."subscriptionId" = s."id" AND d."nextAttemptAt" <= now()
+            AND d."status" IN ('pending', 'delivering') AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= now())
         )
       ORDER BY random()
       LIMIT ${limit}
@@ -193,8 +193,8 @@ export async function claimDueDeliveries({ prisma, now, limit, perSubscription, 
       SELECT c."id", c."subscriptionId", c."nextAttemptAt", subs.n
       FROM subs CROSS JOIN LATERAL (
         SELECT d."id", d."subscriptionId", d."nextAttemptAt" FROM "WebhookDelivery" d
-        WHERE d."subscriptionId" = subs."id" AND d."nextAttemptAt" <= ${now}
-          AND d."status" IN ('pending', 'delivering') AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= ${now})
+        WHERE d."subscriptionId" = subs."id" AND d."nextAttemptAt" <= now()
+          AND d."status" IN ('pending', 'delivering') AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= now())
         ORDER BY d."nextAttemptAt"
         LIMIT ${perSubscription}
         FOR UPDATE SKIP LOCKED
@@ -210,8 +210,9 @@ export async function claimDueDeliveries({ prisma, now, limit, perSubscription, 
       LIMIT ${limit}
     )
     UPDATE "WebhookDelivery" d
-    SET "status" = 'delivering', "lockedUntil" = ${leaseUntil}, "nextAttemptAt" = ${leaseUntil}, "attempts" = d."attempts" + 1,
-        "lastAttemptAt" = ${now}, "updatedAt" = ${now}
+    SET "status" = 'delivering', "lockedUntil" = now() + ${leaseMs}::double precision * interval '1 millisecond',
+        "nextAttemptAt" = now() + ${leaseMs}::double precision * interval '1 millisecond', "attempts" = d."attempts" + 1,
+        "lastAttemptAt" = now(), "updatedAt" = now()
     FROM chosen, "WebhookSubscription" s, "OutboxEvent" e
     WHERE d."id" = chosen."id" AND s."id" = d."subscriptionId" AND e."id" = d."eventId"
     RETURNING d."id", d."subscriptionId", d."attempts", s."url", s."secretEnc", d."eventType", e."data", e."createdAt" AS "eventCreatedAt"`;
@@ -222,11 +223,13 @@ export type AttemptRecord = {
   delivery: Pick<ClaimedDelivery, "id" | "attempts">;
   outcome: AttemptOutcome;
   requestSnippet: string;
-  now: Date;
 };
 
-/** The columns one attempt writes: succeeded, pending with the next retry time, or failed. */
-function outcomeColumns({ delivery, outcome, requestSnippet, now }: AttemptRecord) {
+/**
+ * The columns one attempt writes: succeeded, pending with the next retry's delay, or failed. The
+ * statement turns the delay into a time with now(), and stamps delivery and update with it.
+ */
+function outcomeColumns({ delivery, outcome, requestSnippet }: AttemptRecord) {
   const delay = outcome.ok ? null : retryDelayMs(delivery.attempts, outcome.retryAfterMs);
   return {
     id: delivery.id,
@@ -234,11 +237,9 @@ function outcomeColumns({ delivery, outcome, requestSnippet, now }: AttemptRecor
     status: outcome.ok ? "succeeded" : delay === null ? "failed" : "pending",
     responseStatus: outcome.status,
     lastError: outcome.ok ? null : snippet(outcome.error, 1000),
-    nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay).toISOString(),
-    deliveredAt: outcome.ok ? now.toISOString() : null,
+    retryInMs: delay,
     requestSnippet,
     responseSnippet: outcome.responseSnippet,
-    updatedAt: now.toISOString(),
   };
 }
 
@@ -253,11 +254,12 @@ export async function recordOutcomes(prisma: PrismaClient, records: readonly Att
   const written = await prisma.$queryRaw<{ id: string }[]>`
     UPDATE "WebhookDelivery" d
     SET "status" = v."status"::"DeliveryStatus", "responseStatus" = v."responseStatus", "lastError" = v."lastError",
-        "nextAttemptAt" = v."nextAttemptAt", "deliveredAt" = coalesce(v."deliveredAt", d."deliveredAt"), "lockedUntil" = NULL,
-        "requestSnippet" = v."requestSnippet", "responseSnippet" = v."responseSnippet", "updatedAt" = v."updatedAt"
+        "nextAttemptAt" = now() + v."retryInMs" * interval '1 millisecond',
+        "deliveredAt" = CASE WHEN v."status" = 'succeeded' THEN now() ELSE d."deliveredAt" END, "lockedUntil" = NULL,
+        "requestSnippet" = v."requestSnippet", "responseSnippet" = v."responseSnippet", "updatedAt" = now()
     FROM jsonb_to_recordset(${rows}::jsonb) AS v(
-      "id" text, "attempts" int, "status" text, "responseStatus" int, "lastError" text, "nextAttemptAt" timestamp(3),
-      "deliveredAt" timestamp(3), "requestSnippet" text, "responseSnippet" text, "updatedAt" timestamp(3))
+      "id" text, "attempts" int, "status" text, "responseStatus" int, "lastError" text, "retryInMs" double precision,
+      "requestSnippet" text, "responseSnippet" text)
     WHERE d."id" = v."id" AND d."attempts" = v."attempts" AND d."status" = 'delivering'
     RETURNING d."id"`;
   return new Set(written.map((w) => w.id));
@@ -276,7 +278,10 @@ export type WebhookSenderOptions = {
   timeoutMs?: number;
   /** Extra trusted CAs (tests); production trusts NODE_EXTRA_CA_CERTS. */
   ca?: string | string[];
-  /** Injectable clock: claim times, signatures, retry schedule. */
+  /**
+   * Injectable clock for what the receiver sees: signature timestamps and Retry-After dates.
+   * Leases and the retry schedule run on the database's clock.
+   */
   now?: () => Date;
   log?: Logger;
 };
@@ -340,7 +345,7 @@ export class WebhookSender {
       this.pumpAgain = false;
       const free = this.maxInFlight - this.inFlight.size;
       if (free <= 0 || this.closed) break;
-      const claimed = await claimDueDeliveries({ prisma: this.options.prisma, now: this.now(), limit: free, perSubscription: this.perSubscription, leaseMs: this.leaseMs });
+      const claimed = await claimDueDeliveries({ prisma: this.options.prisma, limit: free, perSubscription: this.perSubscription, leaseMs: this.leaseMs });
       for (const delivery of claimed) this.start(delivery);
       started += claimed.length;
     } while (this.pumpAgain);
@@ -437,7 +442,7 @@ export class WebhookSender {
     } catch (err) {
       outcome = { ok: false, status: null, error: `internal: ${(err as Error).message}`, retryAfterMs: null, responseSnippet: null };
     }
-    const recorded = await this.record({ delivery, outcome, requestSnippet: snippet(body), now: this.now() });
+    const recorded = await this.record({ delivery, outcome, requestSnippet: snippet(body) });
     if (!recorded) this.options.log?.warn("webhook attempt outcome not recorded: the lease lapsed and another worker re-claimed it", { deliveryId: delivery.id, attempt: delivery.attempts });
     return outcome;
   }

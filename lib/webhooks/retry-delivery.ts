@@ -1,18 +1,21 @@
 // Manual retry of a failed delivery (spec 3.4 rule 2): it is queued for one immediate attempt with
-// the same id and body; if that fails too it is failed again and can be retried again.
+// the same id and body; if that fails too it is failed again and can be retried again. It is due
+// at the database's now(), the clock the worker's claims compare with.
 import type { PrismaClient } from "../db/client.ts";
+import type { WebhookDelivery } from "../db/generated/client.ts";
 import { AppError } from "../errors/index.ts";
 import { toDeliveryView } from "./delivery-view.ts";
 
-/** Scoped by tenant in the query itself; `now` is when the retry becomes due. */
-export type RetryDeliveryOptions = { prisma: PrismaClient; tenantId: string; deliveryId: string; now?: Date };
+/** Scoped by tenant in the query itself. */
+export type RetryDeliveryOptions = { prisma: PrismaClient; tenantId: string; deliveryId: string };
 
 /** 404 for another workspace's delivery; 409 unless it is failed and its subscription active. */
-export async function retryDelivery({ prisma, tenantId, deliveryId, now = new Date() }: RetryDeliveryOptions) {
-  const updated = await prisma.webhookDelivery.updateManyAndReturn({
-    where: { id: deliveryId, tenantId, status: "failed", subscription: { isActive: true } },
-    data: { status: "pending", nextAttemptAt: now, lockedUntil: null },
-  });
+export async function retryDelivery({ prisma, tenantId, deliveryId }: RetryDeliveryOptions) {
+  const updated = await prisma.$queryRaw<WebhookDelivery[]>`
+    UPDATE "WebhookDelivery" d SET "status" = 'pending', "nextAttemptAt" = now(), "lockedUntil" = NULL, "updatedAt" = now()
+    FROM "WebhookSubscription" s
+    WHERE d."id" = ${deliveryId} AND d."tenantId" = ${tenantId} AND d."status" = 'failed' AND s."id" = d."subscriptionId" AND s."isActive"
+    RETURNING d.*`;
   if (updated[0]) return toDeliveryView(updated[0]);
   const existing = await prisma.webhookDelivery.findFirst({
     where: { id: deliveryId, tenantId },

@@ -129,6 +129,11 @@ describe("prepaid credit", () => {
     expect((await call(`${base}/v1/a`, { authorization })).status).toBe(200);
     clock.advance(29 * 86_400_000);
     expect((await call(`${base}/v1/a`, { authorization })).status).toBe(200);
+    // The credit row lapses by the database's clock, whatever a gateway's clock says of the token.
+    await ctx.db.sql.query(`UPDATE "Credit" SET "expiresAt" = now() - interval '1 second' WHERE "paymentHash" = $1`, [paymentHash]);
+    const lapsed = await call(`${base}/v1/a`, { authorization });
+    expect([lapsed.status, header(lapsed, "x-hub-payment")]).toEqual([402, "not_charged"]);
+    // And the token itself lapses by the gateway's.
     clock.advance(2 * 86_400_000);
     const expired = await call(`${base}/v1/a`, { authorization });
     expect([expired.status, header(expired, "x-hub-payment")]).toEqual([402, "not_charged"]);

@@ -180,10 +180,9 @@ describe.skipIf(!usingPostgres)("batched money statements on PostgreSQL", () => 
         return tokenHash;
       }),
     );
-    const now = new Date();
     const calls = sessions.flatMap((tokenHash) => Array.from({ length: 10 }, () => tokenHash));
     const results = await Promise.all(
-      calls.map((tokenHash) => debitSession({ prisma: ctx.db.prisma, pg: pool, lookup: { tokenHash }, tenantId, endpointId: endpoint.id, modelHint: "token_bucket", now })),
+      calls.map((tokenHash) => debitSession({ prisma: ctx.db.prisma, pg: pool, lookup: { tokenHash }, tenantId, endpointId: endpoint.id, modelHint: "token_bucket" })),
     );
     for (const tokenHash of sessions) {
       const own = results.filter((_, i) => calls[i] === tokenHash);

@@ -67,7 +67,7 @@ describe.each([
 
     // The payer pays the provider's wallet; the worker hears about it from the wallet.
     const paid = markPaid(body.paymentHash);
-    const recorded = await pollInvoiceSettlements({
+    const { recorded } = await pollInvoiceSettlements({
       prisma: ctx.db.prisma,
       walletFor: async (id) => {
         const wallet = await ctx.db.prisma.wallet.findUniqueOrThrow({ where: { tenantId: id } });

@@ -72,6 +72,14 @@ beforeEach(async () => {
   setup = { tenantId, base: `${urls[0]}/gw/${slug}`, base2: `${urls[1]}/gw/${slug}`, ids };
 });
 
+/**
+ * Moves a session's end to the database's now() plus `offset` (an interval): expiry is the
+ * database's decision, so the tests move the row rather than the gateway's clock.
+ */
+async function endSessionIn(token: string, offset: string): Promise<void> {
+  await ctx.db.sql.query(`UPDATE "PaymentSession" SET "expiresAt" = now() + $2::interval WHERE "tokenHash" = $1`, [hashToken(token), offset]);
+}
+
 /** Pays for a session on `path` and opens it with the proof's first call. */
 async function openSession(path: string, query = ""): Promise<{ token: string; authorization: string; paymentHash: string; first: CallResult }> {
   const { authorization, paymentHash } = await payChallenge(devNode, await call(`${setup.base}${path}`));
@@ -228,7 +236,7 @@ describe("token_bucket", () => {
     for (let i = 0; i < 2; i++) expect((await call(`${setup.base}/v1/bucket`, { "x-session-token": token })).status).toBe(200);
     expect((await call(`${setup.base}/v1/bucket`, { "x-session-token": token })).status).toBe(402);
     const { token: fresh } = await openSession("/v1/bucket");
-    clock.advance(31 * day);
+    await endSessionIn(fresh, "-1 second");
     const expired = await call(`${setup.base}/v1/bucket`, { "x-session-token": fresh });
     expect(expired.status).toBe(402);
     expect(header(expired, "x-hub-payment")).toBe("not_charged");
@@ -278,20 +286,21 @@ describe("time_pass", () => {
     const row = await ctx.db.prisma.paymentSession.findFirstOrThrow();
     expect(row.updatedAt.getTime()).toBe(row.createdAt.getTime());
 
-    clock.advance(59 * 60_000);
+    await endSessionIn(token, "1 minute");
     expect((await call(`${setup.base}/v1/pass`, { "x-session-token": token })).status).toBe(200);
-    expect(await expireSessions({ prisma: ctx.db.prisma, now: new Date(clock.now()) })).toBe(0);
-    clock.advance(2 * 60_000);
+    expect(await expireSessions({ prisma: ctx.db.prisma })).toBe(0);
+    await endSessionIn(token, "-1 second");
     const after = await call(`${setup.base}/v1/pass`, { "x-session-token": token });
     expect([after.status, header(after, "x-hub-payment")]).toEqual([402, "not_charged"]);
 
     // Two workers at once: the conditional mark lets exactly one write the event.
-    const counts = await Promise.all([1, 2, 3].map(() => expireSessions({ prisma: ctx.db.prisma, now: new Date(clock.now()) })));
+    const counts = await Promise.all([1, 2, 3].map(() => expireSessions({ prisma: ctx.db.prisma })));
     expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
-    expect(await expireSessions({ prisma: ctx.db.prisma, now: new Date(clock.now()) })).toBe(0);
+    expect(await expireSessions({ prisma: ctx.db.prisma })).toBe(0);
     const expired = await eventsOf("session.expired");
     expect(expired).toHaveLength(1);
-    expect(expired[0].data).toEqual({ sessionId: row.id, endpointId: setup.ids.pass, model: "time_pass", remainingBalance: null, expiredAt: row.expiresAt.toISOString() });
+    const ended = await ctx.db.prisma.paymentSession.findUniqueOrThrow({ where: { id: row.id } });
+    expect(expired[0].data).toEqual({ sessionId: row.id, endpointId: setup.ids.pass, model: "time_pass", remainingBalance: null, expiredAt: ended.expiresAt.toISOString() });
   });
 });
 

@@ -30,7 +30,7 @@ async function pendingInvoice(amountSats = 5) {
   return { tenantId, endpointId: endpoint.id, ...created };
 }
 
-const poll = () => pollInvoiceSettlements({ prisma: ctx.db.prisma, walletFor: async () => walletBackendFor({ type: "dev", devNode }) });
+const poll = async () => (await pollInvoiceSettlements({ prisma: ctx.db.prisma, walletFor: async () => walletBackendFor({ type: "dev", devNode }) })).recorded;
 
 describe("invoice settlement polling", () => {
   it("records a paid invoice once with an invoice.settled event carrying its details", async () => {
@@ -54,10 +54,16 @@ describe("invoice settlement polling", () => {
     expect(await ctx.db.prisma.outboxEvent.count()).toBe(1);
   });
 
-  it("marks invoices expired a minute after their expiry", async () => {
+  it("marks invoices expired a minute after their expiry, by the database's clock", async () => {
     const invoice = await pendingInvoice();
-    await pollInvoiceSettlements({ prisma: ctx.db.prisma, walletFor: async () => null, now: new Date(invoice.expiresAt.getTime() + 61_000) });
-    expect((await ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash: invoice.paymentHash } })).status).toBe("expired");
+    const status = async () => (await ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash: invoice.paymentHash } })).status;
+    const expireIn = (offset: string) => ctx.db.sql.query(`UPDATE "Invoice" SET "expiresAt" = now() + $2::interval WHERE "paymentHash" = $1`, [invoice.paymentHash, offset]);
+    await expireIn("-59 seconds");
+    expect(await pollInvoiceSettlements({ prisma: ctx.db.prisma, walletFor: async () => null })).toMatchObject({ recorded: 0, expired: 0 });
+    expect(await status()).toBe("pending");
+    await expireIn("-61 seconds");
+    expect(await pollInvoiceSettlements({ prisma: ctx.db.prisma, walletFor: async () => null })).toMatchObject({ recorded: 0, expired: 1 });
+    expect(await status()).toBe("expired");
   });
 });
 

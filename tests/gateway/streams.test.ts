@@ -5,6 +5,7 @@ import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { request } from "undici";
+import { hashToken } from "../../lib/crypto/secret-box.ts";
 import type { Gateway } from "../../lib/gateway/server.ts";
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
@@ -276,6 +277,8 @@ describe("session streams", () => {
     ]);
     await waitFor(() => firstOrigin.closed && secondOrigin.closed, "the origin connections to close");
 
+    // New calls are the database's decision (its clock, not the gateway's): end the pass there too.
+    await ctx.db.sql.query(`UPDATE "PaymentSession" SET "expiresAt" = now() - interval '1 second' WHERE "tokenHash" = $1`, [hashToken(token)]);
     const after = await call(`${base}/v1/pass`, { "x-session-token": token });
     expect([after.status, header(after, "x-hub-payment")]).toEqual([402, "not_charged"]);
   });

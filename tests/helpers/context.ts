@@ -22,8 +22,24 @@ export type TestContext = {
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
 export const usingRedis = Boolean(process.env.REDIS_URL);
 
-/** Creates a throwaway PostgreSQL database next to DATABASE_URL's and returns its URL. */
-async function createScratchDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** How a test file wants its database beyond the defaults. */
+export type TestDatabaseOptions = {
+  /**
+   * The session time zone the database gives connections (an IANA name). PostgreSQL: the scratch
+   * database's URL asks for it (`options=-c TimeZone=…`, after any zone DATABASE_URL itself asks
+   * for), as a server or database configured in that zone would; lib/db's UTC pin still comes
+   * after it. PGlite starts every session in UTC and ignores database defaults, so there it is
+   * SET on the one session after opening, which overrides the pin too: only SQL that does its
+   * own time arithmetic is right there.
+   */
+  sessionTimeZone?: string;
+};
+
+/**
+ * Creates a throwaway PostgreSQL database next to DATABASE_URL's and returns its URL, which keeps
+ * DATABASE_URL's query string (CI's session time zone) and adds `timeZone` when given.
+ */
+async function createScratchDatabase(baseUrl: string, timeZone?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `hub_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -31,6 +47,7 @@ async function createScratchDatabase(baseUrl: string): Promise<{ url: string; dr
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
+  if (timeZone) url.searchParams.set("options", [url.searchParams.get("options"), `-c TimeZone=${timeZone}`].filter(Boolean).join(" "));
   return {
     url: url.toString(),
     drop: async () => {
@@ -55,10 +72,11 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
   });
 }
 
-export async function createTestContext(overrides: Record<string, string | undefined> = {}): Promise<TestContext> {
-  const scratch = usingPostgres ? await createScratchDatabase(process.env.DATABASE_URL!) : null;
+export async function createTestContext(overrides: Record<string, string | undefined> = {}, options: TestDatabaseOptions = {}): Promise<TestContext> {
+  const scratch = usingPostgres ? await createScratchDatabase(process.env.DATABASE_URL!, options.sessionTimeZone) : null;
   const config = testConfig({ DATABASE_URL: scratch?.url, ...overrides });
   const db = await openDatabase({ databaseUrl: scratch?.url ?? null, pgliteDir: null, migrate: true, poolSize: 20 });
+  if (!scratch && options.sessionTimeZone) await db.sql.exec(`SET TIME ZONE '${options.sessionTimeZone}'`);
   const store = openStore({ redisUrl: config.redisUrl, prefix: `test:${randomBytes(6).toString("hex")}:` });
   const tables = (
     await db.sql.query(
@@ -84,10 +102,10 @@ export async function createTestContext(overrides: Record<string, string | undef
  * The usual hooks of a test file: one context for the file, emptied before each test, closed at
  * the end. Returns a getter to read it inside tests (it exists once beforeAll has run).
  */
-export function useTestContext(overrides: Record<string, string | undefined> = {}): () => TestContext {
+export function useTestContext(overrides: Record<string, string | undefined> = {}, options: TestDatabaseOptions = {}): () => TestContext {
   let ctx: TestContext | undefined;
   beforeAll(async () => {
-    ctx = await createTestContext(overrides);
+    ctx = await createTestContext(overrides, options);
   });
   afterAll(async () => {
     await ctx?.close();

@@ -169,7 +169,7 @@ describe("webhook management API", () => {
       attempts: 0,
       responseStatus: null,
       lastError: null,
-      nextAttemptAt: "2026-11-21T12:00:54.000Z",
+      nextAttemptAt: expect.any(String),
       lastAttemptAt: null,
       deliveredAt: null,
       createdAt: "2026-11-21T12:00:54.000Z",

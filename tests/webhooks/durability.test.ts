@@ -35,7 +35,7 @@ afterEach(() => receiver.close());
 const policy: TargetPolicy = { resolver: async () => [{ address: "127.0.0.1", family: 4 }], allowedTargets: ["127.0.0.0/8"] };
 const prisma = () => ctx.db.prisma;
 
-function newSender(db = ctx.db, options: { now?: () => Date; maxInFlight?: number; perSubscription?: number } = {}) {
+function newSender(db = ctx.db, options: { leaseMs?: number; maxInFlight?: number; perSubscription?: number } = {}) {
   return new WebhookSender({ prisma: db.prisma, appSecret: ctx.config.appSecret, policy, ca: selfSignedCertificate().cert, ...options });
 }
 
@@ -55,18 +55,18 @@ describe("crash and restart", () => {
   it("re-sends a delivery whose worker crashed mid-attempt, only after the lease lapses", async () => {
     await queueEvents(1);
     const t0 = Date.now();
-    // Worker A claims (attempt 1) and dies before sending or recording anything.
-    const claimed = await claimDueDeliveries({ prisma: prisma(), now: new Date(t0), limit: 10, perSubscription: 4, leaseMs: DEFAULT_LEASE_MS });
+    // Worker A claims (attempt 1, a short lease: the database's clock must really pass it) and dies
+    // before sending or recording anything.
+    const claimed = await claimDueDeliveries({ prisma: prisma(), limit: 10, perSubscription: 4, leaseMs: 1000 });
     expect(claimed).toHaveLength(1);
     expect(claimed[0].attempts).toBe(1);
 
     // A restarted worker (fresh process state) does not touch it while the lease holds...
-    let clock = t0 + DEFAULT_LEASE_MS - 1;
-    const restarted = newSender(second ?? ctx.db, { now: () => new Date(clock) });
+    const restarted = newSender(second ?? ctx.db, { leaseMs: DEFAULT_LEASE_MS });
     try {
       expect(await restarted.pump()).toBe(0);
       // ...and sends it once the lease has lapsed, as attempt 2 with the same id.
-      clock = t0 + DEFAULT_LEASE_MS;
+      await new Promise((r) => setTimeout(r, t0 + 1200 - Date.now()));
       expect(await restarted.pump()).toBe(1);
       await restarted.drain();
     } finally {
@@ -77,7 +77,7 @@ describe("crash and restart", () => {
     expect(await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: claimed[0].id } })).toMatchObject({ status: "succeeded", attempts: 2 });
 
     // The crashed worker's late outcome (attempt 1) is not recorded over attempt 2's.
-    const late = await recordOutcomes(prisma(), [{ delivery: claimed[0], outcome: { ok: false, status: 500, error: "late", retryAfterMs: null, responseSnippet: null }, requestSnippet: "", now: new Date() }]);
+    const late = await recordOutcomes(prisma(), [{ delivery: claimed[0], outcome: { ok: false, status: 500, error: "late", retryAfterMs: null, responseSnippet: null }, requestSnippet: "" }]);
     expect(late.size).toBe(0);
     expect((await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: claimed[0].id } })).status).toBe("succeeded");
   });
@@ -102,9 +102,8 @@ describe("crash and restart", () => {
 describe("workers racing", () => {
   it("claims each due delivery exactly once across concurrent claimers", async () => {
     await queueEvents(60, 3);
-    const now = new Date();
     const dbs = [ctx.db, second ?? ctx.db, ctx.db, second ?? ctx.db];
-    const claims = await Promise.all(dbs.map((db) => claimDueDeliveries({ prisma: db.prisma, now, limit: 200, perSubscription: 200, leaseMs: 60_000 })));
+    const claims = await Promise.all(dbs.map((db) => claimDueDeliveries({ prisma: db.prisma, limit: 200, perSubscription: 200, leaseMs: 60_000 })));
     const ids = claims.flat().map((c) => c.id);
     expect(ids).toHaveLength(180);
     expect(new Set(ids).size).toBe(180);
@@ -136,10 +135,9 @@ describe("workers racing", () => {
 
   it("bounds the deliveries in flight per subscription across workers", async () => {
     await queueEvents(30, 1);
-    const now = new Date();
-    const first = await claimDueDeliveries({ prisma: prisma(), now, limit: 100, perSubscription: 4, leaseMs: 60_000 });
+    const first = await claimDueDeliveries({ prisma: prisma(), limit: 100, perSubscription: 4, leaseMs: 60_000 });
     expect(first).toHaveLength(4);
     // Another worker sees the 4 leases and claims nothing more for that subscription.
-    expect(await claimDueDeliveries({ prisma: (second ?? ctx.db).prisma, now, limit: 100, perSubscription: 4, leaseMs: 60_000 })).toHaveLength(0);
+    expect(await claimDueDeliveries({ prisma: (second ?? ctx.db).prisma, limit: 100, perSubscription: 4, leaseMs: 60_000 })).toHaveLength(0);
   });
 });
