@@ -69,6 +69,7 @@ const envSchema = z.object({
   FREE_TRY_ISSUER: z.string().min(1).optional(),
   FREE_TRY_JWKS_URL: httpUrl.optional(),
   FREE_TRY_AUDIENCE: z.string().min(1).optional(),
+  GATEWAY_CHALLENGES_PER_MINUTE: positiveInt.default(60),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -135,6 +136,8 @@ export type Config = {
   walletAllowedTargets: string[];
   /** External identity provider whose JWTs buy a free try (besides our own issuer), or null. */
   freeTryProvider: { issuer: string; jwksUrl: string; audience: string } | null;
+  /** 402 challenges (each a new invoice on the provider's wallet) one IP may get from one tenant per minute. */
+  gatewayChallengesPerMinute: number;
 };
 
 /** Whether binding to `host` keeps a server reachable from this machine only. */
@@ -243,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.FREE_TRY_ISSUER && e.FREE_TRY_JWKS_URL && e.FREE_TRY_AUDIENCE
         ? { issuer: e.FREE_TRY_ISSUER, jwksUrl: e.FREE_TRY_JWKS_URL, audience: e.FREE_TRY_AUDIENCE }
         : null,
+    gatewayChallengesPerMinute: e.GATEWAY_CHALLENGES_PER_MINUTE,
   };
 }
 

@@ -47,6 +47,16 @@ describe("GatewayRateLimiter", () => {
     now += 61_000;
     expect(await countAllowed(limiter, 40, { ...req, endpointId: "e3", credentialed: true })).toBe(40);
   });
+
+  it("bounds 402 challenges per IP and tenant, separately from the request limits", async () => {
+    const limiter = new GatewayRateLimiter(new MemoryStore(), { ...defaultRateLimits, challengesPerMinute: 3 });
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push((await limiter.checkChallenge({ ip: req.ip, tenantId: "t1" })).ok);
+    expect(results).toEqual([true, true, true, false]);
+    expect((await limiter.checkChallenge({ ip: req.ip, tenantId: "t2" })).ok).toBe(true);
+    expect((await limiter.checkChallenge({ ip: "203.0.113.10", tenantId: "t1" })).ok).toBe(true);
+    expect(await countAllowed(limiter, 3)).toBe(3);
+  });
 });
 
 describe("clientIpResolver", () => {

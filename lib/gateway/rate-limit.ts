@@ -1,8 +1,9 @@
 // Gateway rate limits (spec 8, 5.1): anonymous callers get a per-endpoint limit (30/min/IP,
-// provider-configurable) and a global one (300/min/IP); callers presenting a credential skip them
-// but hit a 3,000/min/IP backstop; repeated forged credentials demote an IP to the anonymous
-// limits for a minute. Counters live in the store (Redis when configured): losing them loses
-// no money.
+// provider-configurable) and a global one (300/min/IP); callers presenting a verified credential
+// (lib/gateway/presented-credential.ts) skip them but hit a 3,000/min/IP backstop; repeated forged
+// credentials demote an IP to the anonymous limits for a minute. Each 402 makes the tenant's wallet
+// create an invoice, so challenges have their own limit per IP and tenant (60/min). Counters live
+// in the store (Redis when configured): losing them loses no money.
 import { BlockList, isIP } from "node:net";
 import type { KeyValueStore } from "../store/types.ts";
 
@@ -13,6 +14,8 @@ export type RateLimits = {
   /** Forged credentials from one IP within a minute that trigger demotion. */
   forgeriesBeforeDemotion: number;
   demotionMs: number;
+  /** 402 challenges (each one a new invoice on the tenant's wallet) per IP per tenant per minute. */
+  challengesPerMinute: number;
 };
 
 export const defaultRateLimits: RateLimits = {
@@ -21,19 +24,22 @@ export const defaultRateLimits: RateLimits = {
   credentialedPerMinute: 3000,
   forgeriesBeforeDemotion: 5,
   demotionMs: 60_000,
+  challengesPerMinute: 60,
 };
 
-export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number; scope: "endpoint" | "global" | "credentialed" };
+type RateScope = "endpoint" | "global" | "credentialed" | "challenge";
+
+export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number; scope: RateScope };
 
 const minute = 60_000;
 
 export class GatewayRateLimiter {
   constructor(
     private readonly store: KeyValueStore,
-    private readonly limits: RateLimits = defaultRateLimits,
+    readonly limits: RateLimits = defaultRateLimits,
   ) {}
 
-  /** Counts this request and decides; `credentialed` means an L402 proof or session token was sent. */
+  /** Counts this request and decides; `credentialed` means a credential this endpoint accepts was verified (presentedCredential). */
   async check(options: { ip: string; tenantId: string; endpointId: string; endpointLimit: number | null; credentialed: boolean }): Promise<RateDecision> {
     const { ip } = options;
     const credentialed = options.credentialed && !(await this.store.get(`rl:demoted:${ip}`));
@@ -50,13 +56,19 @@ export class GatewayRateLimiter {
     return { ok: true };
   }
 
+  /** Counts a 402 challenge (a new invoice) of this tenant for this IP and decides. */
+  async checkChallenge(options: { ip: string; tenantId: string }): Promise<RateDecision> {
+    const c = await this.store.increment(`rl:challenge:${options.tenantId}:${options.ip}`, minute);
+    return c.count > this.limits.challengesPerMinute ? this.refuse(c.ttlMs, "challenge") : { ok: true };
+  }
+
   /** Records a forged credential (bad macaroon, wrong preimage, tampered token) from an IP. */
   async recordForgery(ip: string): Promise<void> {
     const strikes = await this.store.increment(`rl:forged:${ip}`, minute);
     if (strikes.count >= this.limits.forgeriesBeforeDemotion) await this.store.set(`rl:demoted:${ip}`, "1", this.limits.demotionMs);
   }
 
-  private refuse(ttlMs: number, scope: "endpoint" | "global" | "credentialed"): RateDecision {
+  private refuse(ttlMs: number, scope: RateScope): RateDecision {
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)), scope };
   }
 }

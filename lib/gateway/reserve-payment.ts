@@ -19,7 +19,7 @@ import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
 import type { ParsedCredential } from "../l402/headers.ts";
 import { checkDelegation, type Delegation } from "../l402/delegation-caveats.ts";
-import { verifyL402, type L402Claims, type L402Scope, type L402VerifyFailure } from "../l402/macaroon.ts";
+import { verifyL402, type L402Claims, type L402Scope, type L402VerifyFailure, type L402VerifyResult } from "../l402/macaroon.ts";
 import { returnDelegationCounters, takeDelegationCounters, type CounterCharge } from "../payments/delegation-counters.ts";
 import { chargeSession, debitSession, refundSession, type DebitedSession, type SessionLookup } from "../payments/debit-session.ts";
 import { claimFreeTry, releaseFreeTry, type FreeTryVerifier } from "../payments/free-try.ts";
@@ -116,6 +116,8 @@ export type ReserveRequest = {
   path: string;
   headers: IncomingHttpHeaders;
   credential: ParsedCredential;
+  /** The credential's verification when the gateway already made it (presentedCredential), so it runs once. */
+  verified?: L402VerifyResult | null;
   requestId: string;
   /** How long a per_request claim blocks other uses of the proof: a call's lease, or a stream's lifetime. */
   claimLeaseMs: number;
@@ -191,7 +193,7 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
   if (credential.kind === "malformed") return refuse({ kind: "forged", message: `Malformed Authorization header: ${credential.reason}` });
 
   if (credential.kind === "l402") {
-    const verified = verifyL402({ appSecret: deps.appSecret, macaroon: credential.macaroon, preimage: credential.preimage, now });
+    const verified = request.verified ?? verifyL402({ appSecret: deps.appSecret, macaroon: credential.macaroon, preimage: credential.preimage, now });
     if (!verified.ok) {
       if (verified.reason === "expired") return challenge(true);
       // Verified chain and preimage: a genuine holder's caveat we do not understand, not a forgery.

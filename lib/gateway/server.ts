@@ -28,6 +28,7 @@ import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { EventStreamRelay, StreamTicker } from "./event-stream-relay.ts";
 import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
 import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, type RateLimits } from "./rate-limit.ts";
+import { presentedCredential } from "./presented-credential.ts";
 import { readBody } from "./read-body.ts";
 import { challengeOffer, reservePayment, type ChallengeOffer, type PaymentRefusal, type PerKbMeter, type Reservation } from "./reserve-payment.ts";
 import { normalizeRequestPath, resolveTenant } from "./resolve-tenant.ts";
@@ -97,7 +98,8 @@ export type GatewayOptions = {
   devNode: DevLightningNode | null;
   log: Logger;
   dispatcher?: Dispatcher;
-  rateLimits?: RateLimits;
+  /** Overrides of the rate limits (defaultRateLimits, challengesPerMinute from the config). */
+  rateLimits?: Partial<RateLimits>;
   /** Overrides of gatewayLimits (tests shorten timeouts). */
   limits?: Partial<typeof gatewayLimits>;
   /** Milliseconds since the epoch: token validity, stream windows, cache ages (tests move it). Sessions and credit lapse by the database's clock. */
@@ -155,7 +157,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const discovery = createDiscoveryServer({ prisma, config });
   const hostSuffix = gatewayHostSuffix(config);
   const clientIp = clientIpResolver(config.trustedProxies);
-  const limiter = new GatewayRateLimiter(store, options.rateLimits ?? defaultRateLimits);
+  const limiter = new GatewayRateLimiter(store, { ...defaultRateLimits, challengesPerMinute: config.gatewayChallengesPerMinute, ...options.rateLimits });
   const clock = options.clock ?? Date.now;
   const cache = options.responseCache ?? responseCacheFor(store, limits.memoryCacheBytes);
   const ticker = new StreamTicker(limits.streamTickMs, clock);
@@ -206,6 +208,17 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   async function challenge(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, offer: ChallengeOffer, extra?: PaymentHeaders) {
+    // Every 402 is a new invoice on the provider's wallet: bounded per IP and tenant, whatever limits the request passed.
+    const allowed = await limiter.checkChallenge({ ip: ctx.clientIp, tenantId: tenant.id });
+    if (!allowed.ok) {
+      return sendError(
+        ctx,
+        429,
+        "rate_limited",
+        `Too many payment challenges: this API issues at most ${limiter.limits.challengesPerMinute} payment challenges per minute to one address; retry in ${allowed.retryAfterSeconds} s`,
+        { "retry-after": String(allowed.retryAfterSeconds), ...(extra ? paymentHeaders(extra) : {}) },
+      );
+    }
     let issued;
     try {
       issued = await issueChallenge({
@@ -577,12 +590,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     // headersDistinct copies every header into arrays; only a request with Authorization needs it
     // (to see repeated lines, e.g. L402 and LSAT both sent).
     const credential = parseAuthorization(req.headers.authorization === undefined ? undefined : req.headersDistinct.authorization);
+    // Only a credential this endpoint accepts, checked as far as it can be without I/O, skips the
+    // anonymous limits: a junk X-Session-Token or a forged proof is an anonymous request.
+    const presented = presentedCredential({ appSecret: config.appSecret, tenantId: tenant.id, endpoint, credential, headers: req.headers, now: new Date(clock()) });
     const decision = await limiter.check({
       ip: ctx.clientIp,
       tenantId: tenant.id,
       endpointId: endpoint.id,
       endpointLimit: endpoint.rateLimitPerMinute,
-      credentialed: credential.kind === "l402" || req.headers["x-session-token"] !== undefined,
+      credentialed: presented.credentialed,
     });
     if (!decision.ok) {
       return sendError(ctx, 429, "rate_limited", `Too many requests (${decision.scope} limit); retry in ${decision.retryAfterSeconds} s`, {
@@ -610,6 +626,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       path: normalized.path,
       headers: req.headers,
       credential,
+      verified: presented.l402,
       requestId: ctx.requestId,
       // A stream's proof stays claimed for the stream's whole life, so no second connection can use it.
       claimLeaseMs: endpoint.streaming ? maxStreamMs + 60_000 : limits.claimLeaseMs,
