@@ -21,7 +21,7 @@ import type { CapableWalletBackend } from "../lightning/wallet-capabilities.ts";
 import type { Logger } from "../logging/logger.ts";
 import { createFreeTryVerifier, type FreeTryVerifier } from "../payments/free-try.ts";
 import { issueChallenge } from "../payments/issue-challenge.ts";
-import { formatKb, quoteEndpoint, streamPricing } from "../pricing/quote.ts";
+import { formatKb, perKbCost, quoteEndpoint, streamPricing } from "../pricing/quote.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { walletTargetPolicy } from "../lightning/wallet-network.ts";
 import { openWalletBackend } from "../wallets/open-wallet.ts";
@@ -38,6 +38,9 @@ import { TenantCache, type GatewayEndpoint, type GatewayTenant } from "./tenant-
 import { UsageRecorder } from "./usage-recorder.ts";
 import { originDispatcher } from "../tenants/origin-policy.ts";
 import { CallAbort, DeadlineSweeper } from "./deadlines.ts";
+
+/** A per_kb body is written in slices of this size, so a client that leaves pays for the slices it took. */
+const perKbWriteSliceBytes = 64 * 1024;
 
 export const gatewayLimits = {
   maxBodyBytes: 1024 * 1024,
@@ -452,19 +455,44 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   /**
-   * Sends a charged per_kb body; if the client is gone before it was all handed over, the charge
-   * goes back. Node reports such a response as finished anyway once the socket is torn down, so the
-   * socket's own error (a reset with data still unread) is what tells.
+   * Sends a charged per_kb body. The charge covers what the client's socket took: the body is
+   * written in slices, each counted once its write completed (handed to the kernel), and if the
+   * response closes before all of it was, the part never handed over is refunded. A client that
+   * reads most of the body and then resets pays for what it was sent (docs/decisions.md, per_kb).
    */
   function sendMetered(ctx: Ctx, meter: PerKbMeter, costSats: number, statusCode: number, headers: Record<string, string | string[]>, body: Buffer) {
-    const socket = ctx.res.socket;
-    ctx.res.once("close", () => {
-      if (!ctx.res.writableFinished || socket?.errored) {
-        meter.uncharge(costSats).catch((err) => log.error("per_kb refund failed", { requestId: ctx.requestId, error: err }));
-      }
+    const { res } = ctx;
+    let handedOver = 0;
+    const refundUndelivered = () => {
+      const refund = costSats - perKbCost(handedOver, meter.unitCostSats);
+      if (refund > 0) meter.uncharge(refund).catch((err) => log.error("per_kb refund failed", { requestId: ctx.requestId, error: err }));
+    };
+    // The client left while the charge was being taken: nothing was handed over.
+    if (res.destroyed) return refundUndelivered();
+    res.once("close", () => {
+      // Completions of writes that finished just before the close run first.
+      if (handedOver < body.length) setImmediate(refundUndelivered);
     });
-    ctx.res.writeHead(statusCode, headers);
-    ctx.res.end(body);
+    res.writeHead(statusCode, headers);
+    if (ctx.req.method === "HEAD") {
+      // HEAD is charged as GET, as before: the origin produced the body and the head tells its size.
+      handedOver = body.length;
+      return void res.end();
+    }
+    let offset = 0;
+    const writeSlices = () => {
+      while (offset < body.length && !res.destroyed) {
+        const slice = body.subarray(offset, offset + perKbWriteSliceBytes);
+        offset += slice.length;
+        const more = res.write(slice, (err) => {
+          if (!err) handedOver += slice.length;
+        });
+        // Backpressure: at most one slice waits beyond the socket's buffer.
+        if (!more && offset < body.length) return void res.once("drain", writeSlices);
+      }
+      if (!res.destroyed) res.end();
+    };
+    writeSlices();
   }
 
   /** A streaming endpoint: origin headers within streamHeadersTimeoutMs, then the SSE relay. */
