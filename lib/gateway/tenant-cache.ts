@@ -24,6 +24,8 @@ export type GatewayEndpoint = {
   maxStreamSeconds: number | null;
   idleTimeoutSeconds: number | null;
   rateLimitPerMinute: number | null;
+  /** Cookies cross between client and origin (filtered: lib/gateway/cookie-policy.ts); otherwise stripped. */
+  forwardCookies: boolean;
   isActive: boolean;
 };
 
@@ -135,6 +137,7 @@ export class TenantCache {
                   maxStreamSeconds: e.maxStreamSeconds,
                   idleTimeoutSeconds: e.idleTimeoutSeconds,
                   rateLimitPerMinute: e.rateLimitPerMinute,
+                  forwardCookies: e.forwardCookies,
                   isActive: e.isActive,
                 },
               }),
