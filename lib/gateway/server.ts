@@ -26,7 +26,8 @@ import type { KeyValueStore } from "../store/types.ts";
 import { walletTargetPolicy } from "../lightning/wallet-network.ts";
 import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { EventStreamRelay, StreamTicker } from "./event-stream-relay.ts";
-import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
+import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, isWithheldFromClient, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
+import { hostOf, setCookiesForClient, type CookieScope } from "./cookie-policy.ts";
 import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, type RateLimits } from "./rate-limit.ts";
 import { presentedCredential } from "./presented-credential.ts";
 import { readBody } from "./read-body.ts";
@@ -130,6 +131,8 @@ type Ctx = {
   abort: CallAbort;
   /** Set once the request matched an endpoint: what it counts for in UsageCounter. */
   usage: RequestUsage | null;
+  /** Set when the endpoint relays cookies (forwardCookies): where the client would store them. */
+  cookieScope: CookieScope | null;
 };
 
 /** How a request to an endpoint ended, for the usage counters (counted when the response closes). */
@@ -159,6 +162,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   // /.well-known/ discovery documents (spec 4.2), rebuilt whenever the cached tenant is.
   const discovery = createDiscoveryServer({ prisma, config });
   const hostSuffix = gatewayHostSuffix(config);
+  // Cookies ignore ports: one stored for this host would reach the dashboard (cookie-policy.ts).
+  const siteHost = new URL(config.siteUrl).hostname.toLowerCase();
   const clientIp = clientIpResolver(config.trustedProxies);
   const limiter = new GatewayRateLimiter(store, { ...defaultRateLimits, challengesPerMinute: config.gatewayChallengesPerMinute, ...options.rateLimits });
   const clock = options.clock ?? Date.now;
@@ -257,7 +262,7 @@ export function createGateway(options: GatewayOptions): Gateway {
    * also collected (up to the cache's entry limit) and handed over once fully delivered.
    */
   async function relay(ctx: Ctx, response: OriginResponse | DirectOriginResponse, extra: Record<string, string>, keep?: (body: Buffer) => void) {
-    const headers = relayedHeaders(response.headers, extra);
+    const headers = relayedHeaders(response.headers, extra, ctx.cookieScope);
     // Headers leave with the first body chunk: one write instead of two (SSE flushes its own, below).
     ctx.res.writeHead(response.statusCode, headers);
     const chunks: Buffer[] = [];
@@ -406,15 +411,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     } else {
       await reservation.commit();
     }
-    const headers: Record<string, string | string[]> = {
-      ...hit.headers,
-      ...outcomeHeaders(call, "served"),
-      ...extra,
-      "x-cache": "HIT",
-      "x-cache-age": String(Math.max(0, Math.floor((clock() - hit.storedAt) / 1000))),
-      "content-length": String(hit.body.length),
-    };
-    delete headers["access-control-allow-origin"];
+    const headers = relayedHeaders(
+      hit.headers,
+      {
+        ...outcomeHeaders(call, "served"),
+        ...extra,
+        "x-cache": "HIT",
+        "x-cache-age": String(Math.max(0, Math.floor((clock() - hit.storedAt) / 1000))),
+        "content-length": String(hit.body.length),
+      },
+      ctx.cookieScope,
+    );
     if (reservation.meter) return sendMetered(ctx, reservation.meter, costSats, hit.statusCode, headers, hit.body);
     ctx.res.writeHead(hit.statusCode, headers);
     ctx.res.end(hit.body);
@@ -442,14 +449,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     const charged = await meter.charge(read.body.length);
     if (!charged.ok) return challengeAgain(call);
-    const headers: Record<string, string | string[]> = {
-      ...result.headers,
-      ...originOutcomeHeaders(call, outcome, cacheMiss),
-      "x-data-size-kb": formatKb(read.body.length),
-      "x-data-cost-sats": String(charged.costSats),
-      "content-length": String(read.body.length),
-    };
-    delete headers["access-control-allow-origin"];
+    const headers = relayedHeaders(
+      result.headers,
+      {
+        ...originOutcomeHeaders(call, outcome, cacheMiss),
+        "x-data-size-kb": formatKb(read.body.length),
+        "x-data-cost-sats": String(charged.costSats),
+        "content-length": String(read.body.length),
+      },
+      ctx.cookieScope,
+    );
     sendMetered(ctx, meter, charged.costSats, result.statusCode, headers, read.body);
     keep?.(read.body);
   }
@@ -509,10 +518,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       await reservation.commit();
       return relay(ctx, result, outcomeHeaders(call, result.statusCode >= 400 ? "rejected" : "served"));
     }
-    const headers: Record<string, string | string[]> = { ...result.headers, ...outcomeHeaders(call, "served"), "x-accel-buffering": "no" };
+    const headers = relayedHeaders(result.headers, { ...outcomeHeaders(call, "served"), "x-accel-buffering": "no" }, ctx.cookieScope);
     headers["cache-control"] ??= "no-cache";
     delete headers["content-length"];
-    delete headers["access-control-allow-origin"];
     ctx.res.writeHead(result.statusCode, headers);
     ctx.res.flushHeaders();
     const streamed = await ticker.run(
@@ -563,6 +571,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       forwardedHost: ctx.req.headers.host ?? "",
       forwardedProto: "http",
       secrets: tenant.secrets,
+      forwardCookies: ctx.cookieScope !== null,
       timeoutMs: null,
       headersTimeoutMs: headersTimeoutMs ?? undefined,
       signal: ctx.abort,
@@ -613,6 +622,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (match.kind === "not_found" || !match.value.isActive) return sendError(ctx, 404, "not_found", `No endpoint ${method} ${normalized.path}`);
     const endpoint = match.value;
     ctx.usage = { tenantId: tenant.id, endpointId: endpoint.id, outcome: null, paid: false, upstreamError: false };
+    if (endpoint.forwardCookies) {
+      ctx.cookieScope = { clientHost: hostOf(req.headers.host), siteHost, pathPrefix: address.form === "path" ? `/gw/${address.slug}` : null };
+    }
     if (!tenant.originUrl) return sendError(ctx, 503, "service_unavailable", "The provider has not configured an origin yet");
 
     // headersDistinct copies every header into arrays; only a request with Authorization needs it
@@ -728,6 +740,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       clientIp: clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]),
       abort: new CallAbort(),
       usage: null,
+      cookieScope: null,
     };
     res.setHeader("x-request-id", ctx.requestId);
     res.setHeader("access-control-allow-origin", "*");
@@ -833,10 +846,21 @@ function pump(body: Readable, res: ServerResponse): Promise<void> {
   return relay.done;
 }
 
-/** The origin's response headers with ours on top; the origin's CORS origin never overrides ours. */
-function relayedHeaders(origin: Record<string, string | string[]>, extra: Record<string, string>): Record<string, string | string[]> {
+/**
+ * The origin's response headers with ours on top, without those that would act on the platform
+ * (isWithheldFromClient: its CORS, cookies, host-wide policies, our payment headers). The origin's
+ * exposed header names join the gateway's rather than replace them; its cookies come through only
+ * for an endpoint that opted in, filtered (cookie-policy.ts).
+ */
+function relayedHeaders(origin: Record<string, string | string[]>, extra: Record<string, string>, cookies: CookieScope | null): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
-  for (const name in origin) if (name !== "access-control-allow-origin") headers[name] = origin[name];
+  for (const name in origin) if (!isWithheldFromClient(name)) headers[name] = origin[name];
+  const exposed = origin["access-control-expose-headers"];
+  if (exposed !== undefined) headers["access-control-expose-headers"] = `${exposedHeaders}, ${[exposed].flat().join(", ")}`;
+  if (cookies && origin["set-cookie"] !== undefined) {
+    const relayed = setCookiesForClient(origin["set-cookie"], cookies);
+    if (relayed.length) headers["set-cookie"] = relayed;
+  }
   for (const name in extra) headers[name] = extra[name];
   return headers;
 }
