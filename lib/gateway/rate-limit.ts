@@ -3,7 +3,8 @@
 // (lib/gateway/presented-credential.ts) skip them but hit a 3,000/min/IP backstop; repeated forged
 // credentials demote an IP to the anonymous limits for a minute. Each 402 makes the tenant's wallet
 // create an invoice, so challenges have their own limit per IP and tenant (60/min). Counters live
-// in the store (Redis when configured): losing them loses no money.
+// in the store (Redis when configured): losing them loses no money. Looking up an API name the
+// gateway does not know costs a database query, so those lookups are limited per IP (60/min).
 import { BlockList, isIP } from "node:net";
 import type { KeyValueStore } from "../store/types.ts";
 
@@ -16,6 +17,8 @@ export type RateLimits = {
   demotionMs: number;
   /** 402 challenges (each one a new invoice on the tenant's wallet) per IP per tenant per minute. */
   challengesPerMinute: number;
+  /** Database lookups of API names the gateway does not know (random slugs) per IP per minute. */
+  tenantLookupsPerMinute: number;
 };
 
 export const defaultRateLimits: RateLimits = {
@@ -25,9 +28,10 @@ export const defaultRateLimits: RateLimits = {
   forgeriesBeforeDemotion: 5,
   demotionMs: 60_000,
   challengesPerMinute: 60,
+  tenantLookupsPerMinute: 60,
 };
 
-type RateScope = "endpoint" | "global" | "credentialed" | "challenge";
+type RateScope = "endpoint" | "global" | "credentialed" | "challenge" | "tenant_lookup";
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number; scope: RateScope };
 
@@ -60,6 +64,12 @@ export class GatewayRateLimiter {
   async checkChallenge(options: { ip: string; tenantId: string }): Promise<RateDecision> {
     const c = await this.store.increment(`rl:challenge:${options.tenantId}:${options.ip}`, minute);
     return c.count > this.limits.challengesPerMinute ? this.refuse(c.ttlMs, "challenge") : { ok: true };
+  }
+
+  /** Counts a database lookup of an API name this gateway does not know yet (TenantCache.lookupNeeded) and decides. */
+  async checkTenantLookup(ip: string): Promise<RateDecision> {
+    const c = await this.store.increment(`rl:lookup:${ip}`, minute);
+    return c.count > this.limits.tenantLookupsPerMinute ? this.refuse(c.ttlMs, "tenant_lookup") : { ok: true };
   }
 
   /** Records a forged credential (bad macaroon, wrong preimage, tampered token) from an IP. */

@@ -603,6 +603,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     // The query is forwarded and signed as the origin will receive it (nothing decoded).
     const query = canonicalQuery(search);
     if ("problem" in query) return sendError(ctx, 400, "bad_request", query.problem);
+    if (tenants.lookupNeeded(address.slug)) {
+      // A name this gateway does not know costs a database query: bounded per IP, so a flood of
+      // random slugs is refused before it reaches the database.
+      const lookup = await limiter.checkTenantLookup(ctx.clientIp);
+      if (!lookup.ok) {
+        return sendError(ctx, 429, "rate_limited", `Too many requests for API names this gateway does not know; retry in ${lookup.retryAfterSeconds} s`, {
+          "retry-after": String(lookup.retryAfterSeconds),
+        });
+      }
+    }
     const tenant = await tenants.get(address.slug);
     if (!tenant) return sendError(ctx, 404, "not_found", `No API named "${address.slug}"`);
     if (tenant.status !== "active") return sendError(ctx, 403, "forbidden", `This API is ${tenant.status}`);
