@@ -70,6 +70,7 @@ const envSchema = z.object({
   FREE_TRY_JWKS_URL: httpUrl.optional(),
   FREE_TRY_AUDIENCE: z.string().min(1).optional(),
   GATEWAY_CHALLENGES_PER_MINUTE: positiveInt.default(60),
+  GATEWAY_STREAMS_PER_SESSION: positiveInt.default(5),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -138,6 +139,8 @@ export type Config = {
   freeTryProvider: { issuer: string; jwksUrl: string; audience: string } | null;
   /** 402 challenges (each a new invoice on the provider's wallet) one IP may get from one tenant per minute. */
   gatewayChallengesPerMinute: number;
+  /** Streams one time_pass session may hold open at once, across gateway instances. */
+  gatewayStreamsPerSession: number;
 };
 
 /** Whether binding to `host` keeps a server reachable from this machine only. */
@@ -247,6 +250,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { issuer: e.FREE_TRY_ISSUER, jwksUrl: e.FREE_TRY_JWKS_URL, audience: e.FREE_TRY_AUDIENCE }
         : null,
     gatewayChallengesPerMinute: e.GATEWAY_CHALLENGES_PER_MINUTE,
+    gatewayStreamsPerSession: e.GATEWAY_STREAMS_PER_SESSION,
   };
 }
 

@@ -59,6 +59,8 @@ export interface Reservation {
   readonly windowEndsAt: number | null;
   /** per_kb sessions only. */
   readonly meter: PerKbMeter | null;
+  /** Session reservations: the session's id (a time_pass session's concurrent streams are counted by it). */
+  readonly sessionId?: string;
   /**
    * The sats this call takes, when known before the origin is called (a proof's invoice, a credit
    * burn, a metered debit; 0 for free calls and time passes); null when it is not a sats amount
@@ -392,6 +394,7 @@ function sessionReservation(deps: ReservePaymentDeps, session: DebitedSession, n
       : null;
   return {
     kind: "session",
+    sessionId: session.id,
     windowEndsAt: session.model === "time_pass" ? session.expiresAt.getTime() : null,
     meter,
     // metered debits sats, a pass spends nothing; a token_bucket debit is a request, per_kb is charged later.

@@ -37,6 +37,7 @@ import { cacheKey, isStorableResponse, MAX_CACHED_BODY_BYTES, responseCacheFor, 
 import { matchRoute } from "./route-match.ts";
 import { TenantCache, type GatewayEndpoint, type GatewayTenant } from "./tenant-cache.ts";
 import { UsageRecorder } from "./usage-recorder.ts";
+import { StreamSlots } from "./stream-slots.ts";
 import { originDispatcher } from "../tenants/origin-policy.ts";
 import { CallAbort, DeadlineSweeper } from "./deadlines.ts";
 
@@ -169,6 +170,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const clock = options.clock ?? Date.now;
   const cache = options.responseCache ?? responseCacheFor(store, limits.memoryCacheBytes);
   const ticker = new StreamTicker(limits.streamTickMs, clock);
+  const streamSlots = new StreamSlots({ store, log, perSession: config.gatewayStreamsPerSession });
   // Whole-call origin timeouts for non-stream calls, noticed within a quarter of the limit.
   const deadlines = new DeadlineSweeper(Math.max(10, Math.min(250, Math.floor(limits.originTimeoutMs / 4))));
   const usage = new UsageRecorder({ prisma, log, flushIntervalMs: limits.usageFlushMs, clock });
@@ -504,8 +506,33 @@ export function createGateway(options: GatewayOptions): Gateway {
     writeSlices();
   }
 
-  /** A streaming endpoint: origin headers within streamHeadersTimeoutMs, then the SSE relay. */
+  /**
+   * A streaming endpoint. A time_pass session spends nothing per connection, so it holds at most
+   * GATEWAY_STREAMS_PER_SESSION streams at once (stream-slots.ts); other models pay per connection.
+   */
   async function serveStream(call: PaidCall, maxDurationMs: number) {
+    const { ctx, reservation } = call;
+    if (reservation.windowEndsAt === null || reservation.sessionId === undefined) return relayStream(call, maxDurationMs);
+    const slot = await streamSlots.acquire(reservation.sessionId);
+    if (!slot) {
+      await reservation.refund();
+      return sendError(
+        ctx,
+        429,
+        "rate_limited",
+        `This session already holds ${streamSlots.perSession} streams, the most one session may hold at once; close one and retry`,
+        { "retry-after": "5", ...paymentHeaders({ payment: "not_charged" }) },
+      );
+    }
+    try {
+      return await relayStream(call, maxDurationMs);
+    } finally {
+      slot.release();
+    }
+  }
+
+  /** Origin headers within streamHeadersTimeoutMs, then the SSE relay. */
+  async function relayStream(call: PaidCall, maxDurationMs: number) {
     const { ctx, tenant, endpoint, reservation } = call;
     const result = await proxy(ctx, tenant, endpoint, call.path, call.search, call.body, limits.streamHeadersTimeoutMs);
     if (result.kind !== "response") return upstreamFailed(call, result);
@@ -810,6 +837,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await closed;
       await tenants.stop();
       deadlines.close();
+      streamSlots.close();
       await usage.close().catch((err) => log.error("usage counters not written at shutdown", { error: err }));
       await Promise.allSettled([...wallets.values()].map((w) => w.backend.close?.()));
       wallets.clear();
