@@ -8,7 +8,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Readable } from "node:stream";
 import type { Agent, Dispatcher } from "undici";
-import { gatewayHostSuffix, type Config } from "../config/index.ts";
+import { gatewayHostSuffix, gatewayUrlFor, type Config } from "../config/index.ts";
 import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
 import { createDiscoveryServer } from "../directory/discovery.ts";
@@ -582,7 +582,22 @@ export function createGateway(options: GatewayOptions): Gateway {
     return callOriginDirect(originRequest(ctx, tenant, endpoint, path, search, body, null));
   }
 
+  // X-Forwarded-Host/-Proto name the tenant's configured gateway address, never the client's Host:
+  // an origin that builds links from them must not be steered by a caller (its cached answer would
+  // carry that caller's host to everyone). Worked out once per cached tenant.
+  const forwardedAddresses = new WeakMap<GatewayTenant, { host: string; proto: string }>();
+  function forwardedAddress(tenant: GatewayTenant): { host: string; proto: string } {
+    let address = forwardedAddresses.get(tenant);
+    if (!address) {
+      const url = new URL(gatewayUrlFor(config, tenant.slug));
+      address = { host: url.host, proto: url.protocol.slice(0, -1) };
+      forwardedAddresses.set(tenant, address);
+    }
+    return address;
+  }
+
   function originRequest(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, path: string, search: string, body: Buffer | null, headersTimeoutMs: number | null): OriginRequest & { timeoutMs: null } {
+    const forwarded = forwardedAddress(tenant);
     // The deadline covers the whole call, body included; it ends when the response closes.
     if (!endpoint.streaming) deadlines.add(ctx.abort, limits.originTimeoutMs);
     return {
@@ -595,8 +610,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       body,
       requestId: ctx.requestId,
       clientIp: ctx.clientIp,
-      forwardedHost: ctx.req.headers.host ?? "",
-      forwardedProto: "http",
+      forwardedHost: forwarded.host,
+      forwardedProto: forwarded.proto,
       secrets: tenant.secrets,
       forwardCookies: ctx.cookieScope !== null,
       timeoutMs: null,
