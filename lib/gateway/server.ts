@@ -734,14 +734,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     sendError(ctx, 401, "unauthorized", message);
   }
 
+  // /healthz is unauthenticated and unlimited: every check within a second shares one probe, so
+  // a flood costs the database one query a second.
+  let healthProbe: { startedAt: number; result: Promise<{ database: string; storeOk: boolean }> } | null = null;
   async function health(ctx: Ctx) {
-    const [database, storeOk] = await Promise.all([
-      prisma.$queryRaw`SELECT 1`.then(
-        () => "ok",
-        () => "unavailable",
-      ),
-      store.ping(),
-    ]);
+    const now = Date.now();
+    if (!healthProbe || now - healthProbe.startedAt >= 1_000) {
+      healthProbe = {
+        startedAt: now,
+        result: Promise.all([
+          prisma.$queryRaw`SELECT 1`.then(
+            () => "ok",
+            () => "unavailable",
+          ),
+          store.ping().catch(() => false),
+        ]).then(([database, storeOk]) => ({ database, storeOk })),
+      };
+    }
+    const { database, storeOk } = await healthProbe.result;
     const ok = database === "ok" && storeOk;
     send(ctx, ok ? 200 : 503, { status: ok ? "ok" : "degraded", database, store: storeOk ? "ok" : "unavailable" }, { "cache-control": "no-store" });
   }
