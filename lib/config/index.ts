@@ -71,6 +71,7 @@ const envSchema = z.object({
   FREE_TRY_AUDIENCE: z.string().min(1).optional(),
   GATEWAY_CHALLENGES_PER_MINUTE: positiveInt.default(60),
   GATEWAY_STREAMS_PER_SESSION: positiveInt.default(5),
+  GATEWAY_FREE_STREAMS_PER_IP: positiveInt.default(20),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -141,6 +142,8 @@ export type Config = {
   gatewayChallengesPerMinute: number;
   /** Streams one time_pass session may hold open at once, across gateway instances. */
   gatewayStreamsPerSession: number;
+  /** Streams one client IP (an IPv6 client: its /64) may hold open at once on one tenant's free streaming endpoints. */
+  gatewayFreeStreamsPerIp: number;
 };
 
 /** Whether binding to `host` keeps a server reachable from this machine only. */
@@ -251,6 +254,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : null,
     gatewayChallengesPerMinute: e.GATEWAY_CHALLENGES_PER_MINUTE,
     gatewayStreamsPerSession: e.GATEWAY_STREAMS_PER_SESSION,
+    gatewayFreeStreamsPerIp: e.GATEWAY_FREE_STREAMS_PER_IP,
   };
 }
 

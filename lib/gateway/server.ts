@@ -28,7 +28,7 @@ import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { EventStreamRelay, StreamTicker } from "./event-stream-relay.ts";
 import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, isWithheldFromClient, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
 import { hostOf, setCookiesForClient, type CookieScope } from "./cookie-policy.ts";
-import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, type RateLimits } from "./rate-limit.ts";
+import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, rateLimitClient, type RateLimits } from "./rate-limit.ts";
 import { presentedCredential } from "./presented-credential.ts";
 import { readBody } from "./read-body.ts";
 import { challengeOffer, reservePayment, type ChallengeOffer, type PaymentRefusal, type PerKbMeter, type Reservation } from "./reserve-payment.ts";
@@ -170,7 +170,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const clock = options.clock ?? Date.now;
   const cache = options.responseCache ?? responseCacheFor(store, limits.memoryCacheBytes);
   const ticker = new StreamTicker(limits.streamTickMs, clock);
-  const streamSlots = new StreamSlots({ store, log, perSession: config.gatewayStreamsPerSession });
+  // Streams that cost nothing per connection are capped per holder (stream-slots.ts).
+  const sessionStreams = new StreamSlots({ store, log, limit: config.gatewayStreamsPerSession });
+  const freeStreams = new StreamSlots({ store, log, limit: config.gatewayFreeStreamsPerIp });
   // Whole-call origin timeouts for non-stream calls, noticed within a quarter of the limit.
   const deadlines = new DeadlineSweeper(Math.max(10, Math.min(250, Math.floor(limits.originTimeoutMs / 4))));
   const usage = new UsageRecorder({ prisma, log, flushIntervalMs: limits.usageFlushMs, clock });
@@ -507,22 +509,24 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   /**
-   * A streaming endpoint. A time_pass session spends nothing per connection, so it holds at most
-   * GATEWAY_STREAMS_PER_SESSION streams at once (stream-slots.ts); other models pay per connection.
+   * A streaming endpoint. Streams that cost nothing per connection are capped: a time_pass session
+   * holds at most GATEWAY_STREAMS_PER_SESSION at once, a client IP at most GATEWAY_FREE_STREAMS_PER_IP
+   * on one tenant's free endpoints (stream-slots.ts). Other models pay per connection.
    */
   async function serveStream(call: PaidCall, maxDurationMs: number) {
-    const { ctx, reservation } = call;
-    if (reservation.windowEndsAt === null || reservation.sessionId === undefined) return relayStream(call, maxDurationMs);
-    const slot = await streamSlots.acquire(reservation.sessionId);
+    const { ctx, tenant, reservation } = call;
+    const session = reservation.windowEndsAt !== null && reservation.sessionId !== undefined;
+    if (!session && reservation.kind !== "free") return relayStream(call, maxDurationMs);
+    const slots = session ? sessionStreams : freeStreams;
+    const slot = await slots.acquire(session ? `session:${reservation.sessionId}` : `free:${tenant.id}:${rateLimitClient(ctx.clientIp)}`);
     if (!slot) {
       await reservation.refund();
-      return sendError(
-        ctx,
-        429,
-        "rate_limited",
-        `This session already holds ${streamSlots.perSession} streams, the most one session may hold at once; close one and retry`,
-        { "retry-after": "5", ...paymentHeaders({ payment: "not_charged" }) },
-      );
+      const holder = session ? "This session already holds" : "This address already holds";
+      const scope = session ? "one session" : "one address on this API's free endpoints";
+      return sendError(ctx, 429, "rate_limited", `${holder} ${slots.limit} streams, the most ${scope} may hold at once; close one and retry`, {
+        "retry-after": "5",
+        ...(session ? paymentHeaders({ payment: "not_charged" }) : {}),
+      });
     }
     try {
       return await relayStream(call, maxDurationMs);
@@ -862,7 +866,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       await closed;
       await tenants.stop();
       deadlines.close();
-      streamSlots.close();
+      sessionStreams.close();
+      freeStreams.close();
       await usage.close().catch((err) => log.error("usage counters not written at shutdown", { error: err }));
       await Promise.allSettled([...wallets.values()].map((w) => w.backend.close?.()));
       wallets.clear();

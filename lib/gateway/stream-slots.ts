@@ -1,10 +1,11 @@
-// How many streams one time_pass session may hold open at once (GATEWAY_STREAMS_PER_SESSION): a
-// pass spends nothing per connection, so without a cap one token could hold any number of
-// connections to the gateway and the origin. Exact per process (a count in memory, taken before
-// any await) and across gateway instances through the store: slot i of a session is the key
-// `streams:<sessionId>:<i>`, taken with setIfAbsent under a short lease that this process renews
-// while the stream lasts, so a gateway that dies frees its slots within one lease. If the store
-// fails, the count of this process still holds.
+// How many streams one holder may keep open at once: a time_pass session (GATEWAY_STREAMS_PER_SESSION)
+// or a client IP on a tenant's free streaming endpoints (GATEWAY_FREE_STREAMS_PER_IP). Neither pays
+// per connection, so without a cap one token or address could hold any number of connections to
+// the gateway and the origin. Exact per process (a count in memory, taken before any await) and
+// across gateway instances through the store: slot i of a holder is the key `streams:<holder>:<i>`,
+// taken with setIfAbsent under a short lease that this process renews while the stream lasts, so
+// a gateway that dies frees its slots within one lease. If the store fails, the count of this
+// process still holds.
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../logging/logger.ts";
 import type { KeyValueStore } from "../store/types.ts";
@@ -12,8 +13,8 @@ import type { KeyValueStore } from "../store/types.ts";
 export type StreamSlotsOptions = {
   store: KeyValueStore;
   log: Logger;
-  /** Streams one session may hold at once. */
-  perSession: number;
+  /** Streams one holder may keep open at once. */
+  limit: number;
   /** Lease of a slot in the store; renewed every third of it while the stream is open. */
   leaseMs?: number;
 };
@@ -22,7 +23,7 @@ export type StreamSlotsOptions = {
 export type StreamSlot = { release(): void };
 
 export class StreamSlots {
-  /** Streams open per session in this process. */
+  /** Streams open per holder in this process. */
   private readonly local = new Map<string, number>();
   /** Store keys this process holds, with the value that marks them as ours. */
   private readonly held = new Map<string, string>();
@@ -33,25 +34,25 @@ export class StreamSlots {
     this.leaseMs = options.leaseMs ?? 30_000;
   }
 
-  get perSession(): number {
-    return this.options.perSession;
+  get limit(): number {
+    return this.options.limit;
   }
 
-  /** Takes a slot of the session; null when all of them are taken, here or on another instance. */
-  async acquire(sessionId: string): Promise<StreamSlot | null> {
-    const open = this.local.get(sessionId) ?? 0;
-    if (open >= this.options.perSession) return null;
+  /** Takes a slot of the holder (`session:<id>`, `free:<tenant>:<ip>`); null when all are taken, here or on another instance. */
+  async acquire(holder: string): Promise<StreamSlot | null> {
+    const open = this.local.get(holder) ?? 0;
+    if (open >= this.options.limit) return null;
     // Counted before the first await, so concurrent acquisitions in this process see each other.
-    this.local.set(sessionId, open + 1);
+    this.local.set(holder, open + 1);
     let key: string | null = null;
     const owner = randomUUID();
     try {
-      for (let i = 0; i < this.options.perSession && key === null; i++) {
-        const candidate = `streams:${sessionId}:${i}`;
+      for (let i = 0; i < this.options.limit && key === null; i++) {
+        const candidate = `streams:${holder}:${i}`;
         if (await this.options.store.setIfAbsent(candidate, owner, this.leaseMs)) key = candidate;
       }
       if (key === null) {
-        this.leave(sessionId);
+        this.leave(holder);
         return null;
       }
       this.held.set(key, owner);
@@ -65,7 +66,7 @@ export class StreamSlots {
       release: () => {
         if (released) return;
         released = true;
-        this.leave(sessionId);
+        this.leave(holder);
         if (key === null) return;
         this.held.delete(key);
         if (this.held.size === 0 && this.renewal) {
@@ -83,10 +84,10 @@ export class StreamSlots {
     this.renewal = null;
   }
 
-  private leave(sessionId: string): void {
-    const open = (this.local.get(sessionId) ?? 1) - 1;
-    if (open > 0) this.local.set(sessionId, open);
-    else this.local.delete(sessionId);
+  private leave(holder: string): void {
+    const open = (this.local.get(holder) ?? 1) - 1;
+    if (open > 0) this.local.set(holder, open);
+    else this.local.delete(holder);
   }
 
   private renew(): void {

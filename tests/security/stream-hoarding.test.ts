@@ -1,7 +1,8 @@
 // Issue 23, finding 12 (part): one time_pass session could hold any number of concurrent streams,
 // each an open connection to the gateway and one to the origin. Now a session holds at most
 // GATEWAY_STREAMS_PER_SESSION (2 here) at a time, across gateway instances (slots in the shared
-// store), and a closed stream frees its slot. Real gateways (two, one store), real SSE origin.
+// store), and a closed stream frees its slot. Same class: one address on a tenant's free streaming
+// endpoints, GATEWAY_FREE_STREAMS_PER_IP (2 here). Real gateways (two, one store), real SSE origin.
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { request, type Dispatcher } from "undici";
@@ -20,14 +21,16 @@ let slug: string;
 const originStreams: ServerResponse[] = [];
 
 beforeAll(async () => {
-  ctx = await createTestContext({ GATEWAY_STREAMS_PER_SESSION: "2" });
+  ctx = await createTestContext({ GATEWAY_STREAMS_PER_SESSION: "2", GATEWAY_FREE_STREAMS_PER_IP: "2" });
   origin = await startTestOrigin();
-  origin.route("/v1/live", (_req, res) => {
+  const live = (_req: unknown, res: ServerResponse) => {
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     res.flushHeaders();
     res.write("data: hello\n\n");
     originStreams.push(res);
-  });
+  };
+  origin.route("/v1/live", live);
+  origin.route("/v1/free-live", live);
   devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
   ({ urls, close: closeGateways } = await startGateways(ctx, devNode, 2, { limits: { streamTickMs: 20, streamCloseGraceMs: 100 } }));
 });
@@ -45,13 +48,14 @@ beforeEach(async () => {
   slug = tenant.slug;
   await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenant.tenantId, devNode.nodePubkey);
   await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/live", pricingModel: "time_pass", priceSats: 20, durationMinutes: 60, streaming: true });
+  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/free-live", streaming: true });
 });
 
 type OpenStream = { status: number; headers: Dispatcher.ResponseData["headers"]; text: () => Promise<string>; close: () => void };
 
 /** Opens a stream through gateway `i` and leaves it open (its body unread until text() or close()). */
-async function openStream(i: number, headers: Record<string, string>): Promise<OpenStream> {
-  const res = await request(`${urls[i]}/gw/${slug}/v1/live`, { headers });
+async function openStream(i: number, headers: Record<string, string>, path = "/v1/live"): Promise<OpenStream> {
+  const res = await request(`${urls[i]}/gw/${slug}${path}`, { headers });
   return { status: res.statusCode, headers: res.headers, text: () => res.body.text(), close: () => res.body.destroy() };
 }
 
@@ -100,5 +104,27 @@ describe("concurrent streams of one time_pass session", () => {
     const b2 = await openStream(1, { "x-session-token": b.token });
     expect([a2.status, b2.status]).toEqual([200, 200]);
     for (const s of [a.first, a2, b.first, b2]) s.close();
+  });
+});
+
+describe("concurrent streams of one address on free streaming endpoints", () => {
+  it("holds at most the configured number across gateway instances", async () => {
+    const first = await openStream(0, {}, "/v1/free-live");
+    const second = await openStream(1, {}, "/v1/free-live");
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const third = await openStream(0, {}, "/v1/free-live");
+    expect(third.status).toBe(429);
+    expect(third.headers["x-hub-payment"]).toBeUndefined();
+    expect(JSON.parse(await third.text()).error.message).toMatch(/2 streams/);
+    first.close();
+    let again: OpenStream | null = null;
+    for (let attempt = 0; attempt < 40 && again?.status !== 200; attempt++) {
+      if (again) await again.text();
+      await new Promise((r) => setTimeout(r, 50));
+      again = await openStream(1, {}, "/v1/free-live");
+    }
+    expect(again!.status).toBe(200);
+    again!.close();
+    second.close();
   });
 });
