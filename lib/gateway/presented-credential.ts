@@ -5,12 +5,15 @@
 //   X-Session-Token, session model      → counts when well-formed; whether it exists is the debit's
 //                                         question, and an unknown one is a forgery (demotion)
 //   X-Session-Token, per_request        → not a credential there (ignored, like on free endpoints)
-//   L402 proof                          → counts when its HMAC chain and preimage verify and it was
+//   L402 proof                          → counts when its HMAC chain and preimage verify, it was
 //                                         issued for this tenant and this endpoint (or is credit
-//                                         on a per_request endpoint)
+//                                         on a per_request endpoint), and its delegation caveats
+//                                         that need no database (method, path_prefix, valid_until)
+//                                         allow this request
 //   anything else (bearer, malformed)   → anonymous
 // The L402 verification is handed on to reservePayment, so a paid call verifies once.
 import type { IncomingHttpHeaders } from "node:http";
+import { checkDelegation } from "../l402/delegation-caveats.ts";
 import type { ParsedCredential } from "../l402/headers.ts";
 import { verifyL402, type L402VerifyResult } from "../l402/macaroon.ts";
 import { isSessionTokenShape } from "../payments/open-session.ts";
@@ -31,6 +34,9 @@ export function presentedCredential(options: {
   appSecret: string;
   tenantId: string;
   endpoint: GatewayEndpoint;
+  /** The request's method (upper case) and canonical path, which delegation caveats are judged against. */
+  method: string;
+  path: string;
   credential: ParsedCredential;
   headers: IncomingHttpHeaders;
   now: Date;
@@ -46,7 +52,8 @@ export function presentedCredential(options: {
   if (credential.kind !== "l402") return anonymous;
   const l402 = verifyL402({ appSecret: options.appSecret, macaroon: credential.macaroon, preimage: credential.preimage, now: options.now });
   if (!l402.ok || l402.claims.tenantId !== options.tenantId) return { credentialed: false, l402 };
-  const { scope } = l402.claims;
+  const { scope, delegation } = l402.claims;
   const applies = scope.kind === "credit" ? model === "per_request" : scope.endpointId === endpoint.id;
-  return { credentialed: applies, l402 };
+  const allowed = !delegation || checkDelegation(delegation, { method: options.method, path: options.path, now: options.now.getTime() }).ok;
+  return { credentialed: applies && allowed, l402 };
 }

@@ -688,7 +688,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     const credential = parseAuthorization(req.headers.authorization === undefined ? undefined : req.headersDistinct.authorization);
     // Only a credential this endpoint accepts, checked as far as it can be without I/O, skips the
     // anonymous limits: a junk X-Session-Token or a forged proof is an anonymous request.
-    const presented = presentedCredential({ appSecret: config.appSecret, tenantId: tenant.id, endpoint, credential, headers: req.headers, now: new Date(clock()) });
+    const presented = presentedCredential({
+      appSecret: config.appSecret,
+      tenantId: tenant.id,
+      endpoint,
+      method,
+      path: normalized.path,
+      credential,
+      headers: req.headers,
+      now: new Date(clock()),
+    });
     const decision = await limiter.check({
       ip: ctx.clientIp,
       tenantId: tenant.id,

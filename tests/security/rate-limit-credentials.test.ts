@@ -10,6 +10,7 @@ import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import { attenuateAuthorization } from "../helpers/attenuate.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { call, header, payChallenge } from "../helpers/gateway.ts";
 import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
@@ -94,6 +95,15 @@ describe("what counts as credentialed", () => {
     const codes = await statuses(`${base}/v1/paid`, freshIp(), 31, { authorization });
     expect(codes.slice(0, 30).every((c) => c === 401)).toBe(true);
     expect(codes[30]).toBe(429);
+  });
+
+  it("counts a delegated credential used outside its method caveat as anonymous (it is refused there)", async () => {
+    const ip = freshIp();
+    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/pass`, { "x-forwarded-for": ip }));
+    const postOnly = { authorization: attenuateAuthorization(authorization, ["method=POST"]) };
+    const codes = await statuses(`${base}/v1/pass`, ip, 30, postOnly);
+    expect(codes.slice(0, 29).every((c) => c === 401)).toBe(true);
+    expect(codes[29]).toBe(429); // the challenge above was this IP's first anonymous request to /v1/pass
   });
 
   it("lets a verified credential past the anonymous limit", async () => {
