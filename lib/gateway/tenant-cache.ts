@@ -192,6 +192,8 @@ export class TenantCache {
       this.entries.set(slug, { value, loadedAt: Date.now() });
       this.unknown.delete(slug);
     } else {
+      // A tenant deleted (or renamed) since: its slug is unknown now, and looking it up again counts.
+      this.entries.delete(slug);
       this.rememberUnknown(slug);
     }
     return value;
