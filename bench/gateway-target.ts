@@ -157,7 +157,7 @@ const gateway = createGateway({
   devNode,
   log: createLogger("error"),
   // Throughput is measured from one IP: lift the per-IP limits (their cost stays on the path).
-  rateLimits: { endpointPerMinute: 1e9, globalPerMinute: 1e9, credentialedPerMinute: 1e9, forgeriesBeforeDemotion: 1e9, demotionMs: 1 },
+  rateLimits: { endpointPerMinute: 1e9, globalPerMinute: 1e9, credentialedPerMinute: 1e9, forgeriesBeforeDemotion: 1e9, demotionMs: 1, challengesPerMinute: 1e9, tenantLookupsPerMinute: 1e9 },
 });
 const gatewayPort = await gateway.listen(0, "127.0.0.1");
 

@@ -69,6 +69,9 @@ const envSchema = z.object({
   FREE_TRY_ISSUER: z.string().min(1).optional(),
   FREE_TRY_JWKS_URL: httpUrl.optional(),
   FREE_TRY_AUDIENCE: z.string().min(1).optional(),
+  GATEWAY_CHALLENGES_PER_MINUTE: positiveInt.default(60),
+  GATEWAY_STREAMS_PER_SESSION: positiveInt.default(5),
+  GATEWAY_FREE_STREAMS_PER_IP: positiveInt.default(20),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -135,6 +138,12 @@ export type Config = {
   walletAllowedTargets: string[];
   /** External identity provider whose JWTs buy a free try (besides our own issuer), or null. */
   freeTryProvider: { issuer: string; jwksUrl: string; audience: string } | null;
+  /** 402 challenges (each a new invoice on the provider's wallet) one IP may get from one tenant per minute. */
+  gatewayChallengesPerMinute: number;
+  /** Streams one time_pass session may hold open at once, across gateway instances. */
+  gatewayStreamsPerSession: number;
+  /** Streams one client IP (an IPv6 client: its /64) may hold open at once on one tenant's free streaming endpoints. */
+  gatewayFreeStreamsPerIp: number;
 };
 
 /** Whether binding to `host` keeps a server reachable from this machine only. */
@@ -243,6 +252,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.FREE_TRY_ISSUER && e.FREE_TRY_JWKS_URL && e.FREE_TRY_AUDIENCE
         ? { issuer: e.FREE_TRY_ISSUER, jwksUrl: e.FREE_TRY_JWKS_URL, audience: e.FREE_TRY_AUDIENCE }
         : null,
+    gatewayChallengesPerMinute: e.GATEWAY_CHALLENGES_PER_MINUTE,
+    gatewayStreamsPerSession: e.GATEWAY_STREAMS_PER_SESSION,
+    gatewayFreeStreamsPerIp: e.GATEWAY_FREE_STREAMS_PER_IP,
   };
 }
 

@@ -33,6 +33,7 @@ export function fromEndpointRow(row: EndpointRow): EndpointConfig {
     maxStreamSeconds: row.maxStreamSeconds,
     idleTimeoutSeconds: row.idleTimeoutSeconds,
     rateLimitPerMinute: row.rateLimitPerMinute,
+    forwardCookies: row.forwardCookies,
     parameters: (row.parameters ?? []) as EndpointParameter[],
     exampleRequest: (row.exampleRequest ?? null) as Record<string, unknown> | null,
     exampleResponse: (row.exampleResponse ?? null) as Record<string, unknown> | null,

@@ -124,6 +124,7 @@ const endpointFields = {
   maxStreamSeconds: positive(ENDPOINT_LIMITS.maxStreamSeconds).nullable(),
   idleTimeoutSeconds: positive(ENDPOINT_LIMITS.maxIdleTimeoutSeconds).nullable(),
   rateLimitPerMinute: positive(ENDPOINT_LIMITS.maxRateLimitPerMinute).nullable(),
+  forwardCookies: z.boolean(),
   parameters: z.array(parameterSchema).max(ENDPOINT_LIMITS.maxParameters),
   exampleRequest: jsonObject.nullable(),
   exampleResponse: jsonObject.nullable(),
@@ -148,6 +149,8 @@ export type EndpointConfig = {
   maxStreamSeconds: number | null;
   idleTimeoutSeconds: number | null;
   rateLimitPerMinute: number | null;
+  /** Relay cookies between clients and the origin (the platform's own never); off strips them both ways. */
+  forwardCookies: boolean;
   parameters: EndpointParameter[];
   exampleRequest: Record<string, unknown> | null;
   exampleResponse: Record<string, unknown> | null;
@@ -173,6 +176,7 @@ export const ENDPOINT_DEFAULTS: Omit<EndpointConfig, "method" | "path"> = {
   maxStreamSeconds: null,
   idleTimeoutSeconds: null,
   rateLimitPerMinute: null,
+  forwardCookies: false,
   parameters: [],
   exampleRequest: null,
   exampleResponse: null,
@@ -289,6 +293,7 @@ export const endpointResponseSchema = z.object({
   maxStreamSeconds: z.number().nullable(),
   idleTimeoutSeconds: z.number().nullable(),
   rateLimitPerMinute: z.number().nullable(),
+  forwardCookies: z.boolean(),
   parameters: z.array(
     z.object({ name: z.string(), in: z.enum(PARAMETER_LOCATIONS), required: z.boolean(), type: z.string(), description: z.string() }),
   ),

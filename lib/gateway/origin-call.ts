@@ -1,9 +1,11 @@
 // Calls a tenant's origin: signed headers (spec 5.4, plus the v2 signature over the query), hop-by-hop and credential headers
-// stripped, body already buffered (it was counted and signed), response body streamed back.
+// stripped (cookies too, unless the endpoint opts in), body already buffered (it was counted and
+// signed), response body streamed back.
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { errors as undiciErrors, type Dispatcher } from "undici";
 import { canonicalOriginPayload, canonicalOriginPayloadV2, signOriginPayload } from "../sdk/origin-signature.ts";
+import { cookiesForOrigin } from "./cookie-policy.ts";
 import type { OriginSecretPair } from "../tenants/secrets.ts";
 import { originDeadlineReason, type CallAbort } from "./deadlines.ts";
 
@@ -20,8 +22,46 @@ const hopByHop = new Set([
   "upgrade",
 ]);
 
-/** Client headers the origin must never see: our credentials, and anything it would trust from us. */
-const withheldFromOrigin = new Set(["host", "authorization", "x-session-token", "x-hub-credit", "content-length", "expect", "forwarded"]);
+/**
+ * Client headers the origin must never see: our credentials, the visitor's cookies (the dashboard's
+ * session among them; an opted-in endpoint gets them filtered, see originHeaders), and anything it
+ * would trust from us.
+ */
+const withheldFromOrigin = new Set(["host", "authorization", "x-session-token", "content-length", "expect", "forwarded", "cookie"]);
+
+/**
+ * Origin response headers the client never receives, because they would act on the platform rather
+ * than on the origin's own response: cookies (an opted-in endpoint relays them filtered:
+ * cookie-policy.ts), policies a browser applies to the whole gateway host, which tenants and maybe
+ * the site share (HSTS, Alt-Svc, Clear-Site-Data, NEL and Report-To, Service-Worker-Allowed), CORS
+ * (the gateway's own: `*`, no credentials; exposed names are merged in by the gateway), and the
+ * gateway's own payment, session, cache and request-id headers, which clients trust as the gateway's word.
+ */
+const withheldFromClient = new Set([
+  "set-cookie",
+  "set-cookie2",
+  "strict-transport-security",
+  "alt-svc",
+  "clear-site-data",
+  "nel",
+  "report-to",
+  "service-worker-allowed",
+  "x-request-id",
+  "x-session-token",
+  "x-session-expires",
+  "x-session-balance",
+  "x-data-size-kb",
+  "x-data-cost-sats",
+  "x-free-try",
+  "x-cache",
+  "x-cache-age",
+]);
+
+/** True for an origin response header the gateway does not relay (lower-case name; see withheldFromClient). */
+export function isWithheldFromClient(name: string): boolean {
+  if (withheldFromClient.has(name) || name.startsWith("x-hub-")) return true;
+  return name.startsWith("access-control-") && name !== "access-control-expose-headers";
+}
 
 /** The header names a Connection header lists (they describe this connection only); null when none. */
 function connectionNamed(connection: string | string[] | undefined): Set<string> | null {
@@ -58,9 +98,9 @@ export function stripHopByHop(headers: Record<string, string | string[] | undefi
   return copyHeaders(headers, null);
 }
 
-/** True for a client header the origin must not receive (ours to set, or credentials). */
+/** True for a client header the origin must not receive (ours to set, or credentials). X-Hub-* is our namespace: an origin may trust it as the gateway's. */
 function withheld(name: string): boolean {
-  return withheldFromOrigin.has(name) || name.startsWith("x-gateway-") || name.startsWith("x-forwarded-") || name === "x-hub-probe";
+  return withheldFromOrigin.has(name) || name.startsWith("x-gateway-") || name.startsWith("x-forwarded-") || name.startsWith("x-hub-");
 }
 
 export type OriginRequest = {
@@ -90,6 +130,8 @@ export type OriginRequest = {
   signal: CallAbort;
   /** Marks health probes so origins can skip work. */
   probe?: boolean;
+  /** The endpoint opted in to cookies: the visitor's reach the origin, the platform's own removed. */
+  forwardCookies?: boolean;
 };
 
 export type OriginResponse = { kind: "response"; statusCode: number; headers: Record<string, string | string[]>; body: Dispatcher.ResponseData["body"] };
@@ -138,6 +180,10 @@ export function originTarget(originUrl: string, path: string, search: string): O
 /** Builds the signed header set the origin receives. */
 export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signal" | "timeoutMs" | "headersTimeoutMs">, now = Date.now()): Record<string, string | string[]> {
   const headers = copyHeaders(request.clientHeaders, withheld);
+  if (request.forwardCookies) {
+    const cookie = cookiesForOrigin(request.clientHeaders.cookie);
+    if (cookie !== null) headers.cookie = cookie;
+  }
   const timestamp = String(now);
   const nonce = randomUUID();
   const parts = { method: request.method, path: request.path, timestamp, nonce, body: request.body ?? "" };

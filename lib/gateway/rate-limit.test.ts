@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../store/memory.ts";
-import { GatewayRateLimiter, clientIpResolver, defaultRateLimits } from "./rate-limit.ts";
+import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, rateLimitClient } from "./rate-limit.ts";
 
 const req = { ip: "203.0.113.9", tenantId: "t", endpointId: "e1", endpointLimit: null as number | null, credentialed: false };
 
@@ -47,6 +47,31 @@ describe("GatewayRateLimiter", () => {
     now += 61_000;
     expect(await countAllowed(limiter, 40, { ...req, endpointId: "e3", credentialed: true })).toBe(40);
   });
+
+  it("bounds 402 challenges per IP and tenant, separately from the request limits", async () => {
+    const limiter = new GatewayRateLimiter(new MemoryStore(), { ...defaultRateLimits, challengesPerMinute: 3 });
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push((await limiter.checkChallenge({ ip: req.ip, tenantId: "t1" })).ok);
+    expect(results).toEqual([true, true, true, false]);
+    expect((await limiter.checkChallenge({ ip: req.ip, tenantId: "t2" })).ok).toBe(true);
+    expect((await limiter.checkChallenge({ ip: "203.0.113.10", tenantId: "t1" })).ok).toBe(true);
+    expect(await countAllowed(limiter, 3)).toBe(3);
+  });
+});
+
+describe("rateLimitClient", () => {
+  it.each([
+    ["198.51.100.7", "198.51.100.7"],
+    ["::ffff:198.51.100.7", "198.51.100.7"],
+    ["::ffff:c633:6407", "198.51.100.7"],
+    ["2001:db8:1:2::1", "2001:db8:1:2::/64"],
+    ["2001:0DB8:0001:0002:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"],
+    ["2001:db8::1", "2001:db8:0:0::/64"],
+    ["::1", "0:0:0:0::/64"],
+    ["fe80::1%eth0", "fe80:0:0:0::/64"],
+    ["64:ff9b::192.0.2.33", "64:ff9b:0:0::/64"],
+    ["not an ip", "not an ip"],
+  ])("%s → %s", (ip, client) => expect(rateLimitClient(ip)).toBe(client));
 });
 
 describe("clientIpResolver", () => {

@@ -1,8 +1,12 @@
 // Gateway rate limits (spec 8, 5.1): anonymous callers get a per-endpoint limit (30/min/IP,
-// provider-configurable) and a global one (300/min/IP); callers presenting a credential skip them
-// but hit a 3,000/min/IP backstop; repeated forged credentials demote an IP to the anonymous
-// limits for a minute. Counters live in the store (Redis when configured): losing them loses
-// no money.
+// provider-configurable) and a global one (300/min/IP); callers presenting a verified credential
+// (lib/gateway/presented-credential.ts) skip them but hit a 3,000/min/IP backstop; repeated forged
+// credentials demote an IP to the anonymous limits for a minute. Each 402 makes the tenant's wallet
+// create an invoice, so challenges have their own limit per IP and tenant (60/min). Counters live
+// in the store (Redis when configured): losing them loses no money. Looking up an API name the
+// gateway does not know costs a database query, so those lookups are limited per IP (60/min).
+// "Per IP" is per /64 for IPv6 (one host usually holds a whole /64 and could rotate through it),
+// and an IPv4-mapped address counts as its IPv4 address (rateLimitClient).
 import { BlockList, isIP } from "node:net";
 import type { KeyValueStore } from "../store/types.ts";
 
@@ -13,6 +17,10 @@ export type RateLimits = {
   /** Forged credentials from one IP within a minute that trigger demotion. */
   forgeriesBeforeDemotion: number;
   demotionMs: number;
+  /** 402 challenges (each one a new invoice on the tenant's wallet) per IP per tenant per minute. */
+  challengesPerMinute: number;
+  /** Database lookups of API names the gateway does not know (random slugs) per IP per minute. */
+  tenantLookupsPerMinute: number;
 };
 
 export const defaultRateLimits: RateLimits = {
@@ -21,21 +29,25 @@ export const defaultRateLimits: RateLimits = {
   credentialedPerMinute: 3000,
   forgeriesBeforeDemotion: 5,
   demotionMs: 60_000,
+  challengesPerMinute: 60,
+  tenantLookupsPerMinute: 60,
 };
 
-export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number; scope: "endpoint" | "global" | "credentialed" };
+type RateScope = "endpoint" | "global" | "credentialed" | "challenge" | "tenant_lookup";
+
+export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number; scope: RateScope };
 
 const minute = 60_000;
 
 export class GatewayRateLimiter {
   constructor(
     private readonly store: KeyValueStore,
-    private readonly limits: RateLimits = defaultRateLimits,
+    readonly limits: RateLimits = defaultRateLimits,
   ) {}
 
-  /** Counts this request and decides; `credentialed` means an L402 proof or session token was sent. */
+  /** Counts this request and decides; `credentialed` means a credential this endpoint accepts was verified (presentedCredential). */
   async check(options: { ip: string; tenantId: string; endpointId: string; endpointLimit: number | null; credentialed: boolean }): Promise<RateDecision> {
-    const { ip } = options;
+    const ip = rateLimitClient(options.ip);
     const credentialed = options.credentialed && !(await this.store.get(`rl:demoted:${ip}`));
     if (credentialed) {
       const c = await this.store.increment(`rl:cred:${ip}`, minute);
@@ -50,15 +62,62 @@ export class GatewayRateLimiter {
     return { ok: true };
   }
 
+  /** Counts a 402 challenge (a new invoice) of this tenant for this IP and decides. */
+  async checkChallenge(options: { ip: string; tenantId: string }): Promise<RateDecision> {
+    const c = await this.store.increment(`rl:challenge:${options.tenantId}:${rateLimitClient(options.ip)}`, minute);
+    return c.count > this.limits.challengesPerMinute ? this.refuse(c.ttlMs, "challenge") : { ok: true };
+  }
+
+  /** Counts a database lookup of an API name this gateway does not know yet (TenantCache.lookupNeeded) and decides. */
+  async checkTenantLookup(ip: string): Promise<RateDecision> {
+    const c = await this.store.increment(`rl:lookup:${rateLimitClient(ip)}`, minute);
+    return c.count > this.limits.tenantLookupsPerMinute ? this.refuse(c.ttlMs, "tenant_lookup") : { ok: true };
+  }
+
   /** Records a forged credential (bad macaroon, wrong preimage, tampered token) from an IP. */
-  async recordForgery(ip: string): Promise<void> {
+  async recordForgery(address: string): Promise<void> {
+    const ip = rateLimitClient(address);
     const strikes = await this.store.increment(`rl:forged:${ip}`, minute);
     if (strikes.count >= this.limits.forgeriesBeforeDemotion) await this.store.set(`rl:demoted:${ip}`, "1", this.limits.demotionMs);
   }
 
-  private refuse(ttlMs: number, scope: "endpoint" | "global" | "credentialed"): RateDecision {
+  private refuse(ttlMs: number, scope: RateScope): RateDecision {
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(ttlMs / 1000)), scope };
   }
+}
+
+/**
+ * Who a rate limit counts: an IPv4 address as it is (also when written IPv4-mapped, `::ffff:a.b.c.d`
+ * or `::ffff:xxxx:xxxx`), an IPv6 address by its /64 (`2001:db8:1:2::/64`), anything else as given.
+ */
+export function rateLimitClient(ip: string): string {
+  const family = isIP(ip);
+  if (family !== 6) return ip;
+  const groups = expandIpv6(ip);
+  if (!groups) return ip;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff].join(".");
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (an embedded IPv4 tail and a zone id allowed). */
+function expandIpv6(ip: string): number[] | null {
+  let text = ip.split("%")[0].toLowerCase();
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number);
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const missing = 8 - left.length - right.length;
+  if (tail === undefined ? missing !== 0 : missing < 0) return null;
+  return [...left, ...Array(missing).fill("0"), ...right].map((g) => parseInt(g, 16));
 }
 
 /**

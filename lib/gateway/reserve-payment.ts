@@ -19,7 +19,7 @@ import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
 import type { ParsedCredential } from "../l402/headers.ts";
 import { checkDelegation, type Delegation } from "../l402/delegation-caveats.ts";
-import { verifyL402, type L402Claims, type L402Scope, type L402VerifyFailure } from "../l402/macaroon.ts";
+import { verifyL402, type L402Claims, type L402Scope, type L402VerifyFailure, type L402VerifyResult } from "../l402/macaroon.ts";
 import { returnDelegationCounters, takeDelegationCounters, type CounterCharge } from "../payments/delegation-counters.ts";
 import { chargeSession, debitSession, refundSession, type DebitedSession, type SessionLookup } from "../payments/debit-session.ts";
 import { claimFreeTry, releaseFreeTry, type FreeTryVerifier } from "../payments/free-try.ts";
@@ -59,6 +59,8 @@ export interface Reservation {
   readonly windowEndsAt: number | null;
   /** per_kb sessions only. */
   readonly meter: PerKbMeter | null;
+  /** Session reservations: the session's id (a time_pass session's concurrent streams are counted by it). */
+  readonly sessionId?: string;
   /**
    * The sats this call takes, when known before the origin is called (a proof's invoice, a credit
    * burn, a metered debit; 0 for free calls and time passes); null when it is not a sats amount
@@ -116,6 +118,8 @@ export type ReserveRequest = {
   path: string;
   headers: IncomingHttpHeaders;
   credential: ParsedCredential;
+  /** The credential's verification when the gateway already made it (presentedCredential), so it runs once. */
+  verified?: L402VerifyResult | null;
   requestId: string;
   /** How long a per_request claim blocks other uses of the proof: a call's lease, or a stream's lifetime. */
   claimLeaseMs: number;
@@ -191,7 +195,7 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
   if (credential.kind === "malformed") return refuse({ kind: "forged", message: `Malformed Authorization header: ${credential.reason}` });
 
   if (credential.kind === "l402") {
-    const verified = verifyL402({ appSecret: deps.appSecret, macaroon: credential.macaroon, preimage: credential.preimage, now });
+    const verified = request.verified ?? verifyL402({ appSecret: deps.appSecret, macaroon: credential.macaroon, preimage: credential.preimage, now });
     if (!verified.ok) {
       if (verified.reason === "expired") return challenge(true);
       // Verified chain and preimage: a genuine holder's caveat we do not understand, not a forgery.
@@ -390,6 +394,7 @@ function sessionReservation(deps: ReservePaymentDeps, session: DebitedSession, n
       : null;
   return {
     kind: "session",
+    sessionId: session.id,
     windowEndsAt: session.model === "time_pass" ? session.expiresAt.getTime() : null,
     meter,
     // metered debits sats, a pass spends nothing; a token_bucket debit is a request, per_kb is charged later.

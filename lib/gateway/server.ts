@@ -8,7 +8,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Readable } from "node:stream";
 import type { Agent, Dispatcher } from "undici";
-import { gatewayHostSuffix, type Config } from "../config/index.ts";
+import { gatewayHostSuffix, gatewayUrlFor, type Config } from "../config/index.ts";
 import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
 import { createDiscoveryServer } from "../directory/discovery.ts";
@@ -21,13 +21,15 @@ import type { CapableWalletBackend } from "../lightning/wallet-capabilities.ts";
 import type { Logger } from "../logging/logger.ts";
 import { createFreeTryVerifier, type FreeTryVerifier } from "../payments/free-try.ts";
 import { issueChallenge } from "../payments/issue-challenge.ts";
-import { formatKb, quoteEndpoint, streamPricing } from "../pricing/quote.ts";
+import { formatKb, perKbCost, quoteEndpoint, streamPricing } from "../pricing/quote.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { walletTargetPolicy } from "../lightning/wallet-network.ts";
 import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { EventStreamRelay, StreamTicker } from "./event-stream-relay.ts";
-import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
-import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, type RateLimits } from "./rate-limit.ts";
+import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, isWithheldFromClient, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
+import { hostOf, setCookiesForClient, type CookieScope } from "./cookie-policy.ts";
+import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, rateLimitClient, type RateLimits } from "./rate-limit.ts";
+import { presentedCredential } from "./presented-credential.ts";
 import { readBody } from "./read-body.ts";
 import { challengeOffer, reservePayment, type ChallengeOffer, type PaymentRefusal, type PerKbMeter, type Reservation } from "./reserve-payment.ts";
 import { normalizeRequestPath, resolveTenant } from "./resolve-tenant.ts";
@@ -35,8 +37,12 @@ import { cacheKey, isStorableResponse, MAX_CACHED_BODY_BYTES, responseCacheFor, 
 import { matchRoute } from "./route-match.ts";
 import { TenantCache, type GatewayEndpoint, type GatewayTenant } from "./tenant-cache.ts";
 import { UsageRecorder } from "./usage-recorder.ts";
+import { StreamSlots } from "./stream-slots.ts";
 import { originDispatcher } from "../tenants/origin-policy.ts";
 import { CallAbort, DeadlineSweeper } from "./deadlines.ts";
+
+/** A per_kb body is written in slices of this size, so a client that leaves pays for the slices it took. */
+const perKbWriteSliceBytes = 64 * 1024;
 
 export const gatewayLimits = {
   maxBodyBytes: 1024 * 1024,
@@ -97,7 +103,8 @@ export type GatewayOptions = {
   devNode: DevLightningNode | null;
   log: Logger;
   dispatcher?: Dispatcher;
-  rateLimits?: RateLimits;
+  /** Overrides of the rate limits (defaultRateLimits, challengesPerMinute from the config). */
+  rateLimits?: Partial<RateLimits>;
   /** Overrides of gatewayLimits (tests shorten timeouts). */
   limits?: Partial<typeof gatewayLimits>;
   /** Milliseconds since the epoch: token validity, stream windows, cache ages (tests move it). Sessions and credit lapse by the database's clock. */
@@ -125,6 +132,8 @@ type Ctx = {
   abort: CallAbort;
   /** Set once the request matched an endpoint: what it counts for in UsageCounter. */
   usage: RequestUsage | null;
+  /** Set when the endpoint relays cookies (forwardCookies): where the client would store them. */
+  cookieScope: CookieScope | null;
 };
 
 /** How a request to an endpoint ended, for the usage counters (counted when the response closes). */
@@ -154,11 +163,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   // /.well-known/ discovery documents (spec 4.2), rebuilt whenever the cached tenant is.
   const discovery = createDiscoveryServer({ prisma, config });
   const hostSuffix = gatewayHostSuffix(config);
+  // Cookies ignore ports: one stored for this host would reach the dashboard (cookie-policy.ts).
+  const siteHost = new URL(config.siteUrl).hostname.toLowerCase();
   const clientIp = clientIpResolver(config.trustedProxies);
-  const limiter = new GatewayRateLimiter(store, options.rateLimits ?? defaultRateLimits);
+  const limiter = new GatewayRateLimiter(store, { ...defaultRateLimits, challengesPerMinute: config.gatewayChallengesPerMinute, ...options.rateLimits });
   const clock = options.clock ?? Date.now;
   const cache = options.responseCache ?? responseCacheFor(store, limits.memoryCacheBytes);
   const ticker = new StreamTicker(limits.streamTickMs, clock);
+  // Streams that cost nothing per connection are capped per holder (stream-slots.ts).
+  const sessionStreams = new StreamSlots({ store, log, limit: config.gatewayStreamsPerSession });
+  const freeStreams = new StreamSlots({ store, log, limit: config.gatewayFreeStreamsPerIp });
   // Whole-call origin timeouts for non-stream calls, noticed within a quarter of the limit.
   const deadlines = new DeadlineSweeper(Math.max(10, Math.min(250, Math.floor(limits.originTimeoutMs / 4))));
   const usage = new UsageRecorder({ prisma, log, flushIntervalMs: limits.usageFlushMs, clock });
@@ -206,6 +220,17 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   async function challenge(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, offer: ChallengeOffer, extra?: PaymentHeaders) {
+    // Every 402 is a new invoice on the provider's wallet: bounded per IP and tenant, whatever limits the request passed.
+    const allowed = await limiter.checkChallenge({ ip: ctx.clientIp, tenantId: tenant.id });
+    if (!allowed.ok) {
+      return sendError(
+        ctx,
+        429,
+        "rate_limited",
+        `Too many payment challenges: this API issues at most ${limiter.limits.challengesPerMinute} payment challenges per minute to one address; retry in ${allowed.retryAfterSeconds} s`,
+        { "retry-after": String(allowed.retryAfterSeconds), ...(extra ? paymentHeaders(extra) : {}) },
+      );
+    }
     let issued;
     try {
       issued = await issueChallenge({
@@ -241,7 +266,7 @@ export function createGateway(options: GatewayOptions): Gateway {
    * also collected (up to the cache's entry limit) and handed over once fully delivered.
    */
   async function relay(ctx: Ctx, response: OriginResponse | DirectOriginResponse, extra: Record<string, string>, keep?: (body: Buffer) => void) {
-    const headers = relayedHeaders(response.headers, extra);
+    const headers = relayedHeaders(response.headers, extra, ctx.cookieScope);
     // Headers leave with the first body chunk: one write instead of two (SSE flushes its own, below).
     ctx.res.writeHead(response.statusCode, headers);
     const chunks: Buffer[] = [];
@@ -390,15 +415,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     } else {
       await reservation.commit();
     }
-    const headers: Record<string, string | string[]> = {
-      ...hit.headers,
-      ...outcomeHeaders(call, "served"),
-      ...extra,
-      "x-cache": "HIT",
-      "x-cache-age": String(Math.max(0, Math.floor((clock() - hit.storedAt) / 1000))),
-      "content-length": String(hit.body.length),
-    };
-    delete headers["access-control-allow-origin"];
+    const headers = relayedHeaders(
+      hit.headers,
+      {
+        ...outcomeHeaders(call, "served"),
+        ...extra,
+        "x-cache": "HIT",
+        "x-cache-age": String(Math.max(0, Math.floor((clock() - hit.storedAt) / 1000))),
+        "content-length": String(hit.body.length),
+      },
+      ctx.cookieScope,
+    );
     if (reservation.meter) return sendMetered(ctx, reservation.meter, costSats, hit.statusCode, headers, hit.body);
     ctx.res.writeHead(hit.statusCode, headers);
     ctx.res.end(hit.body);
@@ -426,36 +453,90 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     const charged = await meter.charge(read.body.length);
     if (!charged.ok) return challengeAgain(call);
-    const headers: Record<string, string | string[]> = {
-      ...result.headers,
-      ...originOutcomeHeaders(call, outcome, cacheMiss),
-      "x-data-size-kb": formatKb(read.body.length),
-      "x-data-cost-sats": String(charged.costSats),
-      "content-length": String(read.body.length),
-    };
-    delete headers["access-control-allow-origin"];
+    const headers = relayedHeaders(
+      result.headers,
+      {
+        ...originOutcomeHeaders(call, outcome, cacheMiss),
+        "x-data-size-kb": formatKb(read.body.length),
+        "x-data-cost-sats": String(charged.costSats),
+        "content-length": String(read.body.length),
+      },
+      ctx.cookieScope,
+    );
     sendMetered(ctx, meter, charged.costSats, result.statusCode, headers, read.body);
     keep?.(read.body);
   }
 
   /**
-   * Sends a charged per_kb body; if the client is gone before it was all handed over, the charge
-   * goes back. Node reports such a response as finished anyway once the socket is torn down, so the
-   * socket's own error (a reset with data still unread) is what tells.
+   * Sends a charged per_kb body. The charge covers what the client's socket took: the body is
+   * written in slices, each counted once its write completed (handed to the kernel), and if the
+   * response closes before all of it was, the part never handed over is refunded. A client that
+   * reads most of the body and then resets pays for what it was sent (docs/decisions.md, per_kb).
    */
   function sendMetered(ctx: Ctx, meter: PerKbMeter, costSats: number, statusCode: number, headers: Record<string, string | string[]>, body: Buffer) {
-    const socket = ctx.res.socket;
-    ctx.res.once("close", () => {
-      if (!ctx.res.writableFinished || socket?.errored) {
-        meter.uncharge(costSats).catch((err) => log.error("per_kb refund failed", { requestId: ctx.requestId, error: err }));
-      }
+    const { res } = ctx;
+    let handedOver = 0;
+    const refundUndelivered = () => {
+      const refund = costSats - perKbCost(handedOver, meter.unitCostSats);
+      if (refund > 0) meter.uncharge(refund).catch((err) => log.error("per_kb refund failed", { requestId: ctx.requestId, error: err }));
+    };
+    // The client left while the charge was being taken: nothing was handed over.
+    if (res.destroyed) return refundUndelivered();
+    res.once("close", () => {
+      // Completions of writes that finished just before the close run first.
+      if (handedOver < body.length) setImmediate(refundUndelivered);
     });
-    ctx.res.writeHead(statusCode, headers);
-    ctx.res.end(body);
+    res.writeHead(statusCode, headers);
+    if (ctx.req.method === "HEAD") {
+      // HEAD is charged as GET, as before: the origin produced the body and the head tells its size.
+      handedOver = body.length;
+      return void res.end();
+    }
+    let offset = 0;
+    const writeSlices = () => {
+      while (offset < body.length && !res.destroyed) {
+        const slice = body.subarray(offset, offset + perKbWriteSliceBytes);
+        offset += slice.length;
+        const more = res.write(slice, (err) => {
+          if (!err) handedOver += slice.length;
+        });
+        // Backpressure: at most one slice waits beyond the socket's buffer.
+        if (!more && offset < body.length) return void res.once("drain", writeSlices);
+      }
+      if (!res.destroyed) res.end();
+    };
+    writeSlices();
   }
 
-  /** A streaming endpoint: origin headers within streamHeadersTimeoutMs, then the SSE relay. */
+  /**
+   * A streaming endpoint. Streams that cost nothing per connection are capped: a time_pass session
+   * holds at most GATEWAY_STREAMS_PER_SESSION at once, a client IP at most GATEWAY_FREE_STREAMS_PER_IP
+   * on one tenant's free endpoints (stream-slots.ts). Other models pay per connection.
+   */
   async function serveStream(call: PaidCall, maxDurationMs: number) {
+    const { ctx, tenant, reservation } = call;
+    const session = reservation.windowEndsAt !== null && reservation.sessionId !== undefined;
+    if (!session && reservation.kind !== "free") return relayStream(call, maxDurationMs);
+    const slots = session ? sessionStreams : freeStreams;
+    const slot = await slots.acquire(session ? `session:${reservation.sessionId}` : `free:${tenant.id}:${rateLimitClient(ctx.clientIp)}`);
+    if (!slot) {
+      await reservation.refund();
+      const holder = session ? "This session already holds" : "This address already holds";
+      const scope = session ? "one session" : "one address on this API's free endpoints";
+      return sendError(ctx, 429, "rate_limited", `${holder} ${slots.limit} streams, the most ${scope} may hold at once; close one and retry`, {
+        "retry-after": "5",
+        ...(session ? paymentHeaders({ payment: "not_charged" }) : {}),
+      });
+    }
+    try {
+      return await relayStream(call, maxDurationMs);
+    } finally {
+      slot.release();
+    }
+  }
+
+  /** Origin headers within streamHeadersTimeoutMs, then the SSE relay. */
+  async function relayStream(call: PaidCall, maxDurationMs: number) {
     const { ctx, tenant, endpoint, reservation } = call;
     const result = await proxy(ctx, tenant, endpoint, call.path, call.search, call.body, limits.streamHeadersTimeoutMs);
     if (result.kind !== "response") return upstreamFailed(call, result);
@@ -468,10 +549,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       await reservation.commit();
       return relay(ctx, result, outcomeHeaders(call, result.statusCode >= 400 ? "rejected" : "served"));
     }
-    const headers: Record<string, string | string[]> = { ...result.headers, ...outcomeHeaders(call, "served"), "x-accel-buffering": "no" };
+    const headers = relayedHeaders(result.headers, { ...outcomeHeaders(call, "served"), "x-accel-buffering": "no" }, ctx.cookieScope);
     headers["cache-control"] ??= "no-cache";
     delete headers["content-length"];
-    delete headers["access-control-allow-origin"];
     ctx.res.writeHead(result.statusCode, headers);
     ctx.res.flushHeaders();
     const streamed = await ticker.run(
@@ -506,7 +586,22 @@ export function createGateway(options: GatewayOptions): Gateway {
     return callOriginDirect(originRequest(ctx, tenant, endpoint, path, search, body, null));
   }
 
+  // X-Forwarded-Host/-Proto name the tenant's configured gateway address, never the client's Host:
+  // an origin that builds links from them must not be steered by a caller (its cached answer would
+  // carry that caller's host to everyone). Worked out once per cached tenant.
+  const forwardedAddresses = new WeakMap<GatewayTenant, { host: string; proto: string }>();
+  function forwardedAddress(tenant: GatewayTenant): { host: string; proto: string } {
+    let address = forwardedAddresses.get(tenant);
+    if (!address) {
+      const url = new URL(gatewayUrlFor(config, tenant.slug));
+      address = { host: url.host, proto: url.protocol.slice(0, -1) };
+      forwardedAddresses.set(tenant, address);
+    }
+    return address;
+  }
+
   function originRequest(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, path: string, search: string, body: Buffer | null, headersTimeoutMs: number | null): OriginRequest & { timeoutMs: null } {
+    const forwarded = forwardedAddress(tenant);
     // The deadline covers the whole call, body included; it ends when the response closes.
     if (!endpoint.streaming) deadlines.add(ctx.abort, limits.originTimeoutMs);
     return {
@@ -519,9 +614,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       body,
       requestId: ctx.requestId,
       clientIp: ctx.clientIp,
-      forwardedHost: ctx.req.headers.host ?? "",
-      forwardedProto: "http",
+      forwardedHost: forwarded.host,
+      forwardedProto: forwarded.proto,
       secrets: tenant.secrets,
+      forwardCookies: ctx.cookieScope !== null,
       timeoutMs: null,
       headersTimeoutMs: headersTimeoutMs ?? undefined,
       signal: ctx.abort,
@@ -553,6 +649,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     // The query is forwarded and signed as the origin will receive it (nothing decoded).
     const query = canonicalQuery(search);
     if ("problem" in query) return sendError(ctx, 400, "bad_request", query.problem);
+    if (tenants.lookupNeeded(address.slug)) {
+      // A name this gateway does not know costs a database query: bounded per IP, so a flood of
+      // random slugs is refused before it reaches the database.
+      const lookup = await limiter.checkTenantLookup(ctx.clientIp);
+      if (!lookup.ok) {
+        return sendError(ctx, 429, "rate_limited", `Too many requests for API names this gateway does not know; retry in ${lookup.retryAfterSeconds} s`, {
+          "retry-after": String(lookup.retryAfterSeconds),
+        });
+      }
+    }
     const tenant = await tenants.get(address.slug);
     if (!tenant) return sendError(ctx, 404, "not_found", `No API named "${address.slug}"`);
     if (tenant.status !== "active") return sendError(ctx, 403, "forbidden", `This API is ${tenant.status}`);
@@ -572,17 +678,32 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (match.kind === "not_found" || !match.value.isActive) return sendError(ctx, 404, "not_found", `No endpoint ${method} ${normalized.path}`);
     const endpoint = match.value;
     ctx.usage = { tenantId: tenant.id, endpointId: endpoint.id, outcome: null, paid: false, upstreamError: false };
+    if (endpoint.forwardCookies) {
+      ctx.cookieScope = { clientHost: hostOf(req.headers.host), siteHost, pathPrefix: address.form === "path" ? `/gw/${address.slug}` : null };
+    }
     if (!tenant.originUrl) return sendError(ctx, 503, "service_unavailable", "The provider has not configured an origin yet");
 
     // headersDistinct copies every header into arrays; only a request with Authorization needs it
     // (to see repeated lines, e.g. L402 and LSAT both sent).
     const credential = parseAuthorization(req.headers.authorization === undefined ? undefined : req.headersDistinct.authorization);
+    // Only a credential this endpoint accepts, checked as far as it can be without I/O, skips the
+    // anonymous limits: a junk X-Session-Token or a forged proof is an anonymous request.
+    const presented = presentedCredential({
+      appSecret: config.appSecret,
+      tenantId: tenant.id,
+      endpoint,
+      method,
+      path: normalized.path,
+      credential,
+      headers: req.headers,
+      now: new Date(clock()),
+    });
     const decision = await limiter.check({
       ip: ctx.clientIp,
       tenantId: tenant.id,
       endpointId: endpoint.id,
       endpointLimit: endpoint.rateLimitPerMinute,
-      credentialed: credential.kind === "l402" || req.headers["x-session-token"] !== undefined,
+      credentialed: presented.credentialed,
     });
     if (!decision.ok) {
       return sendError(ctx, 429, "rate_limited", `Too many requests (${decision.scope} limit); retry in ${decision.retryAfterSeconds} s`, {
@@ -610,6 +731,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       path: normalized.path,
       headers: req.headers,
       credential,
+      verified: presented.l402,
       requestId: ctx.requestId,
       // A stream's proof stays claimed for the stream's whole life, so no second connection can use it.
       claimLeaseMs: endpoint.streaming ? maxStreamMs + 60_000 : limits.claimLeaseMs,
@@ -625,14 +747,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     sendError(ctx, 401, "unauthorized", message);
   }
 
+  // /healthz is unauthenticated and unlimited: every check within a second shares one probe, so
+  // a flood costs the database one query a second.
+  let healthProbe: { startedAt: number; result: Promise<{ database: string; storeOk: boolean }> } | null = null;
   async function health(ctx: Ctx) {
-    const [database, storeOk] = await Promise.all([
-      prisma.$queryRaw`SELECT 1`.then(
-        () => "ok",
-        () => "unavailable",
-      ),
-      store.ping(),
-    ]);
+    const now = Date.now();
+    if (!healthProbe || now - healthProbe.startedAt >= 1_000) {
+      healthProbe = {
+        startedAt: now,
+        result: Promise.all([
+          prisma.$queryRaw`SELECT 1`.then(
+            () => "ok",
+            () => "unavailable",
+          ),
+          store.ping().catch(() => false),
+        ]).then(([database, storeOk]) => ({ database, storeOk })),
+      };
+    }
+    const { database, storeOk } = await healthProbe.result;
     const ok = database === "ok" && storeOk;
     send(ctx, ok ? 200 : 503, { status: ok ? "ok" : "degraded", database, store: storeOk ? "ok" : "unavailable" }, { "cache-control": "no-store" });
   }
@@ -683,6 +815,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       clientIp: clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]),
       abort: new CallAbort(),
       usage: null,
+      cookieScope: null,
     };
     res.setHeader("x-request-id", ctx.requestId);
     res.setHeader("access-control-allow-origin", "*");
@@ -742,6 +875,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       await closed;
       await tenants.stop();
       deadlines.close();
+      sessionStreams.close();
+      freeStreams.close();
       await usage.close().catch((err) => log.error("usage counters not written at shutdown", { error: err }));
       await Promise.allSettled([...wallets.values()].map((w) => w.backend.close?.()));
       wallets.clear();
@@ -788,10 +923,21 @@ function pump(body: Readable, res: ServerResponse): Promise<void> {
   return relay.done;
 }
 
-/** The origin's response headers with ours on top; the origin's CORS origin never overrides ours. */
-function relayedHeaders(origin: Record<string, string | string[]>, extra: Record<string, string>): Record<string, string | string[]> {
+/**
+ * The origin's response headers with ours on top, without those that would act on the platform
+ * (isWithheldFromClient: its CORS, cookies, host-wide policies, our payment headers). The origin's
+ * exposed header names join the gateway's rather than replace them; its cookies come through only
+ * for an endpoint that opted in, filtered (cookie-policy.ts).
+ */
+function relayedHeaders(origin: Record<string, string | string[]>, extra: Record<string, string>, cookies: CookieScope | null): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
-  for (const name in origin) if (name !== "access-control-allow-origin") headers[name] = origin[name];
+  for (const name in origin) if (!isWithheldFromClient(name)) headers[name] = origin[name];
+  const exposed = origin["access-control-expose-headers"];
+  if (exposed !== undefined) headers["access-control-expose-headers"] = `${exposedHeaders}, ${[exposed].flat().join(", ")}`;
+  if (cookies && origin["set-cookie"] !== undefined) {
+    const relayed = setCookiesForClient(origin["set-cookie"], cookies);
+    if (relayed.length) headers["set-cookie"] = relayed;
+  }
   for (const name in extra) headers[name] = extra[name];
   return headers;
 }

@@ -51,14 +51,14 @@ describe("POST /api/tenants/:tenantId/endpoints", () => {
   it.each(Object.entries(valid))("creates a %s endpoint (201) and strips internal columns", async (model, pricing) => {
     const res = await post({ ...base, ...pricing, title: "Quote" });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ ...base, ...pricing, title: "Quote", isActive: true, streaming: false, freeTryEnabled: false });
+    expect(res.body).toMatchObject({ ...base, ...pricing, title: "Quote", isActive: true, streaming: false, freeTryEnabled: false, forwardCookies: false });
     expect(res.body.pricingModel).toBe(model);
     expect(res.body).not.toHaveProperty("tenantId");
     expect(Object.keys(res.body).sort()).toEqual(
       [
         "id", "method", "path", "title", "description", "docsUrl", "pricingModel", "priceSats", "tokenBudget", "durationMinutes",
         "unitCostSats", "freeTryEnabled", "cacheTtlSeconds", "streaming", "maxStreamSeconds", "idleTimeoutSeconds",
-        "rateLimitPerMinute", "parameters", "exampleRequest", "exampleResponse", "isActive", "createdAt", "updatedAt",
+        "rateLimitPerMinute", "forwardCookies", "parameters", "exampleRequest", "exampleResponse", "isActive", "createdAt", "updatedAt",
       ].sort(),
     );
   });
@@ -211,6 +211,15 @@ describe("POST /api/tenants/:tenantId/endpoints", () => {
 
 describe("GET, PATCH, DELETE /api/tenants/:tenantId/endpoints/:endpointId", () => {
   const get = (endpointId: string) => call(getOne, { method: "GET", path: `/tenants/${tenantId}/endpoints/${endpointId}`, params: { tenantId, endpointId }, token: key });
+
+  it("turns cookie relaying on and off (forwardCookies, a boolean)", async () => {
+    const created = (await post({ ...base, ...valid.per_request, forwardCookies: true })).body;
+    expect(created.forwardCookies).toBe(true);
+    expect((await patch(created.id, { forwardCookies: false })).body.forwardCookies).toBe(false);
+    const refused = await patch(created.id, { forwardCookies: "yes" });
+    expect(refused.status).toBe(422);
+    expect(fieldsOf(refused)).toEqual(["forwardCookies"]);
+  });
 
   it("lists and reads endpoints of this tenant only", async () => {
     const a = (await post({ ...base, ...valid.per_request })).body;

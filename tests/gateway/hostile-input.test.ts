@@ -35,7 +35,7 @@ beforeAll(async () => {
     store: ctx.store,
     devNode,
     log: createLogger("silent"),
-    rateLimits: { endpointPerMinute: 1e6, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1 },
+    rateLimits: { endpointPerMinute: 1e6, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1, challengesPerMinute: 1e6 },
     limits: { bodyReadTimeoutMs: 500 },
   });
   port = await gateway.listen(0, "127.0.0.1");

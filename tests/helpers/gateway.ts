@@ -17,7 +17,7 @@ export function testClock(): TestClock {
 }
 
 /** Rate limits out of the way: these files test payments (tests/gateway/rate-limits.test.ts tests limits). */
-export const noRateLimits = { endpointPerMinute: 1e6, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1 };
+export const noRateLimits = { endpointPerMinute: 1e6, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1, challengesPerMinute: 1e6, tenantLookupsPerMinute: 1e6 };
 
 /** Starts `count` gateway instances on the context's database and store (what a load balancer spreads over). */
 export async function startGateways(

@@ -44,6 +44,7 @@ export type EndpointDraft = {
   maxStreamSeconds: string;
   idleTimeoutSeconds: string;
   rateLimitPerMinute: string;
+  forwardCookies: boolean;
   parameters: ParameterDraft[];
   exampleRequest: string;
   exampleResponse: string;
@@ -106,6 +107,7 @@ export function draftFrom(endpoint: EndpointResponse | null): EndpointDraft {
     maxStreamSeconds: text(e.maxStreamSeconds),
     idleTimeoutSeconds: text(e.idleTimeoutSeconds),
     rateLimitPerMinute: text(e.rateLimitPerMinute),
+    forwardCookies: e.forwardCookies,
     parameters: e.parameters.map((p) => ({
       ...newParameter(),
       name: p.name,
@@ -165,6 +167,7 @@ export function draftToBody(draft: EndpointDraft): { body: Record<string, unknow
     maxStreamSeconds: draft.streaming ? numberOrNull(draft.maxStreamSeconds) : null,
     idleTimeoutSeconds: draft.streaming ? numberOrNull(draft.idleTimeoutSeconds) : null,
     rateLimitPerMinute: numberOrNull(draft.rateLimitPerMinute),
+    forwardCookies: draft.forwardCookies,
     parameters: draft.parameters.map((p) => ({ name: p.name.trim(), in: p.in, type: p.type, required: p.in === "path" ? true : p.required, description: p.description })),
     exampleRequest: parseJsonObject(draft.exampleRequest, "exampleRequest", jsonErrors),
     exampleResponse: parseJsonObject(draft.exampleResponse, "exampleResponse", jsonErrors),

@@ -240,6 +240,16 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
             {numberInput("rateLimitPerMinute", "Rate limit per minute (optional)", "Requests per minute per caller; empty means the platform default (30/min for anonymous callers).")}
           </div>
           <label className="flex items-start gap-3 text-sm">
+            <input type="checkbox" className="mt-1" checked={draft.forwardCookies} onChange={(e) => update("forwardCookies", e.target.checked)} aria-describedby="cookies-hint" />
+            <span>
+              <span className="font-medium">Relay cookies</span>
+              <span id="cookies-hint" className="block text-xs text-muted">
+                Off: the gateway strips cookies both ways. On: callers&apos; cookies reach your origin (never the platform&apos;s own), and your origin&apos;s
+                cookies reach callers when they stay on your API&apos;s own address (no Domain attribute).
+              </span>
+            </span>
+          </label>
+          <label className="flex items-start gap-3 text-sm">
             <input type="checkbox" className="mt-1" checked={draft.isActive} onChange={(e) => update("isActive", e.target.checked)} aria-describedby="active-hint" />
             <span>
               <span className="font-medium">Active</span>

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Endpoint" ADD COLUMN     "forwardCookies" BOOLEAN NOT NULL DEFAULT false;
