@@ -106,14 +106,13 @@ function accepts(host: string, port: number): Promise<boolean> {
 
 let child: ReturnType<typeof spawn> | null = null;
 afterEach(() => {
-  // tsx runs the server in a child process of its own: end the whole process group, or that
-  // child would outlive the test.
+  // End the whole process group, so nothing the launcher started outlives the test.
   if (child?.pid && child.exitCode === null) process.kill(-child.pid, "SIGKILL");
   child = null;
 });
 
 function startLauncher(env: Record<string, string>, args: string[]) {
-  const proc = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server.ts", ...args], {
+  const proc = spawn(process.execPath, ["--import", "tsx", "server.ts", ...args], {
     cwd: root,
     env: launcherEnv(env),
     stdio: ["ignore", "pipe", "pipe"],

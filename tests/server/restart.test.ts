@@ -31,7 +31,7 @@ afterEach(() => {
 });
 
 async function startLauncher(dataDir: string, gatewayPort: number): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server.ts", "--only=gateway,worker"], {
+  const proc = spawn(process.execPath, ["--import", "tsx", "server.ts", "--only=gateway,worker"], {
     cwd: root,
     env: childEnv({ DATA_DIR: dataDir, GATEWAY_PORT: String(gatewayPort), PORT: "3999", HOST: "127.0.0.1", LOG_LEVEL: "warn" }),
     stdio: ["ignore", "pipe", "pipe"],
@@ -88,7 +88,7 @@ describe("npm start on embedded defaults", () => {
   }, 120_000);
 
   it("refuses to start with invalid configuration, naming the variable", async () => {
-    const proc = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server.ts"], {
+    const proc = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
       cwd: root,
       env: childEnv({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "hub-bad-")), GATEWAY_PORT: "eighty" }),
       stdio: ["ignore", "pipe", "pipe"],
