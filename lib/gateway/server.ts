@@ -26,8 +26,8 @@ import type { KeyValueStore } from "../store/types.ts";
 import { walletTargetPolicy } from "../lightning/wallet-network.ts";
 import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { EventStreamRelay, StreamTicker } from "./event-stream-relay.ts";
-import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, isWithheldFromClient, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
-import { hostOf, setCookiesForClient, type CookieScope } from "./cookie-policy.ts";
+import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, isWithheldFromClient, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "../origin/origin-call.ts";
+import { hostOf, setCookiesForClient, type CookieScope } from "../origin/cookie-policy.ts";
 import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, rateLimitClient, type RateLimits } from "./rate-limit.ts";
 import { presentedCredential } from "./presented-credential.ts";
 import { readBody } from "./read-body.ts";
@@ -38,8 +38,8 @@ import { matchRoute } from "./route-match.ts";
 import { TenantCache, type GatewayEndpoint, type GatewayTenant } from "./tenant-cache.ts";
 import { UsageRecorder } from "./usage-recorder.ts";
 import { StreamSlots } from "./stream-slots.ts";
-import { originDispatcher } from "../tenants/origin-policy.ts";
-import { CallAbort, DeadlineSweeper } from "./deadlines.ts";
+import { originDispatcher } from "../origin/origin-policy.ts";
+import { CallAbort, DeadlineSweeper } from "../origin/deadlines.ts";
 
 /** A per_kb body is written in slices of this size, so a client that leaves pays for the slices it took. */
 const perKbWriteSliceBytes = 64 * 1024;

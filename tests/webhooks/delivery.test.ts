@@ -14,7 +14,7 @@ import { enqueueEvent } from "../../lib/webhooks/enqueue-event.ts";
 import { eventDataSchemas, eventExamples } from "../../lib/webhooks/events.ts";
 import { retryDelivery } from "../../lib/webhooks/retry-delivery.ts";
 import { sendTestDelivery, TEST_PAYMENT_HASH } from "../../lib/webhooks/send-test-delivery.ts";
-import type { HostResolver, TargetPolicy } from "../../lib/webhooks/ssrf.ts";
+import type { HostResolver, TargetPolicy } from "../../lib/origin/ssrf.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
 import { platformJobs } from "../../lib/jobs/schedule.ts";
 import { createLogger } from "../../lib/logging/logger.ts";

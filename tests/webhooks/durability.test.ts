@@ -9,7 +9,7 @@ import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
 import { enqueueEvent } from "../../lib/webhooks/enqueue-event.ts";
 import { createWebhook } from "../../lib/webhooks/create-webhook.ts";
 import { eventExamples } from "../../lib/webhooks/events.ts";
-import type { TargetPolicy } from "../../lib/webhooks/ssrf.ts";
+import type { TargetPolicy } from "../../lib/origin/ssrf.ts";
 import { tenantFactory } from "../../prisma/factories.ts";
 import { createTestContext, usingPostgres, type TestContext } from "../helpers/context.ts";
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from "./https-receiver.ts";

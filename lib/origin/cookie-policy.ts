@@ -7,8 +7,11 @@
 //                   or the site), never the platform's names, none at all when the client reached
 //                   the gateway on the site's host, and on a host shared by tenants (/gw/<slug>)
 //                   with their Path moved under the tenant's prefix.
-// Pure.
-import { LNURL_BROWSER_COOKIE } from "../auth/cookies.ts";
+// Pure, and free of lib/auth (which sits above every module that calls origins): it names the
+// platform's cookies itself; cookie-policy.test.ts checks the names lib/auth/cookies.ts sets.
+
+/** LNURL-auth's browser-binding cookie (LNURL_BROWSER_COOKIE in lib/auth/cookies.ts). */
+const LNURL_BROWSER_COOKIE = "hub-lnurl-auth";
 
 /** Where cookies relayed to a client would live. */
 export type CookieScope = {
