@@ -22,7 +22,7 @@ import { CallAbort } from "../origin/deadlines.ts";
 import { callOrigin } from "../origin/origin-call.ts";
 import type { Logger } from "../logging/logger.ts";
 import { readOriginSecrets } from "../tenants/secrets.ts";
-import { enqueueEvent } from "../webhooks/enqueue-event.ts";
+import { enqueueEvent } from "../events/enqueue-event.ts";
 
 export type HealthMonitorOptions = {
   prisma: PrismaClient;
