@@ -14,7 +14,7 @@ import type { PrismaClient } from "../db/client.ts";
 import { createDiscoveryServer } from "../directory/discovery.ts";
 import type { ErrorCode } from "../errors/index.ts";
 import { canonicalQuery } from "../l402/canonical-path.ts";
-import { parseAuthorization } from "../l402/headers.ts";
+import { parseAuthorization } from "../sdk/client/l402-headers.ts";
 import type { DevLightningNode } from "../lightning/dev-node.ts";
 import { WalletError, type WalletBackend } from "../lightning/types.ts";
 import type { CapableWalletBackend } from "../lightning/wallet-capabilities.ts";

@@ -6,7 +6,7 @@
 // Session tokens and prepaid credit are kept in sessionStorage for the page session and reused.
 // Streams are read live (StreamViewer). Rendered only once JavaScript runs: no dead buttons.
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { credentialHeaderValue, parseChallenge } from "@/lib/l402/headers.ts";
+import { credentialHeaderValue, parseChallenge } from "@/lib/sdk/client/l402-headers.ts";
 import { describePrice, formatSats } from "@/lib/pricing/describe-price.ts";
 import type { PricingModel } from "@/lib/pricing/quote.ts";
 import { buildTryItForm, buildTryItRequest, type TryItEndpoint, type TryItProblem } from "@/lib/try-it/build-request.ts";
