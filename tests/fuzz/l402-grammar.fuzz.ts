@@ -9,7 +9,7 @@ import macaroonPackage from "macaroon";
 import { canonicalRequestPath, isWithinPrefix, normalizePathPrefix } from "../../lib/l402/canonical-path.ts";
 import { challengeHeaderValues, credentialHeaderValue, MAX_AUTHORIZATION_LENGTH, parseAuthorization, parseChallenge } from "../../lib/sdk/client/l402-headers.ts";
 import { mintL402Macaroon, parseBinaryV2, paymentHashFromMacaroon, verifyL402 } from "../../lib/l402/macaroon.ts";
-import { FakeLightningNode } from "../../lib/lightning/fakes/fake-invoices.ts";
+import { FakeLightningNode } from "../fakes/lightning/fake-invoices.ts";
 import { fuzzTarget, mutationsOf, textMutationsOf, tokenSoup } from "./harness.ts";
 
 const APP_SECRET = "fuzz-app-secret-0123456789abcdef0123456789";
