@@ -10,8 +10,8 @@ import { ApiError, apiFetch, listFieldError, type FieldErrors } from "../../_com
 import { Field } from "../../_components/field.tsx";
 import { ShownOnce } from "../../_components/shown-once.tsx";
 import { useToast } from "../../_components/toasts.tsx";
-import { webhooksKey } from "./query-keys.ts";
 import { WebhookCard } from "./webhook-card.tsx";
+import { webhooksKey } from "./webhooks-query-key.ts";
 
 /** One event of the catalogue as the picker shows it. */
 export type EventChoice = { type: string; description: string };
