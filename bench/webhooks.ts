@@ -43,7 +43,7 @@ async function main() {
   const { WebhookSender } = await import("../lib/webhooks/deliver.ts");
   const { dispatchOutbox } = await import("../lib/webhooks/dispatch-outbox.ts");
   const { createWebhook } = await import("../lib/webhooks/create-webhook.ts");
-  const { eventExamples } = await import("../lib/webhooks/events.ts");
+  const { eventExamples } = await import("../lib/events/catalogue.ts");
   const { tenantFactory } = await import("../prisma/factories.ts");
 
   const seconds = Number(process.env.BENCH_SECONDS ?? 4);

@@ -18,11 +18,11 @@
 import { randomUUID } from "node:crypto";
 import type { Dispatcher } from "undici";
 import type { PrismaClient } from "../db/client.ts";
-import { CallAbort } from "../gateway/deadlines.ts";
-import { callOrigin } from "../gateway/origin-call.ts";
+import { CallAbort } from "../origin/deadlines.ts";
+import { callOrigin } from "../origin/origin-call.ts";
 import type { Logger } from "../logging/logger.ts";
 import { readOriginSecrets } from "../tenants/secrets.ts";
-import { enqueueEvent } from "../webhooks/enqueue-event.ts";
+import { enqueueEvent } from "../events/enqueue-event.ts";
 
 export type HealthMonitorOptions = {
   prisma: PrismaClient;

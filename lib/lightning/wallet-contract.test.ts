@@ -4,13 +4,13 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { decode as decodeBolt11 } from "bolt11";
 import { createTestContext, type TestContext } from "../../tests/helpers/context.ts";
-import { closedLoopbackPort } from "./fakes/fake-http-server.ts";
-import { FakeLnbits } from "./fakes/lnbits.ts";
-import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "./fakes/lnd.ts";
-import { FakeNostrRelay } from "./fakes/nostr-relay.ts";
-import { FakeNwcWalletService, type Nip47Encryption } from "./fakes/nwc-wallet-service.ts";
-import { FakePhoenixd } from "./fakes/phoenixd.ts";
-import { LOOPBACK_WALLET_POLICY } from "./fakes/loopback-policy.ts";
+import { closedLoopbackPort } from "../../tests/fakes/lightning/fake-http-server.ts";
+import { FakeLnbits } from "../../tests/fakes/lightning/lnbits.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../../tests/fakes/lightning/lnd.ts";
+import { FakeNostrRelay } from "../../tests/fakes/lightning/nostr-relay.ts";
+import { FakeNwcWalletService, type Nip47Encryption } from "../../tests/fakes/lightning/nwc-wallet-service.ts";
+import { FakePhoenixd } from "../../tests/fakes/lightning/phoenixd.ts";
+import { LOOPBACK_WALLET_POLICY } from "../../tests/fakes/lightning/loopback-policy.ts";
 import {
   DevLightningNode,
   WalletError,

@@ -1,14 +1,14 @@
 // How wallet backends reach the network. A provider chooses the addresses (LND REST URL, LNbits or
 // phoenixd URL, NWC relay), so every connection goes through the SSRF rules of webhooks and origins
-// (lib/webhooks/ssrf.ts): HTTP calls through a pinned undici dispatcher, WebSockets (NWC relays,
+// (lib/origin/ssrf.ts): HTTP calls through a pinned undici dispatcher, WebSockets (NWC relays,
 // phoenixd's /websocket) through the same connect-time check; loopback, private and reserved
 // addresses are refused unless WALLET_ALLOWED_TARGETS names them (a self-hosted node on the LAN).
 // WebSocket messages are bounded like HTTP bodies (wallet-http.ts): wallets speak small JSON.
 import type { Agent } from "undici";
 import WebSocket from "ws";
-import { BlockedTargetError, createPinnedDispatcher, pinnedSocketConnector, systemResolver, type HostResolver, type TargetPolicy } from "../webhooks/ssrf.ts";
+import { BlockedTargetError, createPinnedDispatcher, pinnedSocketConnector, systemResolver, type HostResolver, type TargetPolicy } from "../origin/ssrf.ts";
 
-export type { TargetPolicy } from "../webhooks/ssrf.ts";
+export type { TargetPolicy } from "../origin/ssrf.ts";
 
 /** Largest WebSocket message a wallet or relay may send; larger ones close the connection (1009). */
 export const MAX_WALLET_MESSAGE_BYTES = 1024 * 1024;

@@ -5,7 +5,7 @@
 // "Ended" is the database's judgement (now()), the same clock that refuses the session's calls.
 import type { PrismaClient } from "../db/client.ts";
 import type { SessionModel } from "../pricing/quote.ts";
-import { enqueueEvent } from "../webhooks/enqueue-event.ts";
+import { enqueueEvent } from "../events/enqueue-event.ts";
 
 /** One pass of the session-expiry job. */
 export type ExpireSessionsOptions = {

@@ -9,8 +9,8 @@ import { randomUUID } from "node:crypto";
 import { hashToken, randomToken } from "../crypto/secret-box.ts";
 import type { PrismaClient } from "../db/client.ts";
 import { sessionGrant, type SessionModel } from "../pricing/quote.ts";
-import { enqueueEvent } from "../webhooks/enqueue-event.ts";
-import type { InvoiceSettledData } from "./outbox.ts";
+import { enqueueEvent } from "../events/enqueue-event.ts";
+import type { InvoiceSettledData } from "../events/outbox.ts";
 
 /** Prefix of session tokens, so a token is recognisable in logs and secret scanners. */
 export const SESSION_TOKEN_PREFIX = "hst_";

@@ -2,8 +2,8 @@
 // and records each settlement once, with its invoice.settled event, in one transaction.
 import type { PrismaClient } from "../db/client.ts";
 import type { InvoiceLookup, WalletBackend } from "../lightning/types.ts";
-import { enqueueEvent } from "../webhooks/enqueue-event.ts";
-import type { InvoiceSettledData } from "./outbox.ts";
+import { enqueueEvent } from "../events/enqueue-event.ts";
+import type { InvoiceSettledData } from "../events/outbox.ts";
 
 /** Marks an invoice settled and enqueues invoice.settled, unless a proof or another worker did first. */
 export async function recordInvoiceSettled(options: { prisma: PrismaClient; paymentHash: string; settledAt: Date }): Promise<boolean> {

@@ -4,7 +4,7 @@
 // presenting the same proof at once cannot both win.
 import type pg from "pg";
 import { batcherPerPool, StatementBatcher } from "./hot-batch.ts";
-import { subscribedSql } from "../webhooks/enqueue-event.ts";
+import { subscribedSql } from "../events/enqueue-event.ts";
 import { runHot, runOnPool, type HotDb, type HotStatement } from "./hot-sql.ts";
 
 export type ClaimResult = "claimed" | "spent" | "in_use";
@@ -34,7 +34,7 @@ const claimConflictSql = `ON CONFLICT ("paymentHash") DO UPDATE
 
 /**
  * The invoice.settled outbox rows of the invoices a claim CTE named `settled` just settled, for the
- * tenants that receive the event (lib/webhooks/enqueue-event.ts). settledAt is timestamptz, so
+ * tenants that receive the event (lib/events/enqueue-event.ts). settledAt is timestamptz, so
  * `AT TIME ZONE 'UTC'` gives its UTC wall time whatever the session's zone.
  */
 const settledEventSql = `event AS (

@@ -7,10 +7,10 @@
 // database's now() decides whether the credit has lapsed, as it does for sessions.
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../db/client.ts";
-import { enqueueEvent } from "../webhooks/enqueue-event.ts";
+import { enqueueEvent } from "../events/enqueue-event.ts";
 import { asyncCommitSql } from "./debit-session.ts";
 import { runHot, type HotDb, type HotStatement } from "./hot-sql.ts";
-import type { InvoiceSettledData } from "./outbox.ts";
+import type { InvoiceSettledData } from "../events/outbox.ts";
 
 /** `no_invoice`: the proof's invoice is not a credit invoice of this tenant (never expected for a valid macaroon). */
 export type CreditSpendResult = { ok: true; creditId: string; balanceSats: number } | { ok: false; reason: "expired" | "depleted" | "no_invoice" };

@@ -2,8 +2,7 @@
 // encrypted at rest, rotated with a grace period during which the previous pair stays valid.
 import { randomBytes } from "node:crypto";
 import { openSecret, sealSecret } from "../crypto/secret-box.ts";
-
-export type OriginSecretPair = { gatewaySecret: string; hmacSecret: string };
+import type { OriginSecretPair } from "../origin/origin-call.ts";
 
 export type TenantSecretColumns = {
   gatewaySecretEnc: string;

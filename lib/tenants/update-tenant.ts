@@ -2,7 +2,7 @@
 import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
 import type { KeyValueStore } from "../store/types.ts";
-import { assertOriginUrl } from "./origin-policy.ts";
+import { assertOriginUrl } from "../origin/origin-policy.ts";
 import { publishConfigChanged } from "./config-events.ts";
 import type { TenantUpdate } from "./schemas.ts";
 
@@ -11,7 +11,7 @@ export type UpdateTenantOptions = {
   store: KeyValueStore;
   tenantId: string;
   changes: TenantUpdate;
-  /** ORIGIN_ALLOW_PRIVATE: a new originUrl is checked by lib/tenants/origin-policy.ts. */
+  /** ORIGIN_ALLOW_PRIVATE: a new originUrl is checked by lib/origin/origin-policy.ts. */
   originAllowPrivate: boolean;
 };
 

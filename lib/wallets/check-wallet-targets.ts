@@ -6,7 +6,7 @@
 import { AppError } from "../errors/index.ts";
 import { parseNwcConnectionUri, type WalletCredentials } from "../lightning/credentials.ts";
 import type { TargetPolicy } from "../lightning/wallet-network.ts";
-import { checkTargetUrl } from "../webhooks/ssrf.ts";
+import { checkTargetUrl } from "../origin/ssrf.ts";
 
 /** Each address the wallet would be reached at, with the request field that holds it. */
 function walletTargets(credentials: WalletCredentials): { field: string; url: string }[] {

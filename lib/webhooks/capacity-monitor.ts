@@ -4,8 +4,8 @@
 // event per confirmed degradation (at most one per 6 h) and a paired ok on recovery.
 import type { PrismaClient } from "../db/client.ts";
 import type { Logger } from "../logging/logger.ts";
-import { enqueueEvent } from "./enqueue-event.ts";
-import type { CapacityReason, EventData } from "./events.ts";
+import { enqueueEvent } from "../events/enqueue-event.ts";
+import type { CapacityReason, EventData } from "../events/catalogue.ts";
 
 /**
  * What the monitor needs from a backend (owned here, the consumer): LND's and the dev node's

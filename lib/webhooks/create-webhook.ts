@@ -4,7 +4,7 @@ import { sealSecret } from "../crypto/secret-box.ts";
 import type { PrismaClient } from "../db/client.ts";
 import type { WebhookCreate } from "./schemas.ts";
 import { generateWebhookSecret } from "./sign.ts";
-import { assertWebhookUrl, type TargetPolicy } from "./ssrf.ts";
+import { assertWebhookUrl, type TargetPolicy } from "../origin/ssrf.ts";
 
 /** Input already validated by webhookCreateSchema; policy decides which addresses are allowed. */
 export type CreateWebhookOptions = {

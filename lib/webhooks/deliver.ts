@@ -11,7 +11,7 @@ import type { Logger } from "../logging/logger.ts";
 import type { Agent } from "undici";
 import { request } from "undici";
 import { serializeEnvelope, signDelivery } from "./sign.ts";
-import { BlockedTargetError, createPinnedDispatcher, type TargetPolicy } from "./ssrf.ts";
+import { BlockedTargetError, createPinnedDispatcher, type TargetPolicy } from "../origin/ssrf.ts";
 
 /** Spec 8: three retries after the first attempt, 10 s, 1 min and 5 min after each failure. */
 export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000] as const;

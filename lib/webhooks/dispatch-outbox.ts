@@ -4,7 +4,7 @@
 // nothing twice) and the events marked dispatched, all or nothing. A new delivery is due at the
 // database's now(), the clock its claims compare with.
 import { Prisma, type PrismaClient } from "../db/client.ts";
-import { receivesSql } from "./enqueue-event.ts";
+import { receivesSql } from "../events/enqueue-event.ts";
 
 /** Batch bounds and clock of one fan-out pass. */
 export type DispatchOutboxOptions = {

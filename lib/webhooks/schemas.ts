@@ -1,9 +1,9 @@
 // Webhook resource (spec 2.6, 4.5): request schemas, the deliveries query, and the response schemas.
 // The secret appears in exactly two responses: creation and an explicit rotate-secret. Save-time
-// address checks (DNS) are not here: they are async and run in ./ssrf.ts (assertWebhookUrl).
+// address checks (DNS) are not here: they are async and run in lib/origin/ssrf.ts (assertWebhookUrl).
 import { z } from "zod";
 import { AppError } from "../errors/index.ts";
-import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./events.ts";
+import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from "../events/catalogue.ts";
 
 /** Longest subscription URL we store. */
 export const MAX_URL_LENGTH = 2048;

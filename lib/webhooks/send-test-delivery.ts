@@ -3,7 +3,7 @@
 import type { Prisma, PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
 import { toDeliveryView } from "./delivery-view.ts";
-import type { EventData } from "./events.ts";
+import type { EventData } from "../events/catalogue.ts";
 
 /** Marks test deliveries: no real invoice has an all-zero payment hash. */
 export const TEST_PAYMENT_HASH = "0".repeat(64);

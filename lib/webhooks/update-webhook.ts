@@ -3,7 +3,7 @@
 import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
 import type { WebhookUpdate } from "./schemas.ts";
-import { assertWebhookUrl, type TargetPolicy } from "./ssrf.ts";
+import { assertWebhookUrl, type TargetPolicy } from "../origin/ssrf.ts";
 
 /** Patch already validated by webhookUpdateSchema; a new url is checked against policy. */
 export type UpdateWebhookOptions = {

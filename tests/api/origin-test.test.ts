@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST as originTestRoute } from "../../app/api/tenants/[tenantId]/origin/test/route.ts";
 import { verifyGatewayRequest } from "../../lib/sdk/origin-signature.ts";
 import { getOriginSecrets } from "../../lib/tenants/get-origin-secrets.ts";
-import { testOriginConnection } from "../../lib/tenants/test-origin-connection.ts";
+import { testOriginConnection } from "../../lib/health/test-origin-connection.ts";
 import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 

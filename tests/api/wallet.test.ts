@@ -2,9 +2,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { GET, PUT } from "../../app/api/tenants/[tenantId]/wallet/route.ts";
 import { openSecret } from "../../lib/crypto/secret-box.ts";
-import { FakeLnbits } from "../../lib/lightning/fakes/lnbits.ts";
-import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../../lib/lightning/fakes/lnd.ts";
-import { LOOPBACK_WALLET_TARGETS } from "../../lib/lightning/fakes/loopback-policy.ts";
+import { FakeLnbits } from "../fakes/lightning/lnbits.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../fakes/lightning/lnd.ts";
+import { LOOPBACK_WALLET_TARGETS } from "../fakes/lightning/loopback-policy.ts";
 import { registerServerContext } from "../../lib/server-context.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 

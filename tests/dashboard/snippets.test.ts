@@ -1,10 +1,10 @@
 // The Origin page's verification snippets: the environment block carries exactly the secrets
 // (and the previous pair only during a rotation), and the Python snippet really verifies what the
-// gateway signs (run with python3 against headers from lib/gateway/origin-call.ts).
+// gateway signs (run with python3 against headers from lib/origin/origin-call.ts).
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { verificationSnippets } from "../../app/dashboard/[slug]/origin/snippets.ts";
-import { originHeaders } from "../../lib/gateway/origin-call.ts";
+import { originHeaders } from "../../lib/origin/origin-call.ts";
 
 const current = { gatewaySecret: "gws_current", hmacSecret: "hmac_current" };
 const previous = { gatewaySecret: "gws_old", hmacSecret: "hmac_old", validUntil: "2026-11-22T10:00:00.000Z" };

@@ -10,7 +10,7 @@ import { HealthMonitor, probeRequest } from "../../lib/health/monitor.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
 import { verifyGatewayRequest } from "../../lib/sdk/origin-signature.ts";
 import { readOriginSecrets } from "../../lib/tenants/secrets.ts";
-import { endpointHealthChangedDataSchema } from "../../lib/webhooks/events.ts";
+import { endpointHealthChangedDataSchema } from "../../lib/events/catalogue.ts";
 import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 

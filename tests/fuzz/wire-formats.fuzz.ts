@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { z } from "zod";
 import { eventTerminator, keepAliveFrame, paymentRequiredFrame, SseFrameTracker } from "../../lib/gateway/sse-frames.ts";
-import { FakeLightningNode } from "../../lib/lightning/fakes/fake-invoices.ts";
+import { FakeLightningNode } from "../fakes/lightning/fake-invoices.ts";
 import { WalletError } from "../../lib/lightning/types.ts";
 import { decodeWalletInvoice } from "../../lib/lightning/wallet-response.ts";
 import { decodeBolt11Amount } from "../../lib/sdk/client/bolt11-amount.ts";

@@ -1,4 +1,4 @@
-// The ordinary relay (lib/gateway/origin-call.ts DirectBody): an origin body goes from undici's
+// The ordinary relay (lib/origin/origin-call.ts DirectBody): an origin body goes from undici's
 // callbacks straight into the client's response. Large bodies arrive intact through a slow reader
 // (backpressure both ways), a body the origin breaks off is not passed off as complete, and a
 // client leaving mid-body closes the origin request.

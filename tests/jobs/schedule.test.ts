@@ -2,8 +2,8 @@
 // polling and node capacity work for LND too, not only the dev node.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sealSecret } from "../../lib/crypto/secret-box.ts";
-import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../../lib/lightning/fakes/lnd.ts";
-import { LOOPBACK_WALLET_POLICY, LOOPBACK_WALLET_TARGETS } from "../../lib/lightning/fakes/loopback-policy.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../fakes/lightning/lnd.ts";
+import { LOOPBACK_WALLET_POLICY, LOOPBACK_WALLET_TARGETS } from "../fakes/lightning/loopback-policy.ts";
 import { LndRestBackend } from "../../lib/lightning/lnd-rest.ts";
 import { lndCredentialsSchema } from "../../lib/lightning/credentials.ts";
 import { platformJobs } from "../../lib/jobs/schedule.ts";

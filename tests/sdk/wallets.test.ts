@@ -1,5 +1,5 @@
 // The SDK's wallet adapters paying a real gateway through the faithful local fakes of each wallet's
-// protocol (lib/lightning/fakes): LND REST, LNbits (1.x and legacy answers), phoenixd and NWC
+// protocol (tests/fakes/lightning): LND REST, LNbits (1.x and legacy answers), phoenixd and NWC
 // (NIP-44 and NIP-04 wallets) over a real Nostr relay. Each fake's outgoing payments travel over the
 // dev node, the tests' Lightning network, to the gateway's invoice. WebLN: a provider object paying
 // through the dev pay route, as the site's dev-wallet shim does.
@@ -7,11 +7,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import type { Gateway } from "../../lib/gateway/server.ts";
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { FakeLnbits } from "../../lib/lightning/fakes/lnbits.ts";
-import { FakeLnd, LND_INVOICE_MACAROON_PERMISSIONS } from "../../lib/lightning/fakes/lnd.ts";
-import { FakeNostrRelay } from "../../lib/lightning/fakes/nostr-relay.ts";
-import { FakeNwcWalletService } from "../../lib/lightning/fakes/nwc-wallet-service.ts";
-import { FakePhoenixd } from "../../lib/lightning/fakes/phoenixd.ts";
+import { FakeLnbits } from "../fakes/lightning/lnbits.ts";
+import { FakeLnd, LND_INVOICE_MACAROON_PERMISSIONS } from "../fakes/lightning/lnd.ts";
+import { FakeNostrRelay } from "../fakes/lightning/nostr-relay.ts";
+import { FakeNwcWalletService } from "../fakes/lightning/nwc-wallet-service.ts";
+import { FakePhoenixd } from "../fakes/lightning/phoenixd.ts";
 import { createL402Client, L402Error, lnbitsWallet, lndRestWallet, nwcWallet, phoenixdWallet, weblnWallet, type L402Wallet } from "../../lib/sdk/client/index.ts";
 import { walletFromEnv } from "../../lib/sdk/mcp/wallet-from-env.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST } from "../../app/api/l402/settlement/route.ts";
 import { sealSecret } from "../../lib/crypto/secret-box.ts";
-import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../../lib/lightning/fakes/lnd.ts";
-import { LOOPBACK_WALLET_TARGETS } from "../../lib/lightning/fakes/loopback-policy.ts";
-import { FakeNostrRelay } from "../../lib/lightning/fakes/nostr-relay.ts";
-import { FakeNwcWalletService } from "../../lib/lightning/fakes/nwc-wallet-service.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../fakes/lightning/lnd.ts";
+import { LOOPBACK_WALLET_TARGETS } from "../fakes/lightning/loopback-policy.ts";
+import { FakeNostrRelay } from "../fakes/lightning/nostr-relay.ts";
+import { FakeNwcWalletService } from "../fakes/lightning/nwc-wallet-service.ts";
 import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
 import { call, useApiContext } from "../api/helpers.ts";
 import { call as callGateway, header, startGateways } from "../helpers/gateway.ts";

@@ -9,11 +9,11 @@ import { POST as settlementRoute } from "../../app/api/l402/settlement/route.ts"
 import { PUT } from "../../app/api/tenants/[tenantId]/wallet/route.ts";
 import { sealSecret } from "../../lib/crypto/secret-box.ts";
 import { mintL402Macaroon } from "../../lib/l402/macaroon.ts";
-import { FakeLnbits } from "../../lib/lightning/fakes/lnbits.ts";
-import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../../lib/lightning/fakes/lnd.ts";
-import { FakeNostrRelay } from "../../lib/lightning/fakes/nostr-relay.ts";
-import { FakeNwcWalletService } from "../../lib/lightning/fakes/nwc-wallet-service.ts";
-import { FakePhoenixd } from "../../lib/lightning/fakes/phoenixd.ts";
+import { FakeLnbits } from "../fakes/lightning/lnbits.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../fakes/lightning/lnd.ts";
+import { FakeNostrRelay } from "../fakes/lightning/nostr-relay.ts";
+import { FakeNwcWalletService } from "../fakes/lightning/nwc-wallet-service.ts";
+import { FakePhoenixd } from "../fakes/lightning/phoenixd.ts";
 import { walletTargetPolicy } from "../../lib/lightning/wallet-network.ts";
 import { registerServerContext } from "../../lib/server-context.ts";
 import { openWalletBackend } from "../../lib/wallets/open-wallet.ts";

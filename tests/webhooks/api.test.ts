@@ -9,8 +9,8 @@ import { POST as retryRoute } from "../../app/api/tenants/[tenantId]/webhooks/de
 import { GET as listRoute, POST as createRoute } from "../../app/api/tenants/[tenantId]/webhooks/route.ts";
 import { openSecret } from "../../lib/crypto/secret-box.ts";
 import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
-import { enqueueEvent } from "../../lib/webhooks/enqueue-event.ts";
-import { eventExamples } from "../../lib/webhooks/events.ts";
+import { enqueueEvent } from "../../lib/events/enqueue-event.ts";
+import { eventExamples } from "../../lib/events/catalogue.ts";
 import { TEST_PAYMENT_HASH } from "../../lib/webhooks/send-test-delivery.ts";
 import { call, seedTenant, useApiContext } from "../api/helpers.ts";
 

@@ -10,7 +10,7 @@ import { checkNodeCapacity, type CapacityReading } from "../../lib/webhooks/capa
 import { createWebhook } from "../../lib/webhooks/create-webhook.ts";
 import { WebhookSender } from "../../lib/webhooks/deliver.ts";
 import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
-import type { TargetPolicy } from "../../lib/webhooks/ssrf.ts";
+import type { TargetPolicy } from "../../lib/origin/ssrf.ts";
 import { devWalletFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from "./https-receiver.ts";

@@ -5,8 +5,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { GET as listDeliveriesRoute } from "../../app/api/tenants/[tenantId]/webhooks/[id]/deliveries/route.ts";
 import { POST as createRoute } from "../../app/api/tenants/[tenantId]/webhooks/route.ts";
 import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
-import { enqueueEvent } from "../../lib/webhooks/enqueue-event.ts";
-import { eventExamples } from "../../lib/webhooks/events.ts";
+import { enqueueEvent } from "../../lib/events/enqueue-event.ts";
+import { eventExamples } from "../../lib/events/catalogue.ts";
 import { call, seedTenant, useApiContext } from "../api/helpers.ts";
 
 const api = useApiContext();

@@ -10,11 +10,11 @@ import { verifyWebhook, type WebhookEnvelope } from "../../lib/sdk/webhook-verif
 import { createWebhook } from "../../lib/webhooks/create-webhook.ts";
 import { DELIVERY_TIMEOUT_MS, WebhookSender, type WebhookSenderOptions } from "../../lib/webhooks/deliver.ts";
 import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
-import { enqueueEvent } from "../../lib/webhooks/enqueue-event.ts";
-import { eventDataSchemas, eventExamples } from "../../lib/webhooks/events.ts";
+import { enqueueEvent } from "../../lib/events/enqueue-event.ts";
+import { eventDataSchemas, eventExamples } from "../../lib/events/catalogue.ts";
 import { retryDelivery } from "../../lib/webhooks/retry-delivery.ts";
 import { sendTestDelivery, TEST_PAYMENT_HASH } from "../../lib/webhooks/send-test-delivery.ts";
-import type { HostResolver, TargetPolicy } from "../../lib/webhooks/ssrf.ts";
+import type { HostResolver, TargetPolicy } from "../../lib/origin/ssrf.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
 import { platformJobs } from "../../lib/jobs/schedule.ts";
 import { createLogger } from "../../lib/logging/logger.ts";

@@ -6,10 +6,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { openDatabase, type Database } from "../../lib/db/client.ts";
 import { claimDueDeliveries, DEFAULT_LEASE_MS, recordOutcomes, WebhookSender } from "../../lib/webhooks/deliver.ts";
 import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
-import { enqueueEvent } from "../../lib/webhooks/enqueue-event.ts";
+import { enqueueEvent } from "../../lib/events/enqueue-event.ts";
 import { createWebhook } from "../../lib/webhooks/create-webhook.ts";
-import { eventExamples } from "../../lib/webhooks/events.ts";
-import type { TargetPolicy } from "../../lib/webhooks/ssrf.ts";
+import { eventExamples } from "../../lib/events/catalogue.ts";
+import type { TargetPolicy } from "../../lib/origin/ssrf.ts";
 import { tenantFactory } from "../../prisma/factories.ts";
 import { createTestContext, usingPostgres, type TestContext } from "../helpers/context.ts";
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from "./https-receiver.ts";

@@ -6,7 +6,7 @@
 import { QRCodeSVG } from "qrcode.react";
 import { useId, useState } from "react";
 import { formatSats } from "@/lib/pricing/describe-price.ts";
-import type { Challenge } from "./try-it.tsx";
+import type { Challenge } from "./challenge.ts";
 
 /** What is happening with the payment right now. */
 export type PaymentChannel = { kind: "waiting" } | { kind: "webln" } | { kind: "dev" } | { kind: "failed"; message: string; canPaste: boolean };

@@ -6,7 +6,7 @@
 // Session tokens and prepaid credit are kept in sessionStorage for the page session and reused.
 // Streams are read live (StreamViewer). Rendered only once JavaScript runs: no dead buttons.
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { credentialHeaderValue, parseChallenge } from "@/lib/l402/headers.ts";
+import { credentialHeaderValue, parseChallenge } from "@/lib/sdk/client/l402-headers.ts";
 import { describePrice, formatSats } from "@/lib/pricing/describe-price.ts";
 import type { PricingModel } from "@/lib/pricing/quote.ts";
 import { buildTryItForm, buildTryItRequest, type TryItEndpoint, type TryItProblem } from "@/lib/try-it/build-request.ts";
@@ -25,6 +25,7 @@ import {
   type StoredCredit,
   type StoredSession,
 } from "@/lib/try-it/stored-credentials.ts";
+import type { Challenge } from "./challenge.ts";
 import { InvoicePanel, type PaymentChannel } from "./invoice-panel.tsx";
 import { StreamViewer } from "./stream-viewer.tsx";
 
@@ -46,9 +47,6 @@ export type TryItProps = {
   /** A signed-in visitor may use the free try where the endpoint allows it. */
   signedIn: boolean;
 };
-
-/** A 402 being paid. */
-export type Challenge = { macaroon: string; invoice: string; amountSats: number | null; paymentHash: string | null; creditSats: number | null };
 
 type Phase = "idle" | "sending" | "invoice" | "paying" | "loading" | "streaming" | "done" | "error";
 type Mode = "call" | "buy_credit" | "free_try";

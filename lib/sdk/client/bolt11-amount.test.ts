@@ -1,7 +1,7 @@
 // The browser-safe bolt11 amount reader against the spec's multipliers and the `bolt11` package.
 import bolt11 from "bolt11";
 import { describe, expect, it } from "vitest";
-import { FakeLightningNode } from "../../lightning/fakes/fake-invoices.ts";
+import { FakeLightningNode } from "../../../tests/fakes/lightning/fake-invoices.ts";
 import { decodeBolt11Amount } from "./bolt11-amount.ts";
 
 describe("decodeBolt11Amount", () => {

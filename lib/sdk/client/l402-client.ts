@@ -2,7 +2,7 @@
 // adapter within a budget and a per-request maximum, keeps session tokens per endpoint and prepaid
 // credit per provider, retries free after `upstream_failed_retryable`, honours 429 Retry-After and
 // never pays twice for one request. Browser-safe: fetch, crypto.subtle and TextEncoder only.
-import { credentialHeaderValue, parseChallenge } from "../../l402/headers.ts";
+import { credentialHeaderValue, parseChallenge } from "./l402-headers.ts";
 import { decodeBolt11Amount } from "./bolt11-amount.ts";
 import { L402Error } from "./errors.ts";
 import { L402EventStream, type EventStreamWindow } from "./event-stream.ts";

@@ -2,7 +2,7 @@
 // catalogue are loaded here; each log loads when opened (and only then).
 import type { Metadata } from "next";
 import { RETRY_DELAYS_MS } from "../../../../lib/webhooks/deliver.ts";
-import { eventDescriptions, WEBHOOK_EVENT_TYPES } from "../../../../lib/webhooks/events.ts";
+import { eventDescriptions, WEBHOOK_EVENT_TYPES } from "../../../../lib/events/catalogue.ts";
 import { listWebhooks } from "../../../../lib/webhooks/list-webhooks.ts";
 import { webhookListResponseSchema } from "../../../../lib/webhooks/schemas.ts";
 import { requireWorkspace } from "../../session.ts";

@@ -8,7 +8,7 @@ import * as nip04 from "nostr-tools/nip04";
 import * as nip44 from "nostr-tools/nip44";
 import { finalizeEvent, getPublicKey, verifyEvent, type NostrEvent } from "nostr-tools/pure";
 import { hexToBytes } from "nostr-tools/utils";
-import { NWC_URI_SCHEME, parseNwcConnectionUri } from "../../../lightning/nwc-uri.ts";
+import { NWC_URI_SCHEME, parseNwcConnectionUri } from "./nwc-uri.ts";
 import { normalizePreimage, type L402Wallet } from "../wallet.ts";
 
 export { NWC_URI_SCHEME };
@@ -18,7 +18,7 @@ export type NwcConnectionString = { walletPubkey: string; relayUrls: string[]; s
 
 /**
  * Parses `nostr+walletconnect://<wallet pubkey>?relay=<wss url>&secret=<hex>` with the platform's
- * own rules (lib/lightning/nwc-uri.ts); throws naming the faulty part, never echoing the secret.
+ * own rules (./nwc-uri.ts); throws naming the faulty part, never echoing the secret.
  */
 export function parseNwcConnectionString(uri: string): NwcConnectionString {
   try {

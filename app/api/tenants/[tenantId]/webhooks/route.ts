@@ -3,7 +3,7 @@ import { withWorkspace } from "../../../../../lib/api/handler.ts";
 import { createWebhook } from "../../../../../lib/webhooks/create-webhook.ts";
 import { listWebhooks } from "../../../../../lib/webhooks/list-webhooks.ts";
 import { webhookCreatedSchema, webhookCreateSchema, webhookListResponseSchema } from "../../../../../lib/webhooks/schemas.ts";
-import { targetPolicyFor } from "../../../../../lib/webhooks/ssrf.ts";
+import { targetPolicyFor } from "../../../../../lib/origin/ssrf.ts";
 
 // GET /api/tenants/:tenantId/webhooks: every subscription, never a secret.
 export const GET = withWorkspace(async ({ ctx, tenantId }) => {

@@ -2,7 +2,7 @@
 import { withWorkspace } from "../../../../../../lib/api/handler.ts";
 import { deleteWebhook } from "../../../../../../lib/webhooks/delete-webhook.ts";
 import { webhookResponseSchema, webhookUpdateSchema } from "../../../../../../lib/webhooks/schemas.ts";
-import { targetPolicyFor } from "../../../../../../lib/webhooks/ssrf.ts";
+import { targetPolicyFor } from "../../../../../../lib/origin/ssrf.ts";
 import { updateWebhook } from "../../../../../../lib/webhooks/update-webhook.ts";
 
 // PATCH /api/tenants/:tenantId/webhooks/:id: update; the secret is never rotated here.

@@ -1,13 +1,13 @@
 // The outbox writer for every event producer (health monitor, sessions, billing, capacity monitor):
 // call it inside the transaction that makes the change, so the event exists exactly when the change
-// does. The webhook worker (./dispatch-outbox.ts) fans it out to subscriptions later.
+// does. The webhook worker (lib/webhooks/dispatch-outbox.ts) fans it out to subscriptions later.
 // An event is written only when its tenant has an active subscription that receives its type: the
 // outbox exists to feed deliveries, so an event nobody receives would be written, marked dispatched
 // and deleted for nothing (on the paid request path, the claim's event insert was a quarter of its
 // database time). A subscription receives the events that happen once it exists.
 import type { PrismaClient } from "../db/client.ts";
 import { Prisma } from "../db/client.ts";
-import { eventDataSchemas, type EventData, type WebhookEventType } from "./events.ts";
+import { eventDataSchemas, type EventData, type WebhookEventType } from "./catalogue.ts";
 
 /** A transaction client (`prisma.$transaction(async (tx) => ...)`) or the client itself. */
 export type OutboxWriter = Prisma.TransactionClient | PrismaClient;

@@ -6,8 +6,10 @@ import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { errors as undiciErrors, type Dispatcher } from "undici";
 import { canonicalOriginPayload, canonicalOriginPayloadV2, signOriginPayload } from "../sdk/origin-signature.ts";
 import { cookiesForOrigin } from "./cookie-policy.ts";
-import type { OriginSecretPair } from "../tenants/secrets.ts";
 import { originDeadlineReason, type CallAbort } from "./deadlines.ts";
+
+/** The origin-protection pair a call is signed with (spec 5.4); lib/tenants/secrets.ts keeps it sealed at rest. */
+export type OriginSecretPair = { gatewaySecret: string; hmacSecret: string };
 
 /** Headers that describe one connection, never forwarded (RFC 9110 7.6.1). */
 const hopByHop = new Set([

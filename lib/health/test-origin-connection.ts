@@ -1,17 +1,17 @@
 // The dashboard's "Test connection": one signed probe (the health monitor's request, with
 // `X-Hub-Probe: 1`) from the server to the workspace's saved origin, reporting status and latency.
-// The target is checked with the webhook SSRF rules first (private and reserved addresses are
-// refused unless ORIGIN_ALLOW_PRIVATE), and the connection itself goes through the pinned
-// dispatcher, so a DNS answer that changes after the check cannot reach a blocked address.
+// The target is checked with the SSRF rules (lib/origin/ssrf.ts) first (private and reserved
+// addresses are refused unless ORIGIN_ALLOW_PRIVATE), and the connection itself goes through the
+// pinned dispatcher, so a DNS answer that changes after the check cannot reach a blocked address.
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
-import { CallAbort } from "../gateway/deadlines.ts";
-import { callOrigin } from "../gateway/origin-call.ts";
-import { probeRequest } from "../health/monitor.ts";
-import { checkTargetUrl, createPinnedDispatcher, systemResolver, type HostResolver } from "../webhooks/ssrf.ts";
-import { originTargetPolicy } from "./origin-policy.ts";
-import { readOriginSecrets } from "./secrets.ts";
+import { CallAbort } from "../origin/deadlines.ts";
+import { callOrigin } from "../origin/origin-call.ts";
+import { probeRequest } from "./monitor.ts";
+import { checkTargetUrl, createPinnedDispatcher, systemResolver, type HostResolver } from "../origin/ssrf.ts";
+import { originTargetPolicy } from "../origin/origin-policy.ts";
+import { readOriginSecrets } from "../tenants/secrets.ts";
 
 export type TestOriginConnectionOptions = {
   prisma: PrismaClient;

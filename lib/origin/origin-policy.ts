@@ -1,11 +1,11 @@
-// Where the platform may send requests on a provider's behalf (their origin): the webhook SSRF
-// rules (lib/webhooks/ssrf.ts) with http allowed, checked when the origin URL is saved and again at
+// Where the platform may send requests on a provider's behalf (their origin): the SSRF rules
+// (./ssrf.ts) with http allowed, checked when the origin URL is saved and again at
 // every connection by the gateway's and the health monitor's pinned dispatchers, so neither a
 // private address nor a DNS answer that changes later (rebinding) reaches the internal network.
 // ORIGIN_ALLOW_PRIVATE (on outside production) lifts the address rule for local development.
 import { Agent } from "undici";
 import { AppError } from "../errors/index.ts";
-import { checkTargetUrl, createPinnedDispatcher, systemResolver, type HostResolver, type TargetPolicy } from "../webhooks/ssrf.ts";
+import { checkTargetUrl, createPinnedDispatcher, systemResolver, type HostResolver, type TargetPolicy } from "./ssrf.ts";
 
 /** Every address: the allow-list of installs that permit private origins. */
 const ANY_ADDRESS = ["0.0.0.0/0", "::/0"];

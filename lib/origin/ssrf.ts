@@ -1,8 +1,8 @@
-// SSRF defence for webhook targets: which addresses we refuse to call, the URL check run when a
-// subscription is saved, and the undici dispatcher that re-checks the RESOLVED address at connect
-// time (a DNS answer that changes between the check and the call cannot reach a blocked address).
-// Origins (lib/tenants/origin-policy.ts) and wallets (lib/lightning/wallet-network.ts) use the same
-// rules; pinnedSocketConnector applies them to WebSocket clients.
+// SSRF defence for every address a workspace chooses: which addresses we refuse to call, the URL
+// check run when a webhook, origin or wallet is saved, and the undici dispatcher that re-checks the
+// RESOLVED address at connect time (a DNS answer that changes between the check and the call cannot
+// reach a blocked address). Webhook deliveries, origins (./origin-policy.ts) and wallets
+// (lib/lightning/wallet-network.ts) use it; pinnedSocketConnector applies it to WebSocket clients.
 import { lookup as dnsLookup } from "node:dns/promises";
 import net, { isIP, isIPv4, isIPv6, type LookupFunction } from "node:net";
 import tls from "node:tls";
@@ -24,7 +24,7 @@ export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 /** What decides whether an address may be called. */
 export type TargetPolicy = {
   resolver: HostResolver;
-  /** WEBHOOK_ALLOWED_TARGETS: CIDRs allowed even though they are in a blocked range (self-hosting, tests). */
+  /** CIDRs allowed even though they are in a blocked range (WEBHOOK_/WALLET_ALLOWED_TARGETS: self-hosting, tests). */
   allowedTargets: readonly string[];
 };
 

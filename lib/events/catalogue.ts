@@ -2,7 +2,7 @@
 // example of each. Producers write events with enqueueEvent (./enqueue-event.ts), which checks the
 // data against these schemas; docs/webhooks.md documents the same shapes and examples.
 import { z } from "zod";
-import { eventTypes, type EventType } from "../payments/outbox.ts";
+import { eventTypes, type EventType } from "./outbox.ts";
 
 /** Every event a subscription can name (the list lives with the outbox writers in lib/payments). */
 export const WEBHOOK_EVENT_TYPES = eventTypes;

@@ -1,7 +1,7 @@
 // The catalogue: every event has a schema and a documented example that satisfies it, and the
 // schemas reject what receivers must never see.
 import { describe, expect, it } from "vitest";
-import { eventDataSchemas, eventDescriptions, eventExamples, WEBHOOK_EVENT_TYPES } from "./events.ts";
+import { eventDataSchemas, eventDescriptions, eventExamples, WEBHOOK_EVENT_TYPES } from "./catalogue.ts";
 
 describe("event catalogue", () => {
   it.each(WEBHOOK_EVENT_TYPES.map((t) => [t]))("%s example matches its schema exactly", (type) => {

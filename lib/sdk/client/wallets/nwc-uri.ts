@@ -1,7 +1,7 @@
 // NIP-47 connection URIs (`nostr+walletconnect://<wallet pubkey>?relay=wss://…&secret=<hex>`),
-// parsed and validated in one place for the server's wallet credentials (./credentials.ts) and the
-// consumer SDK's NWC payer (lib/sdk/client/wallets/nwc-wallet.ts). Browser-safe: URL,
-// URLSearchParams and @noble/secp256k1 only.
+// parsed and validated in one place for the consumer SDK's NWC payer (./nwc-wallet.ts) and the
+// server's wallet credentials (lib/lightning/credentials.ts), which import it from the SDK.
+// Browser-safe: URL, URLSearchParams and @noble/secp256k1 only.
 import { Point, utils as secpUtils } from "@noble/secp256k1";
 
 /** The URI scheme NIP-47 wallet services hand out. */
