@@ -9,7 +9,7 @@ import { ConfirmGroup } from "../../_components/confirm-group.tsx";
 import { ShownOnce } from "../../_components/shown-once.tsx";
 import { useToast } from "../../_components/toasts.tsx";
 import { DeliveryLog, deliveriesKey } from "./delivery-log.tsx";
-import { webhooksKey } from "./webhooks-panel.tsx";
+import { webhooksKey } from "./webhooks-query-key.ts";
 
 type Props = { tenantId: string; webhook: WebhookResponse; isOwner: boolean };
 type List = { webhooks: WebhookResponse[] };

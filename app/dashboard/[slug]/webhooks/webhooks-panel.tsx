@@ -11,14 +11,12 @@ import { Field } from "../../_components/field.tsx";
 import { ShownOnce } from "../../_components/shown-once.tsx";
 import { useToast } from "../../_components/toasts.tsx";
 import { WebhookCard } from "./webhook-card.tsx";
+import { webhooksKey } from "./webhooks-query-key.ts";
 
 /** One event of the catalogue as the picker shows it. */
 export type EventChoice = { type: string; description: string };
 
 type Props = { tenantId: string; initial: { webhooks: WebhookResponse[] }; events: EventChoice[]; isOwner: boolean };
-
-/** The query key of a workspace's subscription list (shared with the cards' optimistic updates). */
-export const webhooksKey = (tenantId: string) => ["webhooks", tenantId] as const;
 
 export function WebhooksPanel({ tenantId, initial, events, isOwner }: Props) {
   const toast = useToast();
