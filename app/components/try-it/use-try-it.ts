@@ -121,15 +121,16 @@ export function useTryIt({ endpoint, gatewayBase, devWallet }: UseTryItOptions):
         attemptStartedAt.current = performance.now();
         return fetch(input, init);
       },
+      // A held token the gateway refused is gone before its fresh 402 is paid: stop offering it.
+      onEvent: (event) => {
+        if (event.type === "credential_dropped") setHeld(readHeldCredentials(store, { scope, provider }));
+      },
     });
     setTools({ client, wallet, store });
+    setHeld(readHeldCredentials(store, { scope, provider }));
     setHasWebln(typeof (window as { webln?: unknown }).webln === "object" && (window as { webln?: unknown }).webln !== null);
     return () => current.current?.abort();
-  }, [devWallet]);
-
-  useEffect(() => {
-    if (tools) refreshHeld(tools.store);
-  }, [tools, refreshHeld]);
+  }, [devWallet, scope, provider]);
 
   async function send({ mode, request, creditSats }: TryItSend): Promise<void> {
     if (!tools) return;
