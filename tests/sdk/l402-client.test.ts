@@ -5,7 +5,16 @@ import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Gateway } from "../../lib/gateway/server.ts";
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { createL402Client, devWallet, L402Error, type L402ClientEvent, type L402ClientOptions } from "../../lib/sdk/client/index.ts";
+import {
+  createL402Client,
+  devWallet,
+  L402Error,
+  memoryCredentialStore,
+  type L402ClientEvent,
+  type L402ClientOptions,
+  type L402Wallet,
+  type WalletPayRequest,
+} from "../../lib/sdk/client/index.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { startGateways, testClock } from "../helpers/gateway.ts";
@@ -220,6 +229,26 @@ describe("sessions", () => {
     expect(await settledInvoices()).toBe(7);
     expect(sdk.spentSats).toBe(2 * 10 + 5 * 7);
   });
+  it("keeps sessions and credit in the store it is given: a second client over the same store pays nothing more", async () => {
+    const credentials = memoryCredentialStore();
+    const first = client({ credentials });
+    expect((await first.sdk.fetch(`${base}/v1/bucket`)).headers.get("x-session-balance")).toBe("2");
+    expect((await first.sdk.fetch(`${base}/v1/a`, { l402: { creditSats: 20 } })).headers.get("x-session-balance")).toBe("17");
+    const scope = `GET ${new URL(base).origin}${new URL(base).pathname}/v1/bucket`;
+    expect(credentials.getSession(scope)).toMatchObject({ token: expect.any(String), balance: 2 });
+    expect(credentials.getCredit(`${new URL(base).origin}/gw/${slug}`)).toMatchObject({ authorization: expect.stringMatching(/^L402 /), balanceSats: 17 });
+
+    const second = client({ credentials });
+    expect((await second.sdk.fetch(`${base}/v1/bucket`)).headers.get("x-session-balance")).toBe("1");
+    expect((await second.sdk.fetch(`${base}/v1/b`, { l402: { pricingModel: "per_request" } })).headers.get("x-session-balance")).toBe("12");
+    expect(second.sdk.payments).toEqual([]);
+    expect(credentials.getSession(scope)?.balance).toBe(1);
+    expect(credentials.getCredit(`${new URL(base).origin}/gw/${slug}`)?.balanceSats).toBe(12);
+    expect(await settledInvoices()).toBe(2);
+
+    second.sdk.clearCredentials();
+    expect(credentials.getSession(scope)).toBeNull();
+  });
 });
 
 describe("prepaid credit", () => {
@@ -273,6 +302,24 @@ describe("prepaid credit", () => {
     expect(payServer.paid).toHaveLength(0);
     expect(await settledInvoices()).toBe(0);
   });
+
+  it("with reuseCredentials: false presents nothing it holds, and credit bought so replaces the old", async () => {
+    const { sdk } = client();
+    expect((await sdk.fetch(`${base}/v1/a`, { l402: { creditSats: 20 } })).headers.get("x-session-balance")).toBe("17");
+    // A call that must not spend the credit (a free try carrying its own Authorization) pays its own way.
+    const own = await sdk.fetch(`${base}/v1/b`, { l402: { reuseCredentials: false } });
+    expect([own.status, own.headers.get("x-session-balance")]).toEqual([200, null]);
+    // Buying again buys, even while the old credit has sats left; the new proof is the one kept.
+    const bought = await sdk.fetch(`${base}/v1/a`, { l402: { creditSats: 10, reuseCredentials: false } });
+    expect(bought.headers.get("x-session-balance")).toBe("7");
+    expect((await sdk.fetch(`${base}/v1/a`)).headers.get("x-session-balance")).toBe("4");
+    expect(sdk.payments.map((p) => [p.amountSats, p.purpose])).toEqual([
+      [20, "credit"],
+      [5, "request"],
+      [10, "credit"],
+    ]);
+    expect(await settledInvoices()).toBe(3);
+  });
 });
 
 describe("rate limits", () => {
@@ -301,6 +348,72 @@ describe("rate limits", () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it("with returnRateLimited hands a 429 it will not wait out back as the response", async () => {
+    const limited = await startGateways(ctx, devNode, 1, { rateLimits: { endpointPerMinute: 1, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1 } });
+    try {
+      const { sdk, events } = client({ rateLimitRetries: 0, returnRateLimited: true });
+      expect((await sdk.fetch(`${limited.urls[0]}/gw/${slug}/v1/paid`)).status).toBe(200);
+      const res = await sdk.fetch(`${limited.urls[0]}/gw/${slug}/v1/paid`);
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(events.filter((e) => e.type === "retry" || e.type === "refused")).toEqual([]);
+      expect(sdk.spentSats).toBe(7);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("the wallet's view of a payment", () => {
+  /** Wraps the dev wallet, recording what the client tells it. */
+  function recordingWallet() {
+    const asked: WalletPayRequest[] = [];
+    const inner = devWallet({ url: payServer.payUrl });
+    const wallet: L402Wallet = { name: "recording", pay: (request) => (asked.push(request), inner.pay(request)) };
+    return { wallet, asked };
+  }
+
+  it("is told the challenge's macaroon, payment hash and credit along with the invoice", async () => {
+    const challenges: string[] = [];
+    const watching: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (res.status === 402) challenges.push(res.headers.get("www-authenticate") ?? "");
+      return res;
+    };
+    const { wallet, asked } = recordingWallet();
+    const { sdk } = client({ wallet, fetch: watching });
+    await sdk.fetch(`${base}/v1/paid`);
+    await sdk.fetch(`${base}/v1/b`, { l402: { creditSats: 12 } });
+    expect(asked).toEqual([
+      { invoice: expect.stringMatching(/^lnbcrt/), amountSats: 7, macaroon: expect.any(String), paymentHash: sdk.payments[0].paymentHash, creditSats: null, signal: undefined },
+      { invoice: expect.stringMatching(/^lnbcrt/), amountSats: 12, macaroon: expect.any(String), paymentHash: sdk.payments[1].paymentHash, creditSats: 12, signal: undefined },
+    ]);
+    expect(challenges.map((c) => /macaroon="([^"]+)"/.exec(c)?.[1])).toEqual(asked.map((a) => a.macaroon));
+  });
+
+  it("is handed the request's abort signal: a payer waiting on a person stops when the caller aborts, and nothing is paid", async () => {
+    let waiting!: WalletPayRequest;
+    const patient: L402Wallet = {
+      name: "patient",
+      pay: (request) =>
+        new Promise((_resolve, reject) => {
+          waiting = request;
+          request.signal?.addEventListener("abort", () => reject(request.signal!.reason), { once: true });
+        }),
+    };
+    const { sdk } = client({ wallet: patient });
+    const controller = new AbortController();
+    const call = sdk.fetch(`${base}/v1/paid`, { signal: controller.signal });
+    await waitFor(() => waiting !== undefined, "the wallet to be asked");
+    expect(waiting.signal).toBe(controller.signal);
+    controller.abort();
+    const error = await expectL402Error(call, "payment_failed");
+    expect(error.paidSats).toBe(0);
+    expect(sdk.spentSats).toBe(0);
+    expect(sdk.remainingSats).toBe(1000);
+    expect(payServer.paid).toHaveLength(0);
   });
 });
 

@@ -6,14 +6,12 @@
 import { QRCodeSVG } from "qrcode.react";
 import { useId, useState } from "react";
 import { formatSats } from "@/lib/pricing/describe-price.ts";
-import type { Challenge } from "./challenge.ts";
-
-/** What is happening with the payment right now. */
-export type PaymentChannel = { kind: "waiting" } | { kind: "webln" } | { kind: "dev" } | { kind: "failed"; message: string; canPaste: boolean };
+import { paymentHashOf } from "@/lib/sdk/client/wallet.ts";
+import type { VisitorPayment } from "@/lib/try-it/visitor-wallet.ts";
 
 type InvoicePanelProps = {
-  challenge: Challenge;
-  channel: PaymentChannel;
+  /** The invoice on screen and how paying it goes (the visitor wallet's view). */
+  payment: VisitorPayment;
   hasWebln: boolean;
   devWallet: boolean;
   onPayWithWebln: () => void;
@@ -22,24 +20,19 @@ type InvoicePanelProps = {
   onCancel: () => void;
 };
 
-async function sha256Hex(hex: string): Promise<string> {
-  const bytes = new Uint8Array(hex.match(/../g)!.map((b) => Number.parseInt(b, 16)));
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-export function InvoicePanel({ challenge, channel, hasWebln, devWallet, onPayWithWebln, onPayWithDevWallet, onPreimage, onCancel }: InvoicePanelProps) {
+export function InvoicePanel({ payment, hasWebln, devWallet, onPayWithWebln, onPayWithDevWallet, onPreimage, onCancel }: InvoicePanelProps) {
   const uid = useId();
   const [copied, setCopied] = useState(false);
   const [pasted, setPasted] = useState("");
   const [pasteProblem, setPasteProblem] = useState<string | null>(null);
+  const { invoice: toPay, channel } = payment;
   const paying = channel.kind === "webln" || channel.kind === "dev";
-  const amount = challenge.amountSats === null ? "the price" : formatSats(challenge.amountSats);
+  const amount = formatSats(toPay.amountSats);
 
   async function submitPreimage() {
     const value = pasted.trim().toLowerCase();
     if (!/^[0-9a-f]{64}$/.test(value)) return setPasteProblem("A preimage is 64 hexadecimal characters.");
-    if (challenge.paymentHash && (await sha256Hex(value)) !== challenge.paymentHash) return setPasteProblem("This preimage does not belong to this invoice.");
+    if (toPay.paymentHash && (await paymentHashOf(value)) !== toPay.paymentHash) return setPasteProblem("This preimage does not belong to this invoice.");
     setPasteProblem(null);
     onPreimage(value);
   }
@@ -48,15 +41,15 @@ export function InvoicePanel({ challenge, channel, hasWebln, devWallet, onPayWit
     <div role="group" aria-label="Lightning invoice" className="rounded-xl border border-line bg-surface p-4">
       <p className="text-sm">
         Pay <span className="font-semibold">{amount}</span>
-        {challenge.creditSats !== null ? <span className="text-muted"> of prepaid credit</span> : null} to the provider&apos;s wallet.
+        {toPay.creditSats !== null ? <span className="text-muted"> of prepaid credit</span> : null} to the provider&apos;s wallet.
       </p>
       <div className="mt-3 grid gap-4 sm:grid-cols-[auto_minmax(0,1fr)]">
         <a
-          href={`lightning:${challenge.invoice}`}
+          href={`lightning:${toPay.invoice}`}
           className="mx-auto block w-fit rounded-lg bg-white p-2 sm:mx-0"
           aria-label={`Open the invoice for ${amount} in a Lightning wallet`}
         >
-          <QRCodeSVG value={`lightning:${challenge.invoice.toUpperCase()}`} size={176} level="M" role="img" aria-label="QR code of the Lightning invoice" />
+          <QRCodeSVG value={`lightning:${toPay.invoice.toUpperCase()}`} size={176} level="M" role="img" aria-label="QR code of the Lightning invoice" />
         </a>
         <div className="min-w-0 space-y-3">
           <div>
@@ -67,13 +60,13 @@ export function InvoicePanel({ challenge, channel, hasWebln, devWallet, onPayWit
               <input
                 id={`${uid}-invoice`}
                 readOnly
-                value={challenge.invoice}
+                value={toPay.invoice}
                 onFocus={(e) => e.currentTarget.select()}
                 className="min-w-0 flex-1 rounded-lg border border-line-strong bg-surface-subtle px-2 py-1.5 font-mono text-xs"
               />
               <button
                 type="button"
-                onClick={() => navigator.clipboard?.writeText(challenge.invoice).then(() => setCopied(true), () => setCopied(false))}
+                onClick={() => navigator.clipboard?.writeText(toPay.invoice).then(() => setCopied(true), () => setCopied(false))}
                 className="shrink-0 rounded-lg border border-line-strong px-3 py-1.5 text-xs font-medium hover:bg-surface-subtle"
               >
                 {copied ? "Copied" : "Copy invoice"}

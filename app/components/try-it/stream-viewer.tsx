@@ -1,10 +1,10 @@
 "use client";
 // The live viewer of a paid stream (spec 4.7, 8): each event with its name, time and data as it
 // arrives; stops at 100 events or 60 seconds and says why. payment_required frames stand out.
-import { describeStopReason, LIVE_VIEWER_LIMITS, type ReadEventStreamResult, type ViewerEvent } from "@/lib/try-it/read-event-stream.ts";
+import { describeStopReason, LIVE_VIEWER_LIMITS, type LiveViewerStop, type ViewerEvent } from "@/lib/try-it/live-viewer.ts";
 import { formatElapsed } from "@/lib/try-it/response-summary.ts";
 
-type StreamViewerProps = { events: ViewerEvent[]; stop: ReadEventStreamResult | null; running: boolean; onStop: () => void };
+type StreamViewerProps = { events: ViewerEvent[]; stop: LiveViewerStop | null; running: boolean; onStop: () => void };
 
 /** Event data as shown: pretty JSON when it parses, else as sent. */
 function shownData(data: string): string {

@@ -25,6 +25,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * What a form shows inline for a failed call: the fields the API named (422 `details.fields`), or a
+ * 409 that names none on `conflictField`; null when nothing belongs on a field (show a toast).
+ */
+export function inlineFieldErrors(error: unknown, conflictField?: string): FieldErrors | null {
+  if (!(error instanceof ApiError)) return null;
+  if (Object.keys(error.fields).length) return error.fields;
+  return conflictField && error.status === 409 ? { [conflictField]: error.message } : null;
+}
+
 function fieldsOf(details: unknown): FieldErrors {
   const list = (details as { fields?: unknown })?.fields;
   if (!Array.isArray(list)) return {};

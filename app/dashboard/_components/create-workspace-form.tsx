@@ -1,14 +1,15 @@
 "use client";
 // Create a workspace: the slug is checked live (format and availability, the API's own rules) as
 // the user types; submit errors land on their fields, anything else in a toast.
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
 import type { SlugAvailability } from "../../../lib/workspaces/schemas.ts";
-import { ApiError, apiFetch, type FieldErrors } from "./api-client.ts";
+import { apiFetch, type FieldErrors } from "./api-client.ts";
 import { Field } from "./field.tsx";
 import { DescriptionField, parseTagList, TagsField } from "./profile-fields.tsx";
 import { useToast } from "./toasts.tsx";
+import { useApiMutation } from "./use-api-mutation.ts";
 
 /** A slug suggestion from a name: lowercase, hyphens, at most 63 characters. */
 function slugFromName(name: string): string {
@@ -50,7 +51,7 @@ export function CreateWorkspaceForm({ gatewayUrlTemplate }: { gatewayUrlTemplate
   });
   const current = availability.data?.slug === effectiveSlug ? availability.data : null;
 
-  const create = useMutation({
+  const create = useApiMutation({
     mutationFn: () =>
       apiFetch<{ slug: string }>("/tenants", {
         method: "POST",
@@ -66,10 +67,7 @@ export function CreateWorkspaceForm({ gatewayUrlTemplate }: { gatewayUrlTemplate
       router.push(`/dashboard/${tenant.slug}`);
       router.refresh();
     },
-    onError: (err) => {
-      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(err.fields);
-      else toast.error(err.message);
-    },
+    onFieldErrors: setErrors,
   });
 
   function submit(event: FormEvent) {

@@ -1,9 +1,11 @@
 // The L402 client (spec 1.2, 2.3, 3.3, 4.1, 7.2): a fetch that pays 402 challenges through a wallet
 // adapter within a budget and a per-request maximum, keeps session tokens per endpoint and prepaid
-// credit per provider, retries free after `upstream_failed_retryable`, honours 429 Retry-After and
-// never pays twice for one request. Browser-safe: fetch, crypto.subtle and TextEncoder only.
+// credit per provider (in a pluggable store), retries free after `upstream_failed_retryable`, honours
+// 429 Retry-After and never pays twice for one request. Browser-safe: fetch, crypto.subtle and
+// TextEncoder only.
 import { credentialHeaderValue, parseChallenge } from "./l402-headers.ts";
 import { decodeBolt11Amount } from "./bolt11-amount.ts";
+import { memoryCredentialStore, type L402CredentialStore } from "./credential-store.ts";
 import { L402Error } from "./errors.ts";
 import { L402EventStream, type EventStreamWindow } from "./event-stream.ts";
 import { paymentHashOf, type L402Wallet } from "./wallet.ts";
@@ -24,6 +26,12 @@ export type L402RequestOptions = {
    * endpoint template, e.g. `GET https://gw/gw/x/v1/entity/{address}`); default method + URL path.
    */
   sessionScope?: string;
+  /**
+   * false: present no session token or credit the client holds (a free try carrying the caller's
+   * own Authorization, or buying new credit while old credit remains); what this call buys is
+   * still kept, and replaces what was held. Default true.
+   */
+  reuseCredentials?: boolean;
 };
 
 /** `fetch`'s init plus the L402 options. */
@@ -66,12 +74,14 @@ export type L402ClientOptions = {
   rateLimitRetries?: number;
   /** Longest Retry-After the client waits out; longer ones fail at once (default 10 s). */
   maxRetryAfterMs?: number;
+  /**
+   * Hand a 429 (or a busy proof's 409) the client will not wait out back as the response instead
+   * of throwing `rate_limited`: for UIs that show the response. Default false.
+   */
+  returnRateLimited?: boolean;
+  /** Where session tokens and credit proofs are kept; default in memory, for this client only. */
+  credentials?: L402CredentialStore;
 };
-
-/** A cached session (X-Session-Token) of one endpoint. */
-type CachedSession = { token: string; expiresAt: number | null; balance: number | null };
-/** A cached credit proof of one provider. */
-type CachedCredit = { authorization: string; balanceSats: number | null };
 
 /** What the next attempt sends. */
 type Credential =
@@ -164,7 +174,7 @@ export type L402Client = {
   readonly budgetSats: number;
   /** Every payment made, oldest first. */
   readonly payments: readonly L402Payment[];
-  /** Forgets cached session tokens and credit proofs. */
+  /** Forgets the session tokens and credit proofs in the client's store. */
   clearCredentials(): void;
 };
 
@@ -180,8 +190,7 @@ export function createL402Client(options: L402ClientOptions): L402Client {
   let spent = 0;
   let reserved = 0;
   const payments: L402Payment[] = [];
-  const sessions = new Map<string, CachedSession>();
-  const credits = new Map<string, CachedCredit>();
+  const held = options.credentials ?? memoryCredentialStore();
   const models = new Map<string, PricingModelName>();
   /** Purchases other requests may wait for: `session <scope>` and `credit <provider>`. */
   const inflight = new Map<string, Promise<void>>();
@@ -243,6 +252,7 @@ export function createL402Client(options: L402ClientOptions): L402Client {
     const explicitCredit = perCall.creditSats;
     const defaultCredit = options.creditSats;
     const maxPrice = Math.min(perCall.maxPriceSats ?? maxPerRequest, maxPerRequest);
+    const reuse = perCall.reuseCredentials ?? true;
     if (perCall.pricingModel) models.set(scope, perCall.pricingModel);
 
     let paidSats = 0;
@@ -253,15 +263,17 @@ export function createL402Client(options: L402ClientOptions): L402Client {
 
     /** The best credential we hold for this request, evicting stale ones. */
     function chooseCredential(): Credential {
-      const session = sessions.get(scope);
+      const session = reuse ? held.getSession(scope) : null;
       if (session) {
         if (session.expiresAt === null || session.expiresAt > Date.now()) return { kind: "session", token: session.token };
-        sessions.delete(scope);
+        held.deleteSession(scope);
       }
       const model = models.get(scope);
-      if (model === "per_request") {
-        const credit = credits.get(provider);
+      if (model === "per_request" && reuse) {
+        const credit = held.getCredit(provider);
         if (credit && (credit.balanceSats === null || credit.balanceSats > 0)) return { kind: "credit", authorization: credit.authorization };
+        // Spent to the last sat: nothing will ever accept it again.
+        if (credit) held.deleteCredit(provider);
       }
       // An explicit ask is sent at once (the caller knows the endpoint); the default only where it is known to apply.
       const wanted = explicitCredit ?? (model === "per_request" ? defaultCredit : undefined);
@@ -274,19 +286,20 @@ export function createL402Client(options: L402ClientOptions): L402Client {
       const balance = integerHeader(response.headers.get("x-session-balance"));
       const usedCredit = credential.kind === "credit" || (credential.kind === "paid" && credential.credit);
       if (usedCredit) {
-        const credit = credits.get(provider);
-        if (credit && balance !== null) credit.balanceSats = balance;
+        const credit = held.getCredit(provider);
+        // Only the proof this request used: another may have bought new credit meanwhile.
+        if (credit && balance !== null && credit.authorization === credential.authorization) held.setCredit(provider, { ...credit, balanceSats: balance });
         return;
       }
       const token = response.headers.get("x-session-token");
       const expires = response.headers.get("x-session-expires");
-      const cached = sessions.get(scope);
+      const cached = held.getSession(scope);
       if (token) {
         const expiresAt = expires ? Date.parse(expires) : NaN;
-        sessions.set(scope, { token, expiresAt: Number.isNaN(expiresAt) ? null : expiresAt, balance });
+        held.setSession(scope, { token, expiresAt: Number.isNaN(expiresAt) ? null : expiresAt, balance });
         emit({ type: "session", url: href, scope, balance, expiresAt: expires });
-      } else if (cached && credential.kind === "session" && balance !== null) {
-        cached.balance = balance;
+      } else if (cached && credential.kind === "session" && cached.token === credential.token && balance !== null) {
+        held.setSession(scope, { ...cached, balance });
         emit({ type: "session", url: href, scope, balance, expiresAt: cached.expiresAt === null ? null : new Date(cached.expiresAt).toISOString() });
       }
     }
@@ -310,7 +323,16 @@ export function createL402Client(options: L402ClientOptions): L402Client {
       reserved += amount;
       let preimage: string;
       try {
-        preimage = (await options.wallet.pay({ invoice: challenge.invoice, amountSats: amount })).preimage;
+        preimage = (
+          await options.wallet.pay({
+            invoice: challenge.invoice,
+            amountSats: amount,
+            macaroon: challenge.macaroon,
+            paymentHash: challenge.paymentHash,
+            creditSats: challenge.creditSats,
+            signal: requestInit.signal ?? undefined,
+          })
+        ).preimage;
       } catch (err) {
         reserved -= amount;
         return refuse(href, new L402Error("payment_failed", `The ${options.wallet.name} wallet could not pay ${amount} sats for ${href}: ${(err as Error).message}`, { cause: err }));
@@ -332,7 +354,7 @@ export function createL402Client(options: L402ClientOptions): L402Client {
         return refuse(href, new L402Error("payment_failed", `The ${options.wallet.name} wallet returned a preimage that does not match the invoice's payment hash`, { paidSats }));
       }
       const authorization = credentialHeaderValue(challenge.macaroon, preimage);
-      if (challenge.creditSats !== null) credits.set(provider, { authorization, balanceSats: challenge.creditSats });
+      if (challenge.creditSats !== null) held.setCredit(provider, { authorization, balanceSats: challenge.creditSats });
       return authorization;
     }
 
@@ -382,6 +404,7 @@ export function createL402Client(options: L402ClientOptions): L402Client {
         if (gatewayLimited || proofBusy) {
           const waitMs = waitHint ?? 1000;
           if (waitMs > maxRetryAfter || rateRetried >= rateLimitRetries) {
+            if (options.returnRateLimited) return { response, paidSats };
             await discard(response);
             return refuse(href, new L402Error("rate_limited", `${href} answered ${response.status} with Retry-After ${Math.ceil(waitMs / 1000)} s`, { paidSats, details: { retryAfterMs: waitMs, status: response.status } }));
           }
@@ -404,11 +427,11 @@ export function createL402Client(options: L402ClientOptions): L402Client {
         }
         // Drop the refused credential, unless another request has replaced it meanwhile.
         if (credential.kind === "session") {
-          if (sessions.get(scope)?.token === credential.token) sessions.delete(scope);
+          if (held.getSession(scope)?.token === credential.token) held.deleteSession(scope);
           emit({ type: "credential_dropped", url: href, kind: "session", status: response.status });
         }
         if (credential.kind === "credit") {
-          if (credits.get(provider)?.authorization === credential.authorization) credits.delete(provider);
+          if (held.getCredit(provider)?.authorization === credential.authorization) held.deleteCredit(provider);
           emit({ type: "credential_dropped", url: href, kind: "credit", status: response.status });
         }
         if (response.status === 401) {
@@ -479,8 +502,7 @@ export function createL402Client(options: L402ClientOptions): L402Client {
       return payments;
     },
     clearCredentials() {
-      sessions.clear();
-      credits.clear();
+      held.clear();
     },
   };
 }

@@ -4,8 +4,25 @@
 /** What a wallet learned from paying: the 32-byte preimage as lowercase hex. */
 export type WalletPayment = { preimage: string; feeSats?: number };
 
-/** What the client tells the wallet about the payment it asks for. */
-export type WalletPayRequest = { invoice: string; amountSats: number };
+/**
+ * What the client tells the wallet about the payment it asks for. Adapters that pay at once need
+ * only the invoice; a payer that waits on a person (a QR code, a confirm button) uses the rest.
+ */
+export type WalletPayRequest = {
+  invoice: string;
+  amountSats: number;
+  /**
+   * The challenge's macaroon: lets a payer whose invoice is paid elsewhere (a phone scanning a QR
+   * code) ask the issuer whether it settled, e.g. this hub's `POST /api/l402/settlement`.
+   */
+  macaroon?: string;
+  /** The payment hash the gateway's 402 body named (hex), when it did. */
+  paymentHash?: string | null;
+  /** The prepaid credit this invoice buys, when it buys credit. */
+  creditSats?: number | null;
+  /** Aborts with the request: a payer still waiting stops waiting (a payment already sent stays sent). */
+  signal?: AbortSignal;
+};
 
 /** A wallet adapter: dev node, NWC, LND REST, LNbits, phoenixd or WebLN (./wallets). */
 export interface L402Wallet {

@@ -2,14 +2,15 @@
 // API keys: create (the key shown once, with a curl example that uses it), the list with prefix,
 // dates and revocation state, and revoke behind a confirmation (optimistic). Creating and revoking
 // are owner-only in the API; members see the buttons disabled with the reason.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { ApiKeyCreated, ApiKeyResponse } from "../../../../lib/api-keys/schemas.ts";
 import { CodeBlock } from "../../../components/code-block.tsx";
-import { ApiError, apiFetch, type FieldErrors } from "../../_components/api-client.ts";
+import { apiFetch, type FieldErrors } from "../../_components/api-client.ts";
 import { Field } from "../../_components/field.tsx";
 import { ShownOnce } from "../../_components/shown-once.tsx";
 import { useToast } from "../../_components/toasts.tsx";
+import { useApiMutation } from "../../_components/use-api-mutation.ts";
 
 type List = { apiKeys: ApiKeyResponse[] };
 type Props = { tenantId: string; apiUrl: string; initial: List; isOwner: boolean };
@@ -27,7 +28,7 @@ export function ApiKeysPanel({ tenantId, apiUrl, initial, isOwner }: Props) {
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
 
-  const create = useMutation({
+  const create = useApiMutation({
     mutationFn: () => apiFetch<ApiKeyCreated>(`/tenants/${tenantId}/api-keys`, { method: "POST", body: { name } }),
     onSuccess: (k) => {
       queryClient.setQueryData<List>(key, (prev) => ({
@@ -37,12 +38,9 @@ export function ApiKeysPanel({ tenantId, apiUrl, initial, isOwner }: Props) {
       setName("");
       toast.success(`API key “${k.name}” created`);
     },
-    onError: (err) => {
-      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(err.fields);
-      else toast.error(err.message);
-    },
+    onFieldErrors: setErrors,
   });
-  const revoke = useMutation({
+  const revoke = useApiMutation({
     mutationFn: (id: string) => apiFetch(`/tenants/${tenantId}/api-keys/${id}`, { method: "DELETE" }),
     onMutate: async (id) => {
       setConfirming(null);
@@ -52,9 +50,8 @@ export function ApiKeysPanel({ tenantId, apiUrl, initial, isOwner }: Props) {
       if (previous) queryClient.setQueryData<List>(key, { apiKeys: previous.apiKeys.map((k) => (k.id === id ? { ...k, revokedAt: k.revokedAt ?? now } : k)) });
       return { previous };
     },
-    onError: (err, _id, context) => {
+    onError: (_err, _id, context) => {
       if (context?.previous) queryClient.setQueryData(key, context.previous);
-      toast.error(err.message);
     },
     onSuccess: () => toast.success("API key revoked: it stops working on its next request"),
     onSettled: () => queryClient.invalidateQueries({ queryKey: key }),

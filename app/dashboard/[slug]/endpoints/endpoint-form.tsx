@@ -3,7 +3,6 @@
 // the body is checked in the browser with the API's own schema (validateDraft) and again by the
 // API, whose 422 lands on the same fields. Beside the form: the price as consumers read it and
 // the 402 body the gateway will send (previewChallengeBody, the gateway's own body builder).
-import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent, type ReactNode } from "react";
@@ -11,9 +10,10 @@ import { ENDPOINT_LIMITS, HTTP_METHODS, MODEL_FIELDS, PRICING_MODELS, pathParame
 import { previewChallengeBody } from "../../../../lib/payments/challenge-body.ts";
 import { describePrice } from "../../../../lib/pricing/describe-price.ts";
 import { CodeBlock } from "../../../components/code-block.tsx";
-import { ApiError, apiFetch } from "../../_components/api-client.ts";
+import { apiFetch } from "../../_components/api-client.ts";
 import { Field } from "../../_components/field.tsx";
 import { useToast } from "../../_components/toasts.tsx";
+import { useApiMutation } from "../../_components/use-api-mutation.ts";
 import { ParametersEditor } from "./parameters-editor.tsx";
 import { draftFrom, draftPriceRule, pricingFieldLabel, PRICING_MODEL_HELP, validateDraft, type DraftErrors, type EndpointDraft } from "./endpoint-draft.ts";
 
@@ -41,7 +41,7 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
     setServerErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== key && !k.startsWith(`${key}.`))));
   }
 
-  const save = useMutation({
+  const save = useApiMutation({
     mutationFn: (body: Record<string, unknown>) =>
       endpoint
         ? apiFetch<EndpointResponse>(`/tenants/${tenantId}/endpoints/${endpoint.id}`, { method: "PATCH", body })
@@ -56,24 +56,19 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
         router.refresh();
       }
     },
-    onError: (err) => {
-      if (err instanceof ApiError && Object.keys(err.fields).length) setServerErrors(err.fields);
-      else if (err instanceof ApiError && err.status === 409) setServerErrors({ path: err.message });
-      else toast.error(err.message);
-    },
+    onFieldErrors: setServerErrors,
+    // A duplicate method + path is a 409 naming no field: it belongs on the path.
+    conflictField: "path",
   });
 
-  const remove = useMutation({
+  const remove = useApiMutation({
     mutationFn: () => apiFetch<null>(`/tenants/${tenantId}/endpoints/${endpoint!.id}`, { method: "DELETE" }),
     onSuccess: () => {
       toast.success(`Deleted ${endpoint!.method} ${endpoint!.path}`);
       router.push(listHref);
       router.refresh();
     },
-    onError: (err) => {
-      setConfirmDelete(false);
-      toast.error(err.message);
-    },
+    onError: () => setConfirmDelete(false),
   });
 
   function submit(event: FormEvent) {

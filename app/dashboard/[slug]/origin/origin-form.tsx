@@ -3,13 +3,14 @@
 // probe from the server to the SAVED origin, with status and latency. Refused targets (private
 // addresses in production) come back as a 422 on originUrl and show under the field. Members see the
 // origin read-only (the API refuses their changes: the origin receives the gateway secret).
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import type { OriginTestResponse } from "../../../../lib/tenants/schemas.ts";
-import { ApiError, apiFetch, type FieldErrors } from "../../_components/api-client.ts";
+import { apiFetch, type FieldErrors } from "../../_components/api-client.ts";
 import { Field } from "../../_components/field.tsx";
 import { useToast } from "../../_components/toasts.tsx";
+import { useApiMutation } from "../../_components/use-api-mutation.ts";
 
 export function OriginForm({
   tenantId,
@@ -31,7 +32,7 @@ export function OriginForm({
   const [result, setResult] = useState<OriginTestResponse | null>(null);
   const dirty = value.trim() !== saved;
 
-  const save = useMutation({
+  const save = useApiMutation({
     mutationFn: (originUrl: string | null) => apiFetch<{ originUrl: string | null }>(`/tenants/${tenantId}`, { method: "PATCH", body: { originUrl } }),
     onSuccess: (tenant) => {
       setSaved(tenant.originUrl ?? "");
@@ -42,20 +43,14 @@ export function OriginForm({
       // The overview's checklist and other server-rendered parts read the new origin.
       router.refresh();
     },
-    onError: (err) => {
-      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(err.fields);
-      else toast.error(err.message);
-    },
+    onFieldErrors: setErrors,
   });
 
-  const test = useMutation({
+  const test = useApiMutation({
     mutationFn: () => apiFetch<OriginTestResponse>(`/tenants/${tenantId}/origin/test`, { method: "POST" }),
     onMutate: () => setResult(null),
     onSuccess: (r) => setResult(r),
-    onError: (err) => {
-      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(err.fields);
-      else toast.error(err.message);
-    },
+    onFieldErrors: setErrors,
   });
 
   function submit(event: FormEvent) {

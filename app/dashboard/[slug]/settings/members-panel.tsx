@@ -2,13 +2,14 @@
 // Members and invitations. Owners invite by e-mail (an existing user joins at once, anyone else
 // gets a pending invitation), change roles and remove members, with optimistic updates that roll
 // back on error; every member can leave. The server enforces all of it (owners only, one owner kept).
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import type { MemberRole, MembersResponse } from "../../../../lib/workspaces/schemas.ts";
-import { ApiError, apiFetch, type FieldErrors } from "../../_components/api-client.ts";
+import { apiFetch, type FieldErrors } from "../../_components/api-client.ts";
 import { Field } from "../../_components/field.tsx";
 import { useToast } from "../../_components/toasts.tsx";
+import { useApiMutation } from "../../_components/use-api-mutation.ts";
 
 type Props = { tenantId: string; initial: MembersResponse; isOwner: boolean; currentUserId: string };
 
@@ -29,25 +30,22 @@ export function MembersPanel({ tenantId, initial, isOwner, currentUserId }: Prop
     if (previous) queryClient.setQueryData(key, change(previous));
     return { previous };
   }
-  const rollback = (err: Error, _vars: unknown, context?: { previous?: MembersResponse }) => {
+  /** Puts the snapshot back after a failed change (useApiMutation shows the error). */
+  const rollback = (_err: Error, _vars: unknown, context?: { previous?: MembersResponse }) => {
     if (context?.previous) queryClient.setQueryData(key, context.previous);
-    toast.error(err.message);
   };
   const settle = () => queryClient.invalidateQueries({ queryKey: key });
 
-  const invite = useMutation({
+  const invite = useApiMutation({
     mutationFn: () => apiFetch<{ kind: "member" | "invitation" }>(`/tenants/${tenantId}/members`, { method: "POST", body: { email, role } }),
     onSuccess: (result) => {
       toast.success(result.kind === "member" ? `${email} was added` : `${email} is invited and joins at first sign-in`);
       setEmail("");
       void settle();
     },
-    onError: (err) => {
-      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(err.fields);
-      else toast.error(err.message);
-    },
+    onFieldErrors: setErrors,
   });
-  const changeRole = useMutation({
+  const changeRole = useApiMutation({
     mutationFn: (v: { userId: string; role: MemberRole }) => apiFetch(`/tenants/${tenantId}/members/${v.userId}`, { method: "PATCH", body: { role: v.role } }),
     onMutate: (v) => optimistic((list) => ({ ...list, members: list.members.map((m) => (m.userId === v.userId ? { ...m, role: v.role } : m)) })),
     onError: rollback,
@@ -56,7 +54,7 @@ export function MembersPanel({ tenantId, initial, isOwner, currentUserId }: Prop
       if (v.userId === currentUserId) router.refresh();
     },
   });
-  const remove = useMutation({
+  const remove = useApiMutation({
     mutationFn: (userId: string) => apiFetch(`/tenants/${tenantId}/members/${userId}`, { method: "DELETE" }),
     onMutate: (userId) => optimistic((list) => ({ ...list, members: list.members.filter((m) => m.userId !== userId) })),
     onError: rollback,
@@ -71,7 +69,7 @@ export function MembersPanel({ tenantId, initial, isOwner, currentUserId }: Prop
       if (userId !== currentUserId) void settle();
     },
   });
-  const cancel = useMutation({
+  const cancel = useApiMutation({
     mutationFn: (id: string) => apiFetch(`/tenants/${tenantId}/invitations/${id}`, { method: "DELETE" }),
     onMutate: (id) => optimistic((list) => ({ ...list, invitations: list.invitations.filter((i) => i.id !== id) })),
     onError: rollback,

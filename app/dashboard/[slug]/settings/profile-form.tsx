@@ -1,12 +1,12 @@
 "use client";
 // Workspace profile: name, description, tags and the directory listing switch (PATCH /api/tenants/:id).
-import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { ApiError, apiFetch, type FieldErrors } from "../../_components/api-client.ts";
+import { apiFetch, type FieldErrors } from "../../_components/api-client.ts";
 import { Field } from "../../_components/field.tsx";
 import { DescriptionField, parseTagList, TagsField } from "../../_components/profile-fields.tsx";
 import { useToast } from "../../_components/toasts.tsx";
+import { useApiMutation } from "../../_components/use-api-mutation.ts";
 
 type Profile = { name: string; description: string; tags: string[]; listed: boolean };
 
@@ -18,7 +18,7 @@ export function ProfileForm({ tenantId, initial }: { tenantId: string; initial: 
   const [tags, setTags] = useState(initial.tags.join(", "));
   const [listed, setListed] = useState(initial.listed);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const save = useMutation({
+  const save = useApiMutation({
     mutationFn: () =>
       apiFetch<Profile>(`/tenants/${tenantId}`, {
         method: "PATCH",
@@ -29,10 +29,7 @@ export function ProfileForm({ tenantId, initial }: { tenantId: string; initial: 
       toast.success("Profile saved");
       router.refresh();
     },
-    onError: (err) => {
-      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(err.fields);
-      else toast.error(err.message);
-    },
+    onFieldErrors: setErrors,
   });
   function submit(event: FormEvent) {
     event.preventDefault();

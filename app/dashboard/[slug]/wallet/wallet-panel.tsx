@@ -2,13 +2,14 @@
 // The wallet's state and the connect form (PUT /wallet: the server creates a 1-sat test invoice
 // before storing anything, so a wallet that cannot invoice is refused with the reason under the
 // field). Replacing and disconnecting (DELETE /wallet) ask for confirmation first.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import type { WalletResponse, WalletType } from "../../../../lib/wallets/schemas.ts";
 import { ApiError, apiFetch, type FieldErrors } from "../../_components/api-client.ts";
 import { Field } from "../../_components/field.tsx";
 import { useToast } from "../../_components/toasts.tsx";
+import { useApiMutation } from "../../_components/use-api-mutation.ts";
 import { capacityReasonText, walletForms, walletRequestBody } from "./wallet-forms.ts";
 
 type Props = { tenantId: string; initialWallet: WalletResponse | null; isOwner: boolean; devNodeOn: boolean };
@@ -39,7 +40,7 @@ export function WalletPanel({ tenantId, initialWallet, isOwner, devNodeOn }: Pro
   const [confirmDisconnect, setConfirmDisconnect] = useState(false);
   const form = walletForms.find((f) => f.type === type)!;
 
-  const connect = useMutation({
+  const connect = useApiMutation({
     mutationFn: () => apiFetch<WalletResponse>(`/tenants/${tenantId}/wallet`, { method: "PUT", body: walletRequestBody(type, values) }),
     onSuccess: (connected) => {
       queryClient.setQueryData(queryKey, connected);
@@ -48,14 +49,11 @@ export function WalletPanel({ tenantId, initialWallet, isOwner, devNodeOn }: Pro
       toast.success(`Wallet connected: ${connected.label}`);
       router.refresh();
     },
-    onError: (err) => {
-      setConfirmReplace(false);
-      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(err.fields);
-      else toast.error(err.message);
-    },
+    onError: () => setConfirmReplace(false),
+    onFieldErrors: setErrors,
   });
 
-  const disconnect = useMutation({
+  const disconnect = useApiMutation({
     mutationFn: () => apiFetch<null>(`/tenants/${tenantId}/wallet`, { method: "DELETE" }),
     onSuccess: () => {
       queryClient.setQueryData(queryKey, null);
@@ -63,10 +61,7 @@ export function WalletPanel({ tenantId, initialWallet, isOwner, devNodeOn }: Pro
       toast.success("Wallet disconnected");
       router.refresh();
     },
-    onError: (err) => {
-      setConfirmDisconnect(false);
-      toast.error(err.message);
-    },
+    onError: () => setConfirmDisconnect(false),
   });
 
   function submit(event: FormEvent) {

@@ -1,13 +1,14 @@
 "use client";
 // One subscription: its URL and events, an active switch (optimistic), send test, rotate secret
 // (new secret shown once), delete behind a confirmation, and its delivery log on demand.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import type { DeliveryResponse, WebhookResponse } from "../../../../lib/webhooks/schemas.ts";
 import { apiFetch } from "../../_components/api-client.ts";
 import { ConfirmGroup } from "../../_components/confirm-group.tsx";
 import { ShownOnce } from "../../_components/shown-once.tsx";
 import { useToast } from "../../_components/toasts.tsx";
+import { useApiMutation } from "../../_components/use-api-mutation.ts";
 import { DeliveryLog, deliveriesKey } from "./delivery-log.tsx";
 import { webhooksKey } from "./webhooks-query-key.ts";
 
@@ -33,40 +34,38 @@ export function WebhookCard({ tenantId, webhook, isOwner }: Props) {
     if (previous) queryClient.setQueryData(key, change(previous));
     return { previous };
   }
-  const rollback = (err: Error, _vars: unknown, context?: { previous?: List }) => {
+  /** Puts the snapshot back after a failed change (useApiMutation shows the error). */
+  const rollback = (_err: Error, _vars: unknown, context?: { previous?: List }) => {
     if (context?.previous) queryClient.setQueryData(key, context.previous);
-    toast.error(err.message);
   };
 
-  const setActive = useMutation({
+  const setActive = useApiMutation({
     mutationFn: (isActive: boolean) => apiFetch<WebhookResponse>(`/tenants/${tenantId}/webhooks/${webhook.id}`, { method: "PATCH", body: { isActive } }),
     onMutate: (isActive) => optimistic((list) => ({ webhooks: list.webhooks.map((w) => (w.id === webhook.id ? { ...w, isActive } : w)) })),
     onError: rollback,
     onSuccess: (updated) => queryClient.setQueryData<List>(key, (list) => list && { webhooks: list.webhooks.map((w) => (w.id === updated.id ? updated : w)) }),
   });
-  const remove = useMutation({
+  const remove = useApiMutation({
     mutationFn: () => apiFetch(`/tenants/${tenantId}/webhooks/${webhook.id}`, { method: "DELETE" }),
     onMutate: () => optimistic((list) => ({ webhooks: list.webhooks.filter((w) => w.id !== webhook.id) })),
     onError: rollback,
     onSuccess: () => toast.success("Webhook deleted"),
   });
-  const rotate = useMutation({
+  const rotate = useApiMutation({
     mutationFn: () => apiFetch<{ id: string; secret: string }>(`/tenants/${tenantId}/webhooks/${webhook.id}/rotate-secret`, { method: "POST" }),
     onSuccess: (rotated) => {
       setConfirm(null);
       setSecret(rotated.secret);
       toast.success("Secret rotated: deliveries are signed with the new secret from now on");
     },
-    onError: (err) => toast.error(err.message),
   });
-  const sendTest = useMutation({
+  const sendTest = useApiMutation({
     mutationFn: () => apiFetch<{ delivery: DeliveryResponse }>(`/tenants/${tenantId}/webhooks/${webhook.id}/test`, { method: "POST" }),
     onSuccess: () => {
       toast.success("Test event queued: watch it in the delivery log");
       setLogOpen(true);
       void queryClient.invalidateQueries({ queryKey: deliveriesKey(tenantId, webhook.id) });
     },
-    onError: (err) => toast.error(err.message),
   });
 
   const events = webhook.events.includes("*") ? ["all events"] : webhook.events;

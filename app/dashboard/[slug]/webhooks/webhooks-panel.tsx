@@ -2,14 +2,15 @@
 // Webhook subscriptions: create (URL checked by the server's SSRF rules, shown on the field; events
 // from the catalogue), the signing secret shown once, and one card per subscription. Owners manage
 // subscriptions; members can send tests and read (and retry) deliveries, as the API allows.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import type { WebhookResponse } from "../../../../lib/webhooks/schemas.ts";
-import { ApiError, apiFetch, listFieldError, type FieldErrors } from "../../_components/api-client.ts";
+import { apiFetch, listFieldError, type FieldErrors } from "../../_components/api-client.ts";
 import { Field } from "../../_components/field.tsx";
 import { ShownOnce } from "../../_components/shown-once.tsx";
 import { useToast } from "../../_components/toasts.tsx";
+import { useApiMutation } from "../../_components/use-api-mutation.ts";
 import { WebhookCard } from "./webhook-card.tsx";
 import { webhooksKey } from "./webhooks-query-key.ts";
 
@@ -34,7 +35,7 @@ export function WebhooksPanel({ tenantId, initial, events, isOwner }: Props) {
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
   const [formOpen, setFormOpen] = useState(false);
 
-  const create = useMutation({
+  const create = useApiMutation({
     mutationFn: () =>
       apiFetch<WebhookResponse & { secret: string }>(`/tenants/${tenantId}/webhooks`, { method: "POST", body: { url: url.trim(), events: all ? ["*"] : picked } }),
     onSuccess: (webhook) => {
@@ -47,11 +48,10 @@ export function WebhooksPanel({ tenantId, initial, events, isOwner }: Props) {
       setFormOpen(false);
       toast.success("Webhook created");
     },
-    onError: (err) => {
-      if (!(err instanceof ApiError) || Object.keys(err.fields).length === 0) return toast.error(err.message);
+    onFieldErrors: (fields) => {
       // The picker has one error slot for every event (the API names a bad one `events.2`).
-      const eventsError = listFieldError(err.fields, "events");
-      setErrors(eventsError ? { ...err.fields, events: eventsError } : err.fields);
+      const eventsError = listFieldError(fields, "events");
+      setErrors(eventsError ? { ...fields, events: eventsError } : fields);
     },
   });
 

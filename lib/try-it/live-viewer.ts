@@ -1,6 +1,7 @@
-// The try-it live viewer's reader: SSE frames from a fetch body (the SDK's L402EventStream), bounded to
-// 100 events or 60 seconds (spec 8, "hub live viewer"), with the reason it stopped. Browser-safe.
-import { L402EventStream, type StreamEndReason } from "../sdk/client/event-stream.ts";
+// The try-it live viewer (spec 8, "hub live viewer"): it iterates the SDK's L402EventStream of a
+// paid stream, bounded to 100 events or 60 seconds, numbering and timing each event and saying why
+// it stopped. The bound is the viewer's only. Browser-safe.
+import type { L402EventStream, StreamEndReason, StreamEvent } from "../sdk/client/event-stream.ts";
 
 /** Spec 8: the live viewer stops at 100 events or 60 seconds; the bound is the viewer's only. */
 export const LIVE_VIEWER_LIMITS = { maxEvents: 100, maxMs: 60_000 } as const;
@@ -20,15 +21,13 @@ export type ViewerEvent = {
   atMs: number;
 };
 
-export type ReadEventStreamOptions = {
+/** How a watched stream ended, with the broken stream's message for "error". */
+export type LiveViewerStop = { reason: StreamStopReason; events: number; error?: string };
+
+export type WatchLiveStreamOptions = {
   onEvent: (event: ViewerEvent) => void;
-  signal?: AbortSignal;
-  maxEvents?: number;
-  maxMs?: number;
   now?: () => number;
 };
-
-export type ReadEventStreamResult = { reason: StreamStopReason; events: number; error?: string };
 
 /** What each stop reason means, for people. */
 export function describeStopReason(reason: StreamStopReason, limits: { maxEvents: number; maxMs: number } = LIVE_VIEWER_LIMITS): string {
@@ -57,24 +56,22 @@ const stopReasons: Record<StreamEndReason, StreamStopReason> = {
   aborted: "stopped",
 };
 
+/** An SDK event as the viewer lists it: the gateway's payment_required frame under its own name. */
+function viewerEventOf(message: StreamEvent, index: number, atMs: number): ViewerEvent {
+  if (message.type === "payment_required") return { index, event: "payment_required", data: message.data, id: null, atMs };
+  return { index, event: message.event, data: message.data, id: message.id, atMs };
+}
+
 /**
- * Reads SSE events from `body` until the stream ends or a bound is hit, and cancels the body when
- * it stops early (which closes the connection). Comments (keep-alives) are not events. Never throws.
- * The reading itself is the SDK's (L402EventStream); the viewer adds positions and timings.
+ * Iterates `stream` (opened with LIVE_VIEWER_LIMITS and the run's abort signal) to its end,
+ * handing each event to `onEvent`; the SDK closes the connection when it stops early. Never throws:
+ * a stream that breaks off reports "error" with its message.
  */
-export async function readEventStream(body: ReadableStream<Uint8Array>, options: ReadEventStreamOptions): Promise<ReadEventStreamResult> {
+export async function watchLiveStream(stream: L402EventStream, options: WatchLiveStreamOptions): Promise<LiveViewerStop> {
   const now = options.now ?? (() => Date.now());
   const started = now();
-  const stream = new L402EventStream(new Response(body), {
-    maxEvents: options.maxEvents ?? LIVE_VIEWER_LIMITS.maxEvents,
-    maxMs: options.maxMs ?? LIVE_VIEWER_LIMITS.maxMs,
-    signal: options.signal,
-  });
   try {
-    for await (const message of stream) {
-      const event = message.type === "payment_required" ? { event: "payment_required", data: message.data, id: null } : message;
-      options.onEvent({ index: stream.eventCount, event: event.event, data: event.data, id: event.id, atMs: now() - started });
-    }
+    for await (const message of stream) options.onEvent(viewerEventOf(message, stream.eventCount, now() - started));
   } catch (err) {
     return { reason: "error", events: stream.eventCount, error: err instanceof Error ? err.message : String(err) };
   }

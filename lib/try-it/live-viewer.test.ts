@@ -1,6 +1,8 @@
-// The live viewer's reader: events with names and times, and each way it stops (spec 8 limits).
+// The live viewer over the SDK's L402EventStream: events with names and times, and each way it
+// stops (spec 8 limits).
 import { describe, expect, it } from "vitest";
-import { describeStopReason, readEventStream, type ViewerEvent } from "./read-event-stream.ts";
+import { L402EventStream, type EventStreamWindow } from "../sdk/client/event-stream.ts";
+import { describeStopReason, LIVE_VIEWER_LIMITS, watchLiveStream, type WatchLiveStreamOptions, type ViewerEvent } from "./live-viewer.ts";
 
 const encoder = new TextEncoder();
 
@@ -22,10 +24,17 @@ function body(chunks: string[], options: { hang?: boolean; failWith?: Error } = 
   return Object.assign(stream, { canceled: () => canceled });
 }
 
-describe("readEventStream", () => {
+/** What the page does: the response's stream, opened with the viewer's bounds, watched to its end. */
+function watch(source: ReadableStream<Uint8Array>, options: WatchLiveStreamOptions & EventStreamWindow) {
+  const { onEvent, now, ...window } = options;
+  const stream = new L402EventStream(new Response(source), { ...LIVE_VIEWER_LIMITS, ...window });
+  return watchLiveStream(stream, { onEvent, now });
+}
+
+describe("watchLiveStream", () => {
   it("reads events split across chunks, with names, ids, multi-line data; comments are not events", async () => {
     const events: ViewerEvent[] = [];
-    const result = await readEventStream(body([": keep-alive\n\nevent: blo", "ck\nid: 7\ndata: {\"h\":1}\n\ndata: line one\ndata: line two\n\n"]), { onEvent: (e) => events.push(e) });
+    const result = await watch(body([": keep-alive\n\nevent: blo", "ck\nid: 7\ndata: {\"h\":1}\n\ndata: line one\ndata: line two\n\n"]), { onEvent: (e) => events.push(e) });
     expect(result).toEqual({ reason: "ended", events: 2 });
     expect(events.map(({ atMs, ...e }) => e)).toEqual([
       { index: 1, event: "block", id: "7", data: '{"h":1}' },
@@ -37,7 +46,7 @@ describe("readEventStream", () => {
     const events: ViewerEvent[] = [];
     const frames = Array.from({ length: 5 }, (_, i) => `data: ${i}\n\n`).join("");
     const source = body([frames], { hang: true });
-    const result = await readEventStream(source, { onEvent: (e) => events.push(e), maxEvents: 3 });
+    const result = await watch(source, { onEvent: (e) => events.push(e), maxEvents: 3 });
     expect(result).toEqual({ reason: "limit_reached", events: 3 });
     expect(events).toHaveLength(3);
     expect(source.canceled()).toBe(true);
@@ -45,7 +54,7 @@ describe("readEventStream", () => {
 
   it("stops at a payment_required frame and shows it", async () => {
     const events: ViewerEvent[] = [];
-    const result = await readEventStream(body(['data: 1\n\nevent: payment_required\ndata: {"reason":"time_pass_expired"}\n\ndata: late\n\n'], { hang: true }), {
+    const result = await watch(body(['data: 1\n\nevent: payment_required\ndata: {"reason":"time_pass_expired"}\n\ndata: late\n\n'], { hang: true }), {
       onEvent: (e) => events.push(e),
     });
     expect(result.reason).toBe("payment_required");
@@ -54,11 +63,11 @@ describe("readEventStream", () => {
   });
 
   it("stops at the time limit, when told to, and reports a broken stream", async () => {
-    expect(await readEventStream(body(["data: 1\n\n"], { hang: true }), { onEvent: () => {}, maxMs: 30 })).toEqual({ reason: "time_limit", events: 1 });
+    expect(await watch(body(["data: 1\n\n"], { hang: true }), { onEvent: () => {}, maxMs: 30 })).toEqual({ reason: "time_limit", events: 1 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
-    expect(await readEventStream(body([], { hang: true }), { onEvent: () => {}, signal: controller.signal })).toEqual({ reason: "stopped", events: 0 });
-    expect(await readEventStream(body(["data: 1\n\n"], { failWith: new Error("connection reset") }), { onEvent: () => {} })).toEqual({
+    expect(await watch(body([], { hang: true }), { onEvent: () => {}, signal: controller.signal })).toEqual({ reason: "stopped", events: 0 });
+    expect(await watch(body(["data: 1\n\n"], { failWith: new Error("connection reset") }), { onEvent: () => {} })).toEqual({
       reason: "error",
       events: 1,
       error: "connection reset",
