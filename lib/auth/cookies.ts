@@ -1,13 +1,11 @@
 // Set-Cookie values for the LNURL-auth flow: the browser-binding cookie of a challenge, and the
 // Auth.js database-session cookie (same name and attributes Auth.js uses, so its adapter reads it).
+import { LNURL_BROWSER_COOKIE } from "../config/platform-cookies.ts";
 
 /** Auth.js's session cookie name: `__Secure-` prefixed on https sites. */
 export function sessionCookieName(siteUrl: string): string {
   return siteUrl.startsWith("https:") ? "__Secure-authjs.session-token" : "authjs.session-token";
 }
-
-/** Holds the browser's claim secret of its latest LNURL-auth challenge; only sent to our routes. */
-export const LNURL_BROWSER_COOKIE = "hub-lnurl-auth";
 
 function secureAttr(siteUrl: string): string {
   return siteUrl.startsWith("https:") ? "; Secure" : "";

@@ -8,7 +8,7 @@
 //                   the gateway on the site's host, and on a host shared by tenants (/gw/<slug>)
 //                   with their Path moved under the tenant's prefix.
 // Pure.
-import { LNURL_BROWSER_COOKIE } from "../auth/cookies.ts";
+import { AUTH_COOKIE_PREFIXES, LNURL_BROWSER_COOKIE } from "../config/platform-cookies.ts";
 
 /** Where cookies relayed to a client would live. */
 export type CookieScope = {
@@ -20,10 +20,11 @@ export type CookieScope = {
   pathPrefix: string | null;
 };
 
-/** Auth.js names its cookies `authjs.*` (v5) or `next-auth.*` (v4), with `__Secure-`/`__Host-` on https. */
+/** True for a cookie the web app sets for itself (lib/config/platform-cookies.ts), in any of its `__Secure-`/`__Host-` forms. */
 export function isPlatformCookie(name: string): boolean {
   const bare = name.replace(/^__(?:Secure|Host)-/, "");
-  return bare.startsWith("authjs.") || bare.startsWith("next-auth.") || name === LNURL_BROWSER_COOKIE;
+  for (const prefix of AUTH_COOKIE_PREFIXES) if (bare.startsWith(prefix)) return true;
+  return name === LNURL_BROWSER_COOKIE;
 }
 
 /** The visitor's Cookie header as an opted-in origin receives it: the platform's cookies removed; null when none is left. */

@@ -1,7 +1,8 @@
 // GET /api/lnurl-auth/status?k1=: the sign-in page's poll. Once the wallet signed, the first poll
 // from the browser that asked for the k1 gets an Auth.js session cookie.
 import { withErrors } from "../../../../lib/api/handler.ts";
-import { clearBrowserSecretCookie, LNURL_BROWSER_COOKIE, readCookie, sessionCookie } from "../../../../lib/auth/cookies.ts";
+import { clearBrowserSecretCookie, readCookie, sessionCookie } from "../../../../lib/auth/cookies.ts";
+import { LNURL_BROWSER_COOKIE } from "../../../../lib/config/platform-cookies.ts";
 import { claimLoginChallenge } from "../../../../lib/auth/lnurl-auth.ts";
 import { loginStatusResponseSchema } from "../../../../lib/auth/schemas.ts";
 
