@@ -26,11 +26,12 @@ import type { KeyValueStore } from "../store/types.ts";
 import { walletTargetPolicy } from "../lightning/wallet-network.ts";
 import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { EventStreamRelay, StreamTicker } from "./event-stream-relay.ts";
-import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, isWithheldFromClient, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
-import { hostOf, setCookiesForClient, type CookieScope } from "./cookie-policy.ts";
+import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
+import { hostOf, type CookieScope } from "./cookie-policy.ts";
 import { GatewayRateLimiter, clientIpResolver, defaultRateLimits, rateLimitClient, type RateLimits } from "./rate-limit.ts";
 import { presentedCredential } from "./presented-credential.ts";
 import { readBody } from "./read-body.ts";
+import { cacheAgeSeconds, exposedHeaders, originResponseHeaders, outcomeHeaders, paymentHeaders, paymentNotCharged, paymentRefused, type CallOutcome, type PaymentHeaders } from "./respond.ts";
 import { challengeOffer, reservePayment, type ChallengeOffer, type PaymentRefusal, type PerKbMeter, type Reservation } from "./reserve-payment.ts";
 import { normalizeRequestPath, resolveTenant } from "./resolve-tenant.ts";
 import { cacheKey, isStorableResponse, MAX_CACHED_BODY_BYTES, responseCacheFor, type CachedResponse, type ResponseCache } from "./response-cache.ts";
@@ -78,22 +79,6 @@ export const gatewayLimits = {
   shutdownCutGraceMs: 2_000,
 };
 
-const exposedHeaders = [
-  "WWW-Authenticate",
-  "X-Request-Id",
-  "X-Session-Token",
-  "X-Session-Expires",
-  "X-Session-Balance",
-  "X-Hub-Payment",
-  "X-Hub-Payment-Code",
-  "X-Cache",
-  "X-Cache-Age",
-  "X-Data-Size-KB",
-  "X-Data-Cost-Sats",
-  "X-Free-Try",
-  "Retry-After",
-].join(", ");
-
 export type GatewayOptions = {
   config: Config;
   prisma: PrismaClient;
@@ -114,11 +99,6 @@ export type GatewayOptions = {
   /** Response cache; by default Redis when the store is Redis, bounded memory otherwise. */
   responseCache?: ResponseCache;
 };
-
-type PaymentHeaders = { payment: "charged" | "reverted" | "refunded_to_balance" | "not_charged"; code?: "upstream_failed_retryable" | "upstream_rejected" | "payment_failed" };
-
-/** How a call ended for its payment: served (2xx/3xx), rejected by the origin (other 4xx), or refunded. */
-type CallOutcome = "served" | "rejected" | "refunded";
 
 /** One call on its way to the origin, paid for. */
 type PaidCall = { ctx: Ctx; tenant: GatewayTenant; endpoint: GatewayEndpoint; reservation: Reservation; path: string; search: string; body: Buffer | null };
@@ -198,13 +178,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     send(ctx, status, { error: { code, message } }, headers);
   }
 
-  /** X-Hub-Payment and X-Hub-Payment-Code (spec 7.2), written into `into` (a new object by default). */
-  function paymentHeaders(p: PaymentHeaders, into: Record<string, string> = {}): Record<string, string> {
-    into["x-hub-payment"] = p.payment;
-    if (p.code) into["x-hub-payment-code"] = p.code;
-    return into;
-  }
-
   // One live backend per tenant (NWC and phoenixd hold sockets), replaced when the credentials change.
   const wallets = new Map<string, { sealed: string; backend: CapableWalletBackend }>();
   // A provider chooses its wallet's address: every connection to it passes the wallet address rules.
@@ -266,7 +239,7 @@ export function createGateway(options: GatewayOptions): Gateway {
    * also collected (up to the cache's entry limit) and handed over once fully delivered.
    */
   async function relay(ctx: Ctx, response: OriginResponse | DirectOriginResponse, extra: Record<string, string>, keep?: (body: Buffer) => void) {
-    const headers = relayedHeaders(response.headers, extra, ctx.cookieScope);
+    const headers = originResponseHeaders(response.headers, extra, ctx.cookieScope);
     // Headers leave with the first body chunk: one write instead of two (SSE flushes its own, below).
     ctx.res.writeHead(response.statusCode, headers);
     const chunks: Buffer[] = [];
@@ -295,21 +268,14 @@ export function createGateway(options: GatewayOptions): Gateway {
    * X-Hub-Payment (spec 7.2) and the session, credit or free-try headers of a call's outcome, which
    * is also noted for the usage counters. "refunded" here always means the origin failed.
    */
-  function outcomeHeaders({ ctx, reservation }: PaidCall, outcome: CallOutcome): Record<string, string> {
+  function callOutcomeHeaders({ ctx, reservation }: PaidCall, outcome: CallOutcome): Record<string, string> {
     noteOutcome(ctx, reservation, outcome, outcome === "refunded");
-    if (reservation.kind === "free") return {};
-    if (reservation.kind === "free_try") return outcome === "refunded" ? {} : reservation.stateHeaders();
-    // A new object on every call (Reservation.stateHeaders): the payment headers go straight into it.
-    const headers = reservation.stateHeaders();
-    if (outcome === "served") return paymentHeaders({ payment: "charged" }, headers);
-    if (outcome === "rejected") return paymentHeaders({ payment: "charged", code: "upstream_rejected" }, headers);
-    const payment = reservation.kind === "proof" ? "reverted" : "refunded_to_balance";
-    return paymentHeaders({ payment, code: "upstream_failed_retryable" }, headers);
+    return outcomeHeaders(reservation, outcome);
   }
 
   /** outcomeHeaders of a response the origin just gave, with `X-Cache: MISS` when the endpoint caches. */
   function originOutcomeHeaders(call: PaidCall, outcome: CallOutcome, cacheMiss: boolean): Record<string, string> {
-    const headers = outcomeHeaders(call, outcome);
+    const headers = callOutcomeHeaders(call, outcome);
     if (cacheMiss) headers["x-cache"] = "MISS";
     return headers;
   }
@@ -325,7 +291,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   async function refuse(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, refusal: PaymentRefusal) {
     switch (refusal.kind) {
       case "challenge":
-        return challenge(ctx, tenant, endpoint, refusal.offer, refusal.notCharged ? { payment: "not_charged", code: "payment_failed" } : undefined);
+        return challenge(ctx, tenant, endpoint, refusal.offer, refusal.notCharged ? paymentRefused : undefined);
       case "forged":
         return forged(ctx, refusal.message);
       case "unauthorized":
@@ -337,11 +303,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       case "caveat_failed":
         // A genuine delegated credential used beyond what its holder allowed: nothing was charged,
         // and paying again would not help (a child cannot re-buy its parent's credential).
-        return send(ctx, 401, { error: { code: "caveat_failed", message: refusal.message, details: { caveat: refusal.caveat } } }, paymentHeaders({ payment: "not_charged" }));
+        return send(ctx, 401, { error: { code: "caveat_failed", message: refusal.message, details: { caveat: refusal.caveat } } }, paymentHeaders(paymentNotCharged));
       case "in_use":
         return sendError(ctx, 409, "conflict", "This proof is being redeemed by another request right now; retry when it completes", {
           "retry-after": "1",
-          ...paymentHeaders({ payment: "not_charged", code: "payment_failed" }),
+          ...paymentHeaders(paymentRefused),
         });
     }
   }
@@ -350,14 +316,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   async function challengeAgain(call: PaidCall) {
     const offer = challengeOffer(paymentDeps, call.endpoint, {});
     if ("problem" in offer) throw new Error(offer.problem);
-    return challenge(call.ctx, call.tenant, call.endpoint, offer, { payment: "not_charged", code: "payment_failed" });
+    return challenge(call.ctx, call.tenant, call.endpoint, offer, paymentRefused);
   }
 
   /** Answers an origin that could not be reached or timed out; the reservation is given back first. */
   async function upstreamFailed(call: PaidCall, failure: { kind: "unreachable" | "timeout" | "aborted"; message: string }) {
     await call.reservation.refund();
     if (failure.kind === "aborted") return noteOutcome(call.ctx, call.reservation, "refunded", false);
-    return sendError(call.ctx, failure.kind === "timeout" ? 504 : 502, "bad_gateway", failure.message, outcomeHeaders(call, "refunded"));
+    return sendError(call.ctx, failure.kind === "timeout" ? 504 : 502, "bad_gateway", failure.message, callOutcomeHeaders(call, "refunded"));
   }
 
   /** A non-stream call: cache hit, or origin call then relay (per_kb: metered). */
@@ -415,13 +381,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     } else {
       await reservation.commit();
     }
-    const headers = relayedHeaders(
+    const headers = originResponseHeaders(
       hit.headers,
       {
-        ...outcomeHeaders(call, "served"),
+        ...callOutcomeHeaders(call, "served"),
         ...extra,
         "x-cache": "HIT",
-        "x-cache-age": String(Math.max(0, Math.floor((clock() - hit.storedAt) / 1000))),
+        "x-cache-age": cacheAgeSeconds(hit.storedAt, clock()),
         "content-length": String(hit.body.length),
       },
       ctx.cookieScope,
@@ -447,13 +413,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     if (read.kind === "too_large") {
       if (affordable > limits.perKbMaxBytes) {
-        return sendError(ctx, 502, "bad_gateway", `The response is larger than the ${limits.perKbMaxBytes / 1048576} MB a per_kb endpoint can meter`, paymentHeaders({ payment: "not_charged" }));
+        return sendError(ctx, 502, "bad_gateway", `The response is larger than the ${limits.perKbMaxBytes / 1048576} MB a per_kb endpoint can meter`, paymentHeaders(paymentNotCharged));
       }
       return challengeAgain(call);
     }
     const charged = await meter.charge(read.body.length);
     if (!charged.ok) return challengeAgain(call);
-    const headers = relayedHeaders(
+    const headers = originResponseHeaders(
       result.headers,
       {
         ...originOutcomeHeaders(call, outcome, cacheMiss),
@@ -525,7 +491,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const scope = session ? "one session" : "one address on this API's free endpoints";
       return sendError(ctx, 429, "rate_limited", `${holder} ${slots.limit} streams, the most ${scope} may hold at once; close one and retry`, {
         "retry-after": "5",
-        ...(session ? paymentHeaders({ payment: "not_charged" }) : {}),
+        ...(session ? paymentHeaders(paymentNotCharged) : {}),
       });
     }
     try {
@@ -542,14 +508,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (result.kind !== "response") return upstreamFailed(call, result);
     if (isRetryableUpstreamStatus(result.statusCode)) {
       await reservation.refund();
-      return relay(ctx, result, outcomeHeaders(call, "refunded"));
+      return relay(ctx, result, callOutcomeHeaders(call, "refunded"));
     }
     const contentType = String(result.headers["content-type"] ?? "").toLowerCase();
     if (result.statusCode >= 300 || !contentType.startsWith("text/event-stream")) {
       await reservation.commit();
-      return relay(ctx, result, outcomeHeaders(call, result.statusCode >= 400 ? "rejected" : "served"));
+      return relay(ctx, result, callOutcomeHeaders(call, result.statusCode >= 400 ? "rejected" : "served"));
     }
-    const headers = relayedHeaders(result.headers, { ...outcomeHeaders(call, "served"), "x-accel-buffering": "no" }, ctx.cookieScope);
+    const headers = originResponseHeaders(result.headers, { ...callOutcomeHeaders(call, "served"), "x-accel-buffering": "no" }, ctx.cookieScope);
     headers["cache-control"] ??= "no-cache";
     delete headers["content-length"];
     ctx.res.writeHead(result.statusCode, headers);
@@ -921,23 +887,4 @@ function pump(body: Readable, res: ServerResponse): Promise<void> {
     body.pipe(res);
   }
   return relay.done;
-}
-
-/**
- * The origin's response headers with ours on top, without those that would act on the platform
- * (isWithheldFromClient: its CORS, cookies, host-wide policies, our payment headers). The origin's
- * exposed header names join the gateway's rather than replace them; its cookies come through only
- * for an endpoint that opted in, filtered (cookie-policy.ts).
- */
-function relayedHeaders(origin: Record<string, string | string[]>, extra: Record<string, string>, cookies: CookieScope | null): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {};
-  for (const name in origin) if (!isWithheldFromClient(name)) headers[name] = origin[name];
-  const exposed = origin["access-control-expose-headers"];
-  if (exposed !== undefined) headers["access-control-expose-headers"] = `${exposedHeaders}, ${[exposed].flat().join(", ")}`;
-  if (cookies && origin["set-cookie"] !== undefined) {
-    const relayed = setCookiesForClient(origin["set-cookie"], cookies);
-    if (relayed.length) headers["set-cookie"] = relayed;
-  }
-  for (const name in extra) headers[name] = extra[name];
-  return headers;
 }

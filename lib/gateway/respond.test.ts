@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import type { ReservationKind } from "./reserve-payment.ts";
+import { cacheAgeSeconds, exposedHeaders, originResponseHeaders, outcomeHeaders, paymentHeaders, paymentOutcome, type CallOutcome } from "./respond.ts";
+
+/** A reservation as respond.ts sees it: its kind and the state headers it would add. */
+function reservation(kind: ReservationKind, state: Record<string, string> = {}) {
+  return { kind, stateHeaders: () => ({ ...state }) };
+}
+
+describe("paymentOutcome and outcomeHeaders (spec 7.2, 7.3)", () => {
+  it.each<[ReservationKind, CallOutcome, string | undefined, string | undefined]>([
+    ["proof", "served", "charged", undefined],
+    ["proof", "rejected", "charged", "upstream_rejected"],
+    ["proof", "refunded", "reverted", "upstream_failed_retryable"],
+    ["session", "served", "charged", undefined],
+    ["session", "rejected", "charged", "upstream_rejected"],
+    ["session", "refunded", "refunded_to_balance", "upstream_failed_retryable"],
+    ["credit", "served", "charged", undefined],
+    ["credit", "rejected", "charged", "upstream_rejected"],
+    ["credit", "refunded", "refunded_to_balance", "upstream_failed_retryable"],
+    ["free", "served", undefined, undefined],
+    ["free", "refunded", undefined, undefined],
+    ["free_try", "served", undefined, undefined],
+    ["free_try", "refunded", undefined, undefined],
+  ])("%s, %s → X-Hub-Payment %s, code %s", (kind, outcome, payment, code) => {
+    const headers = outcomeHeaders(reservation(kind), outcome);
+    expect(headers["x-hub-payment"]).toBe(payment);
+    expect(headers["x-hub-payment-code"]).toBe(code);
+    expect(paymentOutcome(kind, outcome)?.payment).toBe(payment);
+  });
+
+  it("keeps the reservation's state headers, except a free try's after a refund (it was given back)", () => {
+    expect(outcomeHeaders(reservation("session", { "x-session-balance": "4" }), "refunded")).toEqual({
+      "x-session-balance": "4",
+      "x-hub-payment": "refunded_to_balance",
+      "x-hub-payment-code": "upstream_failed_retryable",
+    });
+    expect(outcomeHeaders(reservation("free_try", { "x-free-try": "used" }), "served")).toEqual({ "x-free-try": "used" });
+    expect(outcomeHeaders(reservation("free_try", { "x-free-try": "used" }), "refunded")).toEqual({});
+  });
+
+  it("writes into the object it is given", () => {
+    const into = { "retry-after": "1" };
+    expect(paymentHeaders({ payment: "not_charged", code: "payment_failed" }, into)).toBe(into);
+    expect(into).toEqual({ "retry-after": "1", "x-hub-payment": "not_charged", "x-hub-payment-code": "payment_failed" });
+  });
+});
+
+describe("cacheAgeSeconds", () => {
+  it.each([
+    [0, 0, "0"],
+    [1_000, 1_999, "0"],
+    [1_000, 2_000, "1"],
+    [1_000, 61_500, "60"],
+    // Another instance stored it with a clock a little ahead: never a negative age.
+    [5_000, 1_000, "0"],
+  ])("stored at %d, now %d → %s", (storedAt, now, age) => expect(cacheAgeSeconds(storedAt, now)).toBe(age));
+});
+
+describe("originResponseHeaders", () => {
+  it("keeps the origin's own headers, drops what acts on the platform, and puts ours on top", () => {
+    const headers = originResponseHeaders(
+      {
+        "content-type": "application/json",
+        "x-origin": "1",
+        "x-hub-payment": "reverted",
+        "x-session-balance": "999",
+        "access-control-allow-origin": "https://evil.example",
+        "strict-transport-security": "max-age=1",
+        "set-cookie": "sid=1; Path=/",
+        "access-control-expose-headers": "X-Origin",
+      },
+      { "x-hub-payment": "charged" },
+      null,
+    );
+    expect(headers).toEqual({
+      "content-type": "application/json",
+      "x-origin": "1",
+      "access-control-expose-headers": `${exposedHeaders}, X-Origin`,
+      "x-hub-payment": "charged",
+    });
+  });
+
+  it("relays host-only cookies of an opted-in endpoint, under the tenant's prefix on the path form", () => {
+    const headers = originResponseHeaders(
+      { "set-cookie": ["a=1; Path=/", "b=2; Domain=example.com"] },
+      {},
+      { clientHost: "gw.example.com", siteHost: "example.com", pathPrefix: "/gw/acme" },
+    );
+    expect(headers["set-cookie"]).toEqual(["a=1; Path=/gw/acme"]);
+  });
+});
