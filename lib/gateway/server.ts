@@ -16,15 +16,12 @@ import type { ErrorCode } from "../errors/index.ts";
 import { canonicalQuery } from "../l402/canonical-path.ts";
 import { parseAuthorization } from "../l402/headers.ts";
 import type { DevLightningNode } from "../lightning/dev-node.ts";
-import { WalletError, type WalletBackend } from "../lightning/types.ts";
-import type { CapableWalletBackend } from "../lightning/wallet-capabilities.ts";
+import { WalletError } from "../lightning/types.ts";
 import type { Logger } from "../logging/logger.ts";
 import { createFreeTryVerifier, type FreeTryVerifier } from "../payments/free-try.ts";
 import { issueChallenge } from "../payments/issue-challenge.ts";
 import { formatKb, perKbCost, quoteEndpoint, streamPricing } from "../pricing/quote.ts";
 import type { KeyValueStore } from "../store/types.ts";
-import { walletTargetPolicy } from "../lightning/wallet-network.ts";
-import { openWalletBackend } from "../wallets/open-wallet.ts";
 import { EventStreamRelay, StreamTicker } from "./event-stream-relay.ts";
 import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus, relayEnd, type DirectOriginResponse, type OriginRequest, type OriginResponse } from "./origin-call.ts";
 import { hostOf, type CookieScope } from "./cookie-policy.ts";
@@ -38,6 +35,7 @@ import { cacheKey, isStorableResponse, MAX_CACHED_BODY_BYTES, responseCacheFor, 
 import { matchRoute } from "./route-match.ts";
 import { TenantCache, type GatewayEndpoint, type GatewayTenant } from "./tenant-cache.ts";
 import { UsageRecorder } from "./usage-recorder.ts";
+import { WalletPool } from "./wallet-pool.ts";
 import { StreamSlots } from "./stream-slots.ts";
 import { originDispatcher } from "../tenants/origin-policy.ts";
 import { CallAbort, DeadlineSweeper } from "./deadlines.ts";
@@ -155,6 +153,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const freeStreams = new StreamSlots({ store, log, limit: config.gatewayFreeStreamsPerIp });
   // Whole-call origin timeouts for non-stream calls, noticed within a quarter of the limit.
   const deadlines = new DeadlineSweeper(Math.max(10, Math.min(250, Math.floor(limits.originTimeoutMs / 4))));
+  const wallets = new WalletPool({ config, devNode: options.devNode });
   const usage = new UsageRecorder({ prisma, log, flushIntervalMs: limits.usageFlushMs, clock });
   const paymentDeps = {
     prisma,
@@ -178,20 +177,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     send(ctx, status, { error: { code, message } }, headers);
   }
 
-  // One live backend per tenant (NWC and phoenixd hold sockets), replaced when the credentials change.
-  const wallets = new Map<string, { sealed: string; backend: CapableWalletBackend }>();
-  // A provider chooses its wallet's address: every connection to it passes the wallet address rules.
-  const walletTargets = walletTargetPolicy(config);
-  function walletFor(tenant: GatewayTenant): WalletBackend {
-    if (!tenant.wallet) throw new WalletError("unreachable", "No wallet connected");
-    const cached = wallets.get(tenant.id);
-    if (cached?.sealed === tenant.wallet.credentialsEnc) return cached.backend;
-    void cached?.backend.close?.().catch(() => {});
-    const backend = openWalletBackend({ appSecret: config.appSecret, wallet: tenant.wallet, devNode: options.devNode, targetPolicy: walletTargets });
-    wallets.set(tenant.id, { sealed: tenant.wallet.credentialsEnc, backend });
-    return backend;
-  }
-
   async function challenge(ctx: Ctx, tenant: GatewayTenant, endpoint: GatewayEndpoint, offer: ChallengeOffer, extra?: PaymentHeaders) {
     // Every 402 is a new invoice on the provider's wallet: bounded per IP and tenant, whatever limits the request passed.
     const allowed = await limiter.checkChallenge({ ip: ctx.clientIp, tenantId: tenant.id });
@@ -208,7 +193,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     try {
       issued = await issueChallenge({
         prisma,
-        wallet: walletFor(tenant),
+        wallet: wallets.walletFor(tenant),
         appSecret: config.appSecret,
         tenantId: tenant.id,
         endpointId: endpoint.id,
@@ -844,8 +829,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       sessionStreams.close();
       freeStreams.close();
       await usage.close().catch((err) => log.error("usage counters not written at shutdown", { error: err }));
-      await Promise.allSettled([...wallets.values()].map((w) => w.backend.close?.()));
-      wallets.clear();
+      await wallets.close();
       if (!options.dispatcher) await Promise.all([(dispatcher as Agent).close(), (streamDispatcher as Agent).close()]);
     },
   };
