@@ -36,6 +36,7 @@ import { matchRoute } from "./route-match.ts";
 import { TenantCache, type GatewayEndpoint, type GatewayTenant } from "./tenant-cache.ts";
 import { UsageRecorder } from "./usage-recorder.ts";
 import { WalletPool } from "./wallet-pool.ts";
+import { Drain } from "./drain.ts";
 import { StreamSlots } from "./stream-slots.ts";
 import { originDispatcher } from "../tenants/origin-policy.ts";
 import { CallAbort, DeadlineSweeper } from "./deadlines.ts";
@@ -731,34 +732,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
-  // A shutdown waits for both (drain): responses between a request's arrival and their end, and
-  // request handlers until they return. A handler can outlive its response (the client left while
-  // its claim was being written, then the claim is released): its money statements need the pool
-  // that the process closes after close() returns.
-  const inFlight = new Set<ServerResponse>();
-  let runningHandlers = 0;
-  let draining = false;
-  let drained: (() => void) | null = null;
-  const busy = () => inFlight.size > 0 || runningHandlers > 0;
-  const settled = () => {
-    if (!busy()) drained?.();
-  };
-  /** Resolves when no response or handler is left, or after `ms`. */
-  const idle = async (ms: number) => {
-    if (!busy()) return;
-    let timer: NodeJS.Timeout | undefined;
-    await new Promise<void>((resolve) => {
-      drained = resolve;
-      timer = setTimeout(resolve, ms);
-    });
-    drained = null;
-    clearTimeout(timer);
-  };
-
+  const drain = new Drain();
   const server = http.createServer((req, res) => {
-    inFlight.add(res);
-    // While draining, each response closes its connection, so keep-alive clients reconnect elsewhere.
-    if (draining) res.setHeader("connection", "close");
+    drain.responseStarted(res);
     const ctx: Ctx = {
       req,
       res,
@@ -772,8 +748,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     res.setHeader("access-control-allow-origin", "*");
     res.setHeader("access-control-expose-headers", exposedHeaders);
     res.on("close", () => {
-      inFlight.delete(res);
-      settled();
+      drain.responseClosed(res);
       deadlines.delete(ctx.abort);
       // Whatever is still running upstream for this response ends with it: the client left, or an
       // error answer went out while an origin body was still unread (a finished call has already
@@ -781,16 +756,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       ctx.abort.abort();
       if (ctx.usage) countUsage(ctx.usage, res.statusCode);
     });
-    runningHandlers += 1;
+    drain.handlerStarted();
     handle(ctx)
       .catch((err) => {
         log.error("gateway request failed", { requestId: ctx.requestId, error: err });
         sendError(ctx, 500, "internal", "Internal gateway error");
       })
-      .finally(() => {
-        runningHandlers -= 1;
-        settled();
-      });
+      .finally(() => drain.handlerEnded());
   });
   server.headersTimeout = 15_000;
   server.requestTimeout = 0; // streams may last long; the body reader has its own timeout
@@ -811,19 +783,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       return (server.address() as AddressInfo).port;
     },
     async close() {
-      // Drain: no new connections; calls in flight finish (their money statements included), open
-      // streams end at their next event boundary; whatever is still running after shutdownDrainMs
-      // is cut, and its handler gets shutdownCutGraceMs to give its claim back (past that, the
-      // claim lapses with its lease: the payer can redeem again).
-      draining = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      ticker.shutdown();
-      for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
-      await idle(limits.shutdownDrainMs);
-      server.closeAllConnections();
-      await idle(limits.shutdownCutGraceMs);
-      await closed;
+      await drain.closeServer(server, { drainMs: limits.shutdownDrainMs, cutGraceMs: limits.shutdownCutGraceMs, endStreams: () => ticker.shutdown() });
       await tenants.stop();
       deadlines.close();
       sessionStreams.close();
