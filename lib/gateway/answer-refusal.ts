@@ -5,7 +5,7 @@ import { WalletError } from "../lightning/types.ts";
 import { issueChallenge } from "../payments/issue-challenge.ts";
 import type { GatewayDeps } from "./gateway-deps.ts";
 import type { PaidCall, RequestContext } from "./request-context.ts";
-import { paymentHeaders, paymentNotCharged, paymentRefused, type PaymentHeaders } from "./respond.ts";
+import { gatewayErrorStatus, paymentHeaders, paymentNotCharged, paymentRefused, type PaymentHeaders } from "./respond.ts";
 import { challengeOffer, type ChallengeOffer, type PaymentRefusal } from "./reserve-payment.ts";
 import type { GatewayEndpoint, GatewayTenant } from "./tenant-cache.ts";
 import { sendError, sendJson } from "./write-response.ts";
@@ -20,7 +20,6 @@ export async function sendChallenge(deps: ChallengeDeps, ctx: RequestContext, te
   if (!allowed.ok) {
     return sendError(
       ctx,
-      429,
       "rate_limited",
       `Too many payment challenges: this API issues at most ${deps.limiter.limits.challengesPerMinute} payment challenges per minute to one address; retry in ${allowed.retryAfterSeconds} s`,
       { "retry-after": String(allowed.retryAfterSeconds), ...(extra ? paymentHeaders(extra) : {}) },
@@ -44,12 +43,13 @@ export async function sendChallenge(deps: ChallengeDeps, ctx: RequestContext, te
   } catch (err) {
     if (!(err instanceof WalletError)) throw err;
     deps.log.warn("invoice creation failed", { requestId: ctx.requestId, tenant: tenant.slug, kind: err.kind, error: err.message });
-    return sendError(ctx, 503, "service_unavailable", "The provider's wallet could not create an invoice; try again shortly", {
+    return sendError(ctx, "service_unavailable", "The provider's wallet could not create an invoice; try again shortly", {
       "retry-after": "30",
       ...(extra ? paymentHeaders(extra) : {}),
     });
   }
-  sendJson(ctx, 402, issued.body, {
+  // The challenge body is spec 2.1's, not the error shape: 402 is payment_required's status in the table.
+  sendJson(ctx, gatewayErrorStatus("payment_required"), issued.body, {
     "www-authenticate": issued.wwwAuthenticate,
     "cache-control": "no-store",
     ...(extra ? paymentHeaders(extra) : {}),
@@ -71,17 +71,17 @@ export async function answerRefusal(deps: ChallengeDeps, ctx: RequestContext, te
     case "forged":
       return refuseForgery(deps, ctx, refusal.message);
     case "unauthorized":
-      return sendError(ctx, 401, "unauthorized", refusal.message);
+      return sendError(ctx, "unauthorized", refusal.message);
     case "bad_request":
-      return sendError(ctx, 400, "bad_request", refusal.message);
+      return sendError(ctx, "bad_request", refusal.message);
     case "unknown_caveat":
-      return sendError(ctx, 401, "unknown_caveat", refusal.message);
+      return sendError(ctx, "unknown_caveat", refusal.message);
     case "caveat_failed":
       // A genuine delegated credential used beyond what its holder allowed: nothing was charged,
       // and paying again would not help (a child cannot re-buy its parent's credential).
-      return sendJson(ctx, 401, { error: { code: "caveat_failed", message: refusal.message, details: { caveat: refusal.caveat } } }, paymentHeaders(paymentNotCharged));
+      return sendError(ctx, "caveat_failed", refusal.message, paymentHeaders(paymentNotCharged), { caveat: refusal.caveat });
     case "in_use":
-      return sendError(ctx, 409, "conflict", "This proof is being redeemed by another request right now; retry when it completes", {
+      return sendError(ctx, "conflict", "This proof is being redeemed by another request right now; retry when it completes", {
         "retry-after": "1",
         ...paymentHeaders(paymentRefused),
       });
@@ -91,5 +91,5 @@ export async function answerRefusal(deps: ChallengeDeps, ctx: RequestContext, te
 /** 401 for a forged or malformed credential; repeated forgeries demote the IP (spec 5.1). */
 export async function refuseForgery(deps: Pick<GatewayDeps, "limiter">, ctx: RequestContext, message: string): Promise<void> {
   await deps.limiter.recordForgery(ctx.clientIp);
-  sendError(ctx, 401, "unauthorized", message);
+  sendError(ctx, "unauthorized", message);
 }

@@ -6,7 +6,7 @@ import type { ServerResponse } from "node:http";
 import { noteOutcome } from "./request-usage.ts";
 import { DirectBody, relayEnd, type DirectOriginResponse, type OriginFailure, type OriginResponse } from "./origin-call.ts";
 import type { PaidCall, RequestContext } from "./request-context.ts";
-import { originResponseHeaders, outcomeHeaders, type CallOutcome } from "./respond.ts";
+import { originResponseHeaders, outcomeHeaders, upstreamFailureCode, type CallOutcome } from "./respond.ts";
 import { MAX_CACHED_BODY_BYTES } from "./response-cache.ts";
 import { sendError } from "./write-response.ts";
 
@@ -51,11 +51,11 @@ export function originOutcomeHeaders({ ctx, reservation }: PaidCall, outcome: Ca
   return headers;
 }
 
-/** Answers an origin that could not be reached or timed out; the reservation is given back first. */
+/** Answers an origin that could not be reached (502) or timed out (504); the reservation is given back first. */
 export async function answerUpstreamFailure(call: PaidCall, failure: OriginFailure): Promise<void> {
   await call.reservation.refund();
   if (failure.kind === "aborted") return noteOutcome(call.ctx.usage, call.reservation, "refunded", false);
-  return sendError(call.ctx, failure.kind === "timeout" ? 504 : 502, "bad_gateway", failure.message, originOutcomeHeaders(call, "refunded", false));
+  return sendError(call.ctx, upstreamFailureCode(failure.kind), failure.message, originOutcomeHeaders(call, "refunded", false));
 }
 
 /**

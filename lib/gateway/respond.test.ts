@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
+import { errorStatus, type ErrorCode } from "../errors/index.ts";
 import type { ReservationKind } from "./reserve-payment.ts";
-import { cacheAgeSeconds, exposedHeaders, originResponseHeaders, outcomeHeaders, paymentHeaders, paymentOutcome, type CallOutcome } from "./respond.ts";
+import {
+  cacheAgeSeconds,
+  exposedHeaders,
+  gatewayErrorStatus,
+  originResponseHeaders,
+  outcomeHeaders,
+  paymentHeaders,
+  paymentOutcome,
+  upstreamFailureCode,
+  type CallOutcome,
+  type UpstreamFailureKind,
+} from "./respond.ts";
 
 /** A reservation as respond.ts sees it: its kind and the state headers it would add. */
 function reservation(kind: ReservationKind, state: Record<string, string> = {}) {
@@ -88,5 +100,40 @@ describe("originResponseHeaders", () => {
       { clientHost: "gw.example.com", siteHost: "example.com", pathPrefix: "/gw/acme" },
     );
     expect(headers["set-cookie"]).toEqual(["a=1; Path=/gw/acme"]);
+  });
+});
+
+describe("gatewayErrorStatus: the one error table, with the spec's exceptions named", () => {
+  it.each<[ErrorCode, number]>([
+    ["bad_request", 400],
+    // Spec 7.1: "400 bad request: invalid path, method or body"; the table says 405 elsewhere.
+    ["method_not_allowed", 400],
+    ["unauthorized", 401],
+    ["unknown_caveat", 401],
+    ["caveat_failed", 401],
+    ["payment_required", 402],
+    ["forbidden", 403],
+    ["not_found", 404],
+    ["request_timeout", 408],
+    ["conflict", 409],
+    ["payload_too_large", 413],
+    ["rate_limited", 429],
+    ["internal", 500],
+    ["bad_gateway", 502],
+    ["service_unavailable", 503],
+    ["gateway_timeout", 504],
+  ])("%s → %d", (code, status) => expect(gatewayErrorStatus(code)).toBe(status));
+
+  it("differs from lib/errors only where an override says so", () => {
+    const differing = (Object.keys(errorStatus) as ErrorCode[]).filter((code) => gatewayErrorStatus(code) !== errorStatus[code]);
+    expect(differing).toEqual(["method_not_allowed"]);
+  });
+
+  it.each<[UpstreamFailureKind, ErrorCode, number]>([
+    ["unreachable", "bad_gateway", 502],
+    ["timeout", "gateway_timeout", 504],
+  ])("an origin that is %s → %s (%d)", (kind, code, status) => {
+    expect(upstreamFailureCode(kind)).toBe(code);
+    expect(gatewayErrorStatus(upstreamFailureCode(kind))).toBe(status);
   });
 });

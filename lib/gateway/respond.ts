@@ -1,7 +1,9 @@
-// How the gateway's answers look, decided without I/O: which payment headers a call's outcome
-// carries (spec 7.2), the cache headers (spec 4.1 rule 4), the CORS names browsers may read, and
-// which of an origin's response headers reach the client. The serve-*.ts files write what this
+// How the gateway's answers look, decided without I/O: the status of each error code (lib/errors'
+// one table, with the spec's exceptions named), which payment headers a call's outcome carries
+// (spec 7.2), the cache headers (spec 4.1 rule 4), the CORS names browsers may read, and which of
+// an origin's response headers reach the client. The serve-*.ts files write what this
 // decides; a table of cases tests it (respond.test.ts).
+import { errorStatus, type ErrorCode } from "../errors/index.ts";
 import { setCookiesForClient, type CookieScope } from "./cookie-policy.ts";
 import { isWithheldFromClient } from "./origin-call.ts";
 import type { Reservation, ReservationKind } from "./reserve-payment.ts";
@@ -22,6 +24,26 @@ export const exposedHeaders = [
   "X-Free-Try",
   "Retry-After",
 ].join(", ");
+
+/**
+ * Where the spec fixes a gateway status that the platform's table gives otherwise. Spec 7.1 lists
+ * "400 bad request: invalid path, method or body", so a method the path does not serve is 400
+ * (with `Allow`, docs/decisions.md "Method mismatch → 400 with Allow"), not the table's 405.
+ */
+const gatewayStatusOverrides: Partial<Record<ErrorCode, number>> = { method_not_allowed: 400 };
+
+/** The HTTP status the gateway answers an error code with: lib/errors' table, except the overrides above. */
+export function gatewayErrorStatus(code: ErrorCode): number {
+  return gatewayStatusOverrides[code] ?? errorStatus[code];
+}
+
+/** Why an origin gave no answer the client can have (the client leaving is answered by nobody). */
+export type UpstreamFailureKind = "unreachable" | "timeout";
+
+/** The error code of an origin failure: 504 gateway_timeout when it ran out of time, else 502 bad_gateway. */
+export function upstreamFailureCode(kind: UpstreamFailureKind): ErrorCode {
+  return kind === "timeout" ? "gateway_timeout" : "bad_gateway";
+}
 
 /** What happened to a request's money (spec 7.2): `X-Hub-Payment` and, on failures, `X-Hub-Payment-Code`. */
 export type PaymentHeaders = {

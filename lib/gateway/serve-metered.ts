@@ -37,7 +37,7 @@ export async function serveMetered(deps: ServeMeteredDeps, call: PaidCall, resul
   }
   if (read.kind === "too_large") {
     if (affordable > limits.perKbMaxBytes) {
-      return sendError(ctx, 502, "bad_gateway", `The response is larger than the ${limits.perKbMaxBytes / 1048576} MB a per_kb endpoint can meter`, paymentHeaders(paymentNotCharged));
+      return sendError(ctx, "bad_gateway", `The response is larger than the ${limits.perKbMaxBytes / 1048576} MB a per_kb endpoint can meter`, paymentHeaders(paymentNotCharged));
     }
     return challengeAgain(deps, call);
   }

@@ -34,25 +34,25 @@ export async function serveRequest(deps: GatewayDeps, ctx: RequestContext): Prom
   if (rawPath === "/healthz") return deps.health.answer(ctx);
 
   const address = resolveTenant(req.headers.host, rawPath, deps.hostSuffix);
-  if (!address) return sendError(ctx, 404, "not_found", "No API at this address; tenant gateways live at /gw/<slug>/...");
+  if (!address) return sendError(ctx, "not_found", "No API at this address; tenant gateways live at /gw/<slug>/...");
   const normalized = normalizeRequestPath(address.path);
-  if ("problem" in normalized) return sendError(ctx, 400, "bad_request", normalized.message);
+  if ("problem" in normalized) return sendError(ctx, "bad_request", normalized.message);
   // The query is forwarded and signed as the origin will receive it (nothing decoded).
   const query = canonicalQuery(search);
-  if ("problem" in query) return sendError(ctx, 400, "bad_request", query.problem);
+  if ("problem" in query) return sendError(ctx, "bad_request", query.problem);
   if (tenants.lookupNeeded(address.slug)) {
     // A name this gateway does not know costs a database query: bounded per IP, so a flood of
     // random slugs is refused before it reaches the database.
     const lookup = await limiter.checkTenantLookup(ctx.clientIp);
     if (!lookup.ok) {
-      return sendError(ctx, 429, "rate_limited", `Too many requests for API names this gateway does not know; retry in ${lookup.retryAfterSeconds} s`, {
+      return sendError(ctx, "rate_limited", `Too many requests for API names this gateway does not know; retry in ${lookup.retryAfterSeconds} s`, {
         "retry-after": String(lookup.retryAfterSeconds),
       });
     }
   }
   const tenant = await tenants.get(address.slug);
-  if (!tenant) return sendError(ctx, 404, "not_found", `No API named "${address.slug}"`);
-  if (tenant.status !== "active") return sendError(ctx, 403, "forbidden", `This API is ${tenant.status}`);
+  if (!tenant) return sendError(ctx, "not_found", `No API named "${address.slug}"`);
+  if (tenant.status !== "active") return sendError(ctx, "forbidden", `This API is ${tenant.status}`);
   if (normalized.path.startsWith("/.well-known/")) {
     const doc = await deps.discovery({ tenantKey: tenant, tenantId: tenant.id, method, path: normalized.path });
     ctx.res.writeHead(doc.status, { ...doc.headers, "content-length": Buffer.byteLength(doc.body) });
@@ -61,18 +61,18 @@ export async function serveRequest(deps: GatewayDeps, ctx: RequestContext): Prom
 
   const match = matchRoute(tenant.routes, method, normalized.path);
   if (match.kind === "method_not_allowed") {
-    return sendError(ctx, 400, "method_not_allowed", `${method} is not allowed here; use ${match.allowed.join(", ")}`, { allow: match.allowed.join(", ") });
+    return sendError(ctx, "method_not_allowed", `${method} is not allowed here; use ${match.allowed.join(", ")}`, { allow: match.allowed.join(", ") });
   }
   if (match.kind === "case_mismatch") {
-    return sendError(ctx, 400, "bad_request", `The path ${normalized.path} names the endpoint ${match.template} only in other letter case; endpoint paths are case-sensitive`);
+    return sendError(ctx, "bad_request", `The path ${normalized.path} names the endpoint ${match.template} only in other letter case; endpoint paths are case-sensitive`);
   }
-  if (match.kind === "not_found" || !match.value.isActive) return sendError(ctx, 404, "not_found", `No endpoint ${method} ${normalized.path}`);
+  if (match.kind === "not_found" || !match.value.isActive) return sendError(ctx, "not_found", `No endpoint ${method} ${normalized.path}`);
   const endpoint = match.value;
   ctx.usage = { tenantId: tenant.id, endpointId: endpoint.id, outcome: null, paid: false, upstreamError: false };
   if (endpoint.forwardCookies) {
     ctx.cookieScope = { clientHost: hostOf(req.headers.host), siteHost: deps.siteHost, pathPrefix: address.form === "path" ? `/gw/${address.slug}` : null };
   }
-  if (!tenant.originUrl) return sendError(ctx, 503, "service_unavailable", "The provider has not configured an origin yet");
+  if (!tenant.originUrl) return sendError(ctx, "service_unavailable", "The provider has not configured an origin yet");
 
   // headersDistinct copies every header into arrays; only a request with Authorization needs it
   // (to see repeated lines, e.g. L402 and LSAT both sent).
@@ -97,21 +97,21 @@ export async function serveRequest(deps: GatewayDeps, ctx: RequestContext): Prom
     credentialed: presented.credentialed,
   });
   if (!decision.ok) {
-    return sendError(ctx, 429, "rate_limited", `Too many requests (${decision.scope} limit); retry in ${decision.retryAfterSeconds} s`, {
+    return sendError(ctx, "rate_limited", `Too many requests (${decision.scope} limit); retry in ${decision.retryAfterSeconds} s`, {
       "retry-after": String(decision.retryAfterSeconds),
     });
   }
 
   const quote = quoteEndpoint(endpoint);
-  if (quote && !tenant.wallet) return sendError(ctx, 503, "service_unavailable", "The provider has not connected a wallet yet");
+  if (quote && !tenant.wallet) return sendError(ctx, "service_unavailable", "The provider has not connected a wallet yet");
   if (endpoint.streaming && endpoint.pricingModel && streamPricing(endpoint.pricingModel) === "refused") {
     // per_kb streams are refused before any invoice (spec 4.7 rule 5): nobody pays for what we will not serve.
-    return sendError(ctx, 503, "service_unavailable", "This endpoint streams but is priced per_kb; streams are priced per connection");
+    return sendError(ctx, "service_unavailable", "This endpoint streams but is priced per_kb; streams are priced per connection");
   }
 
   const read = await readBody(req, limits.maxBodyBytes, limits.bodyReadTimeoutMs);
-  if (read.kind === "too_large") return sendError(ctx, 413, "payload_too_large", "The request body exceeds 1 MB", { connection: "close" });
-  if (read.kind === "timeout") return sendError(ctx, 408, "request_timeout", "The request body was not received in time", { connection: "close" });
+  if (read.kind === "too_large") return sendError(ctx, "payload_too_large", "The request body exceeds 1 MB", { connection: "close" });
+  if (read.kind === "timeout") return sendError(ctx, "request_timeout", "The request body was not received in time", { connection: "close" });
   if (read.kind === "aborted") return;
 
   const maxStreamMs = (endpoint.maxStreamSeconds ?? limits.streamMaxSeconds) * 1000;

@@ -32,7 +32,7 @@ export async function serveStream(deps: ServeStreamDeps, call: PaidCall, maxDura
     await reservation.refund();
     const holder = session ? "This session already holds" : "This address already holds";
     const scope = session ? "one session" : "one address on this API's free endpoints";
-    return sendError(ctx, 429, "rate_limited", `${holder} ${slots.limit} streams, the most ${scope} may hold at once; close one and retry`, {
+    return sendError(ctx, "rate_limited", `${holder} ${slots.limit} streams, the most ${scope} may hold at once; close one and retry`, {
       "retry-after": "5",
       ...(session ? paymentHeaders(paymentNotCharged) : {}),
     });

@@ -148,7 +148,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     serveRequest(deps, ctx)
       .catch((err) => {
         log.error("gateway request failed", { requestId: ctx.requestId, error: err });
-        sendError(ctx, 500, "internal", "Internal gateway error");
+        sendError(ctx, "internal", "Internal gateway error");
       })
       .finally(() => drain.handlerEnded());
   });

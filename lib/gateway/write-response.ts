@@ -2,6 +2,7 @@
 // serializes a body the gateway made itself. Headers are decided by the caller (respond.ts).
 import type { ErrorCode } from "../errors/index.ts";
 import type { RequestContext } from "./request-context.ts";
+import { gatewayErrorStatus } from "./respond.ts";
 
 /** Sends `body` as JSON (no body on HEAD); a response whose head already left is cut instead. */
 export function sendJson(ctx: RequestContext, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
@@ -11,7 +12,10 @@ export function sendJson(ctx: RequestContext, status: number, body: unknown, hea
   ctx.res.end(ctx.req.method === "HEAD" ? undefined : text);
 }
 
-/** Sends `{error: {code, message}}` (STYLE.md rule 4's one error shape). */
-export function sendError(ctx: RequestContext, status: number, code: ErrorCode | string, message: string, headers: Record<string, string | string[]> = {}): void {
-  sendJson(ctx, status, { error: { code, message } }, headers);
+/**
+ * Sends `{error: {code, message, details?}}` (STYLE.md rule 4's one error shape) with the status
+ * the error table gives the code (gatewayErrorStatus: lib/errors, with the spec's exceptions).
+ */
+export function sendError(ctx: RequestContext, code: ErrorCode, message: string, headers: Record<string, string | string[]> = {}, details?: unknown): void {
+  sendJson(ctx, gatewayErrorStatus(code), { error: details === undefined ? { code, message } : { code, message, details } }, headers);
 }
