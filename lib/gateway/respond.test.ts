@@ -38,6 +38,9 @@ describe("paymentOutcome and outcomeHeaders (spec 7.2, 7.3)", () => {
     const headers = outcomeHeaders(reservation(kind), outcome);
     expect(headers["x-hub-payment"]).toBe(payment);
     expect(headers["x-hub-payment-code"]).toBe(code);
+    // The deployed client's names carry the same values (issue 26).
+    expect(headers["x-bolthub-payment"]).toBe(payment);
+    expect(headers["x-bolthub-payment-code"]).toBe(code);
     expect(paymentOutcome(kind, outcome)?.payment).toBe(payment);
   });
 
@@ -46,6 +49,8 @@ describe("paymentOutcome and outcomeHeaders (spec 7.2, 7.3)", () => {
       "x-session-balance": "4",
       "x-hub-payment": "refunded_to_balance",
       "x-hub-payment-code": "upstream_failed_retryable",
+      "x-bolthub-payment": "refunded_to_balance",
+      "x-bolthub-payment-code": "upstream_failed_retryable",
     });
     expect(outcomeHeaders(reservation("free_try", { "x-free-try": "used" }), "served")).toEqual({ "x-free-try": "used" });
     expect(outcomeHeaders(reservation("free_try", { "x-free-try": "used" }), "refunded")).toEqual({});
@@ -54,7 +59,19 @@ describe("paymentOutcome and outcomeHeaders (spec 7.2, 7.3)", () => {
   it("writes into the object it is given", () => {
     const into = { "retry-after": "1" };
     expect(paymentHeaders({ payment: "not_charged", code: "payment_failed" }, into)).toBe(into);
-    expect(into).toEqual({ "retry-after": "1", "x-hub-payment": "not_charged", "x-hub-payment-code": "payment_failed" });
+    expect(into).toEqual({
+      "retry-after": "1",
+      "x-hub-payment": "not_charged",
+      "x-hub-payment-code": "payment_failed",
+      "x-bolthub-payment": "not_charged",
+      "x-bolthub-payment-code": "payment_failed",
+    });
+  });
+});
+
+describe("exposedHeaders", () => {
+  it("lets browsers read both payment header pairs", () => {
+    expect(exposedHeaders.split(", ")).toEqual(expect.arrayContaining(["X-Hub-Payment", "X-Hub-Payment-Code", "X-Bolthub-Payment", "X-Bolthub-Payment-Code"]));
   });
 });
 
@@ -76,13 +93,15 @@ describe("originResponseHeaders", () => {
         "content-type": "application/json",
         "x-origin": "1",
         "x-hub-payment": "reverted",
+        "x-bolthub-payment": "reverted",
+        "x-bolthub-payment-code": "upstream_failed_retryable",
         "x-session-balance": "999",
         "access-control-allow-origin": "https://evil.example",
         "strict-transport-security": "max-age=1",
         "set-cookie": "sid=1; Path=/",
         "access-control-expose-headers": "X-Origin",
       },
-      { "x-hub-payment": "charged" },
+      { "x-hub-payment": "charged", "x-bolthub-payment": "charged" },
       null,
     );
     expect(headers).toEqual({
@@ -90,6 +109,7 @@ describe("originResponseHeaders", () => {
       "x-origin": "1",
       "access-control-expose-headers": `${exposedHeaders}, X-Origin`,
       "x-hub-payment": "charged",
+      "x-bolthub-payment": "charged",
     });
   });
 

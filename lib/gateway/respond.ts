@@ -17,6 +17,8 @@ export const exposedHeaders = [
   "X-Session-Balance",
   "X-Hub-Payment",
   "X-Hub-Payment-Code",
+  "X-Bolthub-Payment",
+  "X-Bolthub-Payment-Code",
   "X-Cache",
   "X-Cache-Age",
   "X-Data-Size-KB",
@@ -64,10 +66,18 @@ export const paymentRefused: PaymentHeaders = Object.freeze({ payment: "not_char
 /** Nothing was taken, and paying again is not the way out (a caveat refused, a stream cap, an unmeterable body). */
 export const paymentNotCharged: PaymentHeaders = Object.freeze({ payment: "not_charged" });
 
-/** X-Hub-Payment and X-Hub-Payment-Code (spec 7.2), written into `into` (a new object by default). */
+/**
+ * X-Hub-Payment and X-Hub-Payment-Code (spec 7.2), written into `into` (a new object by default),
+ * and the same values as X-Bolthub-Payment / X-Bolthub-Payment-Code: the deployed client SDK reads
+ * only those (its free retry after upstream_failed_retryable and its receipts depend on them).
+ */
 export function paymentHeaders(p: PaymentHeaders, into: Record<string, string> = {}): Record<string, string> {
   into["x-hub-payment"] = p.payment;
-  if (p.code) into["x-hub-payment-code"] = p.code;
+  into["x-bolthub-payment"] = p.payment;
+  if (p.code) {
+    into["x-hub-payment-code"] = p.code;
+    into["x-bolthub-payment-code"] = p.code;
+  }
   return into;
 }
 

@@ -136,7 +136,7 @@ export async function serveRequest(deps: GatewayDeps, ctx: RequestContext): Prom
 function answerPreflight(ctx: RequestContext): void {
   ctx.res.writeHead(204, {
     "access-control-allow-methods": "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS",
-    "access-control-allow-headers": ctx.req.headers["access-control-request-headers"] ?? "Authorization, Content-Type, X-Session-Token, X-Hub-Credit",
+    "access-control-allow-headers": ctx.req.headers["access-control-request-headers"] ?? "Authorization, Content-Type, X-Session-Token, X-Hub-Credit, X-Bolthub-Credit",
     "access-control-max-age": "600",
   });
   ctx.res.end();
