@@ -6,7 +6,9 @@
 //   X-Session-Token (session)     → one conditional debit of the session (lib/payments/debit-session)
 //   L402 proof, endpoint scope    → per_request: claim the proof; session models: open the proof's
 //                                   one session (or find it) and debit it
-//   L402 proof, credit scope      → burn this endpoint's price from the tenant's credit
+//   L402 proof, credit scope      → burn this endpoint's price from the tenant's credit; credit of
+//                                   another tenant or on a session-model endpoint → 402 challenge
+//                                   (out of scope, not forged: clients drop credit only on a 402)
 //   Bearer JWT (free try on)      → today's free try of this endpoint for this user
 //   nothing usable                → 402 challenge (a credit challenge when X-Hub-Credit, or the
 //                                   deployed client's X-Bolthub-Credit, asks for one)
@@ -226,6 +228,10 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
       return refuse({ kind: "forged", message: verifyMessages[verified.reason] });
     }
     const { claims } = verified;
+    // Genuine credit that does not pay here (another provider's, or a session-model endpoint) is
+    // not a forgery: deployed clients keep credit per host and present it on every endpoint there
+    // (on the path form, every provider's), dropping it only on a 402. So: this endpoint's 402.
+    if (claims.scope.kind === "credit" && (claims.tenantId !== tenant.id || model !== "per_request")) return challenge(true);
     if (claims.tenantId !== tenant.id) return refuse({ kind: "forged", message: "This token was issued by a different API" });
     const delegation = claims.delegation;
     if (delegation) {
@@ -262,8 +268,8 @@ type ProofCharge = { model: NonNullable<GatewayEndpoint["pricingModel"]>; priceS
 async function reserveWithProof(deps: ReservePaymentDeps, request: ReserveRequest, claims: L402Claims, charge: ProofCharge): Promise<ReserveResult> {
   const { endpoint, tenant } = request;
   const { model, challenge } = charge;
+  // Credit reaches here only for a per_request endpoint of its own tenant (reservePayment).
   if (claims.scope.kind === "credit") {
-    if (model !== "per_request") return refuse({ kind: "forged", message: "Prepaid credit pays for this API's per_request endpoints only" });
     const spent = await spendCredit({
       prisma: deps.prisma,
       pg: deps.pg,
