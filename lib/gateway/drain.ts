@@ -7,6 +7,7 @@
 import type http from "node:http";
 import type { ServerResponse } from "node:http";
 
+/** How long a drain waits, and how it asks streams to end. */
 export type DrainOptions = {
   /** How long calls in flight may take to finish before their connections are cut. */
   drainMs: number;

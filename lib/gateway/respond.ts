@@ -56,10 +56,14 @@ export type PaymentHeaders = {
 /** How a call ended for its payment: served (2xx/3xx), rejected by the origin (other 4xx), or refunded. */
 export type CallOutcome = "served" | "rejected" | "refunded";
 
-/** Shared answers, so a paid call allocates no PaymentHeaders of its own. */
+// The answers spec 7.2 and 7.3 give, shared, so a paid call allocates no PaymentHeaders of its own.
+/** Served (2xx/3xx): the charge stays. */
 export const paymentCharged: PaymentHeaders = Object.freeze({ payment: "charged" });
+/** The origin refused the request (another 4xx): the charge stays. */
 export const paymentRejected: PaymentHeaders = Object.freeze({ payment: "charged", code: "upstream_rejected" });
+/** The origin failed: the proof redeems again, retry free. */
 export const paymentReverted: PaymentHeaders = Object.freeze({ payment: "reverted", code: "upstream_failed_retryable" });
+/** The origin failed: the deduction is back in the session's or credit's balance, retry free. */
 export const paymentRefundedToBalance: PaymentHeaders = Object.freeze({ payment: "refunded_to_balance", code: "upstream_failed_retryable" });
 /** The payment layer refused (spent proof, depleted session, a 402 again): nothing was taken. */
 export const paymentRefused: PaymentHeaders = Object.freeze({ payment: "not_charged", code: "payment_failed" });

@@ -39,6 +39,7 @@ import { UsageRecorder } from "./usage-recorder.ts";
 import { WalletPool } from "./wallet-pool.ts";
 import { sendError } from "./write-response.ts";
 
+/** What a gateway is built from: the process's database, store and config, and what tests replace. */
 export type GatewayOptions = {
   config: Config;
   prisma: PrismaClient;

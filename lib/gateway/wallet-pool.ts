@@ -9,6 +9,7 @@ import { walletTargetPolicy } from "../lightning/wallet-network.ts";
 import { WalletBackendCache } from "../wallets/wallet-backend-cache.ts";
 import type { GatewayTenant } from "./tenant-cache.ts";
 
+/** Where wallets are opened from: the config (APP_SECRET, WALLET_ALLOWED_TARGETS) and the dev node when it is on. */
 export type WalletPoolOptions = {
   config: Config;
   devNode: DevLightningNode | null;
