@@ -13,6 +13,8 @@ export const errorStatus = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** The request (its body) did not arrive in time (the gateway's 15 s body deadline). */
+  request_timeout: 408,
   conflict: 409,
   gone: 410,
   payload_too_large: 413,

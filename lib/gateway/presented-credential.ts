@@ -7,7 +7,8 @@
 //   X-Session-Token, per_request        → not a credential there (ignored, like on free endpoints)
 //   L402 proof                          → counts when its HMAC chain and preimage verify, it was
 //                                         issued for this tenant and this endpoint (or is credit
-//                                         on a per_request endpoint), and its delegation caveats
+//                                         on a per_request endpoint; credit elsewhere is answered
+//                                         402, and is anonymous here), and its delegation caveats
 //                                         that need no database (method, path_prefix, valid_until)
 //                                         allow this request
 //   anything else (bearer, malformed)   → anonymous

@@ -6,9 +6,12 @@
 //   X-Session-Token (session)     → one conditional debit of the session (lib/payments/debit-session)
 //   L402 proof, endpoint scope    → per_request: claim the proof; session models: open the proof's
 //                                   one session (or find it) and debit it
-//   L402 proof, credit scope      → burn this endpoint's price from the tenant's credit
+//   L402 proof, credit scope      → burn this endpoint's price from the tenant's credit; credit of
+//                                   another tenant or on a session-model endpoint → 402 challenge
+//                                   (out of scope, not forged: clients drop credit only on a 402)
 //   Bearer JWT (free try on)      → today's free try of this endpoint for this user
-//   nothing usable                → 402 challenge (a credit challenge when X-Hub-Credit asks for one)
+//   nothing usable                → 402 challenge (a credit challenge when X-Hub-Credit, or the
+//                                   deployed client's X-Bolthub-Credit, asks for one)
 // A proof carrying delegation caveats (INTEROP.md) is checked against the request first (method,
 // path_prefix, valid_until: 401 caveat_failed), gets no X-Session-Token (a token would escape its
 // caveats), and once reserved takes one use and the call's sats from its n_uses / max_sats
@@ -162,15 +165,35 @@ export const FREE_RESERVATION: Reservation = {
 export function challengeOffer(deps: Pick<ReservePaymentDeps, "proofValiditySeconds" | "creditTtlSeconds">, endpoint: GatewayEndpoint, headers: IncomingHttpHeaders): ChallengeOffer | { problem: string } {
   const quote = quoteEndpoint(endpoint);
   if (!quote) throw new Error("challengeOffer called for a free endpoint");
-  const creditHeader = headers["x-hub-credit"];
+  const credit = creditRequestHeader(headers);
+  if ("problem" in credit) return credit;
   if (endpoint.pricingModel === "per_request") {
-    const credit = parseCreditRequest(creditHeader, quote.amountSats);
-    if (credit.kind === "invalid") return { problem: credit.message };
-    if (credit.kind === "credit") return { quote: quoteCredit(credit.sats), scope: { kind: "credit" }, tokenValiditySeconds: deps.creditTtlSeconds };
-  } else if (creditHeader !== undefined) {
-    return { problem: `X-Hub-Credit buys prepaid credit for per_request endpoints; this endpoint is priced ${endpoint.pricingModel}` };
+    const request = parseCreditRequest(credit.value, quote.amountSats, credit.name);
+    if (request.kind === "invalid") return { problem: request.message };
+    if (request.kind === "credit") return { quote: quoteCredit(request.sats), scope: { kind: "credit" }, tokenValiditySeconds: deps.creditTtlSeconds };
+  } else if (credit.value !== undefined) {
+    return { problem: `${credit.name} buys prepaid credit for per_request endpoints; this endpoint is priced ${endpoint.pricingModel}` };
   }
   return { quote, scope: { kind: "endpoint", endpointId: endpoint.id }, tokenValiditySeconds: deps.proofValiditySeconds };
+}
+
+/** A credit request's header as the request sent it: its value (undefined when absent) and its name, for messages. */
+type CreditRequestHeader = { name: "X-Hub-Credit" | "X-Bolthub-Credit"; value: string | string[] | undefined };
+
+/**
+ * X-Hub-Credit, or X-Bolthub-Credit, the name the deployed client SDK sends (its buyCredit). Both
+ * are accepted when they agree; two different amounts are refused (400), since neither can be
+ * assumed to be what the payer meant to prepay.
+ */
+function creditRequestHeader(headers: IncomingHttpHeaders): CreditRequestHeader | { problem: string } {
+  const ours = headers["x-hub-credit"];
+  const alias = headers["x-bolthub-credit"];
+  if (alias === undefined) return { name: "X-Hub-Credit", value: ours };
+  if (ours === undefined) return { name: "X-Bolthub-Credit", value: alias };
+  if (String(ours).trim() !== String(alias).trim()) {
+    return { problem: `X-Hub-Credit (${String(ours).trim()}) and X-Bolthub-Credit (${String(alias).trim()}) ask for different amounts of credit; send one of them` };
+  }
+  return { name: "X-Hub-Credit", value: ours };
 }
 
 /** Decides the request's payment: a reservation to serve under, or a refusal to answer with. */
@@ -205,6 +228,10 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
       return refuse({ kind: "forged", message: verifyMessages[verified.reason] });
     }
     const { claims } = verified;
+    // Genuine credit that does not pay here (another provider's, or a session-model endpoint) is
+    // not a forgery: deployed clients keep credit per host and present it on every endpoint there
+    // (on the path form, every provider's), dropping it only on a 402. So: this endpoint's 402.
+    if (claims.scope.kind === "credit" && (claims.tenantId !== tenant.id || model !== "per_request")) return challenge(true);
     if (claims.tenantId !== tenant.id) return refuse({ kind: "forged", message: "This token was issued by a different API" });
     const delegation = claims.delegation;
     if (delegation) {
@@ -241,8 +268,8 @@ type ProofCharge = { model: NonNullable<GatewayEndpoint["pricingModel"]>; priceS
 async function reserveWithProof(deps: ReservePaymentDeps, request: ReserveRequest, claims: L402Claims, charge: ProofCharge): Promise<ReserveResult> {
   const { endpoint, tenant } = request;
   const { model, challenge } = charge;
+  // Credit reaches here only for a per_request endpoint of its own tenant (reservePayment).
   if (claims.scope.kind === "credit") {
-    if (model !== "per_request") return refuse({ kind: "forged", message: "Prepaid credit pays for this API's per_request endpoints only" });
     const spent = await spendCredit({
       prisma: deps.prisma,
       pg: deps.pg,

@@ -59,9 +59,14 @@ const withheldFromClient = new Set([
   "x-cache-age",
 ]);
 
-/** True for an origin response header the gateway does not relay (lower-case name; see withheldFromClient). */
+/**
+ * True for an origin response header the gateway does not relay (lower-case name; see
+ * withheldFromClient). X-Hub-* and X-Bolthub-* (the deployed client's names for the same payment
+ * headers) are the gateway's namespace.
+ */
 export function isWithheldFromClient(name: string): boolean {
-  if (withheldFromClient.has(name) || name.startsWith("x-hub-")) return true;
+  if (withheldFromClient.has(name)) return true;
+  if (name.startsWith("x-")) return name.startsWith("x-hub-") || name.startsWith("x-bolthub-");
   return name.startsWith("access-control-") && name !== "access-control-expose-headers";
 }
 
@@ -100,9 +105,15 @@ export function stripHopByHop(headers: Record<string, string | string[] | undefi
   return copyHeaders(headers, null);
 }
 
-/** True for a client header the origin must not receive (ours to set, or credentials). X-Hub-* is our namespace: an origin may trust it as the gateway's. */
+/**
+ * True for a client header the origin must not receive (ours to set, or credentials). X-Hub-* and
+ * X-Bolthub-* (the deployed client's aliases, e.g. X-Bolthub-Credit) are our namespace: an origin
+ * may trust them as the gateway's.
+ */
 function withheld(name: string): boolean {
-  return withheldFromOrigin.has(name) || name.startsWith("x-gateway-") || name.startsWith("x-forwarded-") || name.startsWith("x-hub-");
+  if (withheldFromOrigin.has(name)) return true;
+  // Most headers do not start with "x-": one test for them instead of four.
+  return name.startsWith("x-") && (name.startsWith("x-gateway-") || name.startsWith("x-forwarded-") || name.startsWith("x-hub-") || name.startsWith("x-bolthub-"));
 }
 
 export type OriginRequest = {

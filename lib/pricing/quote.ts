@@ -170,16 +170,17 @@ export type CreditRequest = { kind: "none" } | { kind: "credit"; sats: number } 
 
 /**
  * Reads `X-Hub-Credit: <positive integer sats>` for an endpoint of this price. The credit must pay
- * for at least one call here and at most MAX_CREDIT_SATS.
+ * for at least one call here and at most MAX_CREDIT_SATS. `headerName` is the name the request used
+ * (the gateway also takes the deployed client's `X-Bolthub-Credit`), so a refusal names it.
  */
-export function parseCreditRequest(header: string | string[] | undefined, priceSats: number): CreditRequest {
+export function parseCreditRequest(header: string | string[] | undefined, priceSats: number, headerName = "X-Hub-Credit"): CreditRequest {
   if (header === undefined) return { kind: "none" };
   const value = Array.isArray(header) ? (header.length === 1 ? header[0] : "") : header;
   const text = value.trim();
-  if (!/^[1-9][0-9]{0,15}$/.test(text)) return { kind: "invalid", message: "X-Hub-Credit must be a positive integer number of sats" };
+  if (!/^[1-9][0-9]{0,15}$/.test(text)) return { kind: "invalid", message: `${headerName} must be a positive integer number of sats` };
   const sats = Number(text);
-  if (sats < priceSats) return { kind: "invalid", message: `X-Hub-Credit must be at least ${priceSats} sats, the price of this endpoint` };
-  if (sats > MAX_CREDIT_SATS) return { kind: "invalid", message: `X-Hub-Credit must be at most ${MAX_CREDIT_SATS} sats` };
+  if (sats < priceSats) return { kind: "invalid", message: `${headerName} must be at least ${priceSats} sats, the price of this endpoint` };
+  if (sats > MAX_CREDIT_SATS) return { kind: "invalid", message: `${headerName} must be at most ${MAX_CREDIT_SATS} sats` };
   return { kind: "credit", sats };
 }
 

@@ -2,7 +2,7 @@
 // (POST /api/l402/settlement) reuses one connection to a provider's wallet instead of opening a
 // relay WebSocket or TLS session per call. A backend is replaced (and the old one closed) when the
 // stored credentials change, closed after a while unused, and the least recently used one is closed
-// when the cache is full. The gateway keeps its own pool (lib/gateway/server.ts).
+// when the cache is full. The gateway's pool is one too (lib/gateway/wallet-pool.ts).
 import type { DevLightningNode } from "../lightning/dev-node.ts";
 import type { CapableWalletBackend } from "../lightning/wallet-capabilities.ts";
 import type { TargetPolicy } from "../lightning/wallet-network.ts";

@@ -6,6 +6,7 @@ import type { Gateway } from "../../lib/gateway/server.ts";
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { MAX_CREDIT_SATS } from "../../lib/pricing/quote.ts";
 import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
+import { attenuateAuthorization } from "../helpers/attenuate.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { call, header, payChallenge, startGateways, testClock } from "../helpers/gateway.ts";
 import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
@@ -61,6 +62,11 @@ beforeEach(async () => {
   base2 = `${urls[1]}/gw/${tenant.slug}`;
   otherBase = `${urls[0]}/gw/${other.slug}`;
 });
+
+/** Forgeries counted against this client's IP this minute (spec 5.1: five demote it); the count outlives a test. */
+async function forgeryStrikes(): Promise<number> {
+  return Number((await ctx.store.get("rl:forged:127.0.0.1")) ?? (await ctx.store.get("rl:forged:::ffff:127.0.0.1")) ?? 0);
+}
 
 async function buyCredit(sats: number) {
   const challenge = await call(`${base}/v1/a`, { "x-hub-credit": String(sats) });
@@ -140,13 +146,41 @@ describe("prepaid credit", () => {
     expect((await ctx.db.prisma.credit.findUniqueOrThrow({ where: { paymentHash } })).balanceSats).toBe(4);
   });
 
-  it("is never usable at another provider, nor on a session endpoint (401)", async () => {
+  it("is never usable at another provider nor on a session endpoint: a fresh 402 for that endpoint, not a forgery", async () => {
+    // Deployed clients keep credit per host and present it on every endpoint there (on the path
+    // form, every provider's), dropping it only on a 402 (issue 26 item 3).
     const { authorization } = await buyCredit(10);
+    const strikesBefore = await forgeryStrikes();
     const elsewhere = await call(`${otherBase}/v1/a`, { authorization });
-    expect([elsewhere.status, elsewhere.json.error.code]).toEqual([401, "unauthorized"]);
-    expect((await call(`${base}/v1/bucket`, { authorization })).status).toBe(401);
+    expect([elsewhere.status, header(elsewhere, "x-hub-payment"), header(elsewhere, "x-hub-payment-code")]).toEqual([402, "not_charged", "payment_failed"]);
+    expect(elsewhere.json).toMatchObject({ error: "Payment Required", amountSats: 3 });
+    expect(elsewhere.json.creditSats).toBeUndefined();
+    const session = await call(`${base}/v1/bucket`, { authorization });
+    expect([session.status, header(session, "x-hub-payment"), header(session, "x-hub-payment-code")]).toEqual([402, "not_charged", "payment_failed"]);
+    expect(session.json).toMatchObject({ amountSats: 10, model: "token_bucket", tokenBudget: 5 });
+    // Each challenge sells that endpoint, at that provider.
+    const sold = await ctx.db.prisma.invoice.findMany({ where: { paymentHash: { in: [elsewhere.json.paymentHash, session.json.paymentHash] } }, include: { endpoint: true } });
+    expect(sold.map((i) => [i.tenantId === tenantId, i.endpoint?.path, i.purpose]).sort()).toEqual([
+      [false, "/v1/a", "per_request"],
+      [true, "/v1/bucket", "session"],
+    ]);
+    // A delegated credit token out of scope is out of scope before its caveats are looked at.
+    const delegated = await call(`${base}/v1/bucket`, { authorization: attenuateAuthorization(authorization, ["method=POST"]) });
+    expect(delegated.status).toBe(402);
+    expect(await forgeryStrikes()).toBe(strikesBefore);
     expect(await ctx.db.prisma.credit.count()).toBe(0);
     expect((await call(`${base}/v1/a`, { authorization })).status).toBe(200);
+  });
+
+  it("still answers 401 and counts a forgery for a credit token that does not verify", async () => {
+    const { authorization } = await buyCredit(10);
+    const wrongPreimage = authorization.replace(/:[0-9a-f]{64}$/, `:${"0".repeat(64)}`);
+    const strikesBefore = await forgeryStrikes();
+    for (const at of [`${base}/v1/a`, `${base}/v1/bucket`, `${otherBase}/v1/a`]) {
+      const res = await call(at, { authorization: wrongPreimage });
+      expect([res.status, res.json.error.code], at).toEqual([401, "unauthorized"]);
+    }
+    expect(await forgeryStrikes()).toBe(strikesBefore + 3);
   });
 
   it("burns exactly the credit under concurrent first use on two gateway instances", async () => {

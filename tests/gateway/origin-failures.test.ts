@@ -63,7 +63,8 @@ describe("origin failures", () => {
     expect(res.statusCode).toBe(504);
     expect(res.headers["x-hub-payment"]).toBe("reverted");
     expect(res.headers["x-hub-payment-code"]).toBe("upstream_failed_retryable");
-    await res.body.dump();
+    // The error table's code for a 504, not bad_gateway (issue 25 item 2).
+    expect(((await res.body.json()) as { error: { code: string } }).error.code).toBe("gateway_timeout");
     expect(Date.now() - started).toBeLessThan(2_500);
     expect((await ctx.db.prisma.proof.findUniqueOrThrow({ where: { paymentHash } })).state).toBe("released");
   });

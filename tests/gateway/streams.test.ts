@@ -178,7 +178,7 @@ describe("per_request streams", () => {
     const late = await call(`${base}/v1/events?late=1`, { authorization });
     expect([late.status, late.json.error.code, header(late, "x-hub-payment"), header(late, "x-hub-payment-code")]).toEqual([
       504,
-      "bad_gateway",
+      "gateway_timeout",
       "reverted",
       "upstream_failed_retryable",
     ]);

@@ -97,6 +97,14 @@ describe("what counts as credentialed", () => {
     expect(codes[30]).toBe(429);
   });
 
+  it("counts credit presented at another provider or on a session endpoint as anonymous (a 402 there, not a forgery)", async () => {
+    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/paid`, { "x-hub-credit": "100" }));
+    for (const url of [`${otherBase}/v1/paid`, `${base}/v1/pass`]) {
+      const codes = await statuses(url, freshIp(), 31, { authorization });
+      expect(codes, url).toEqual(anonymous(402, 31));
+    }
+  });
+
   it("counts a delegated credential used outside its method caveat as anonymous (it is refused there)", async () => {
     const ip = freshIp();
     const { authorization } = await payChallenge(devNode, await call(`${base}/v1/pass`, { "x-forwarded-for": ip }));
