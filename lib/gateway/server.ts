@@ -103,7 +103,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     wallets: new WalletPool({ config, devNode: options.devNode }),
     cache: options.responseCache ?? responseCacheFor(store, limits.memoryCacheBytes),
     // Without ORIGIN_ALLOW_PRIVATE, every origin connection is pinned to addresses the SSRF rules
-    // allow (lib/tenants/origin-policy.ts), whatever the origin's DNS says after it was saved.
+    // allow (lib/origin/origin-policy.ts), whatever the origin's DNS says after it was saved.
     dispatcher: options.dispatcher ?? originDispatcher(config, { connections: limits.originConnections, keepAliveTimeoutMs: 10_000 }),
     // A stream holds its upstream connection for its whole life: streams get their own agent with no
     // per-origin cap, so they never queue behind the pool (and never starve ordinary calls).

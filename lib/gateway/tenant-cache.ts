@@ -26,7 +26,7 @@ export type GatewayEndpoint = {
   maxStreamSeconds: number | null;
   idleTimeoutSeconds: number | null;
   rateLimitPerMinute: number | null;
-  /** Cookies cross between client and origin (filtered: lib/gateway/cookie-policy.ts); otherwise stripped. */
+  /** Cookies cross between client and origin (filtered: lib/origin/cookie-policy.ts); otherwise stripped. */
   forwardCookies: boolean;
   isActive: boolean;
 };
