@@ -11,7 +11,7 @@ import { ConfigError, gatewayUrlFor, loadConfig, type Config } from "./lib/confi
 import { databaseOptionsFrom, openDatabase, registerDatabase } from "./lib/db/client.ts";
 import { seedDemoTenant } from "./lib/demo/seed-demo.ts";
 import { createGateway } from "./lib/gateway/server.ts";
-import { clientIpResolver } from "./lib/gateway/rate-limit.ts";
+import { clientIpResolver } from "./lib/client-address.ts";
 import { platformJobs } from "./lib/jobs/schedule.ts";
 import { startWorker } from "./lib/jobs/worker.ts";
 import { createLogger } from "./lib/logging/logger.ts";

@@ -2,6 +2,8 @@
 // minute per IP overall; beyond either, 429 with Retry-After. "Endpoint path" is the route
 // template (`/directory/:slug`), so walking every slug shares one budget (docs/decisions.md).
 // Counters live in the KeyValueStore (Redis when configured, so every web instance shares them).
+// "Per IP" counts an IPv6 caller by its /64, as the gateway does (lib/client-address.ts).
+import { rateLimitClient } from "../client-address.ts";
 import type { KeyValueStore } from "../store/types.ts";
 
 export type DirectoryRateLimits = { perPathPerMinute: number; overallPerMinute: number };
@@ -21,7 +23,8 @@ export async function checkDirectoryRateLimit(options: {
   route: string;
   limits?: DirectoryRateLimits;
 }): Promise<DirectoryRateDecision> {
-  const { store, ip, route, limits = directoryRateLimits } = options;
+  const { store, route, limits = directoryRateLimits } = options;
+  const ip = rateLimitClient(options.ip);
   const [path, overall] = await Promise.all([
     store.increment(`dir:rl:path:${route}:${ip}`, minute),
     store.increment(`dir:rl:all:${ip}`, minute),

@@ -8,7 +8,7 @@ import { EventStreamRelay } from "./event-stream-relay.ts";
 import { callOrigin, isRetryableUpstreamStatus } from "../origin/origin-call.ts";
 import { originRequest, type OriginRequestDeps } from "./origin-request.ts";
 import { answerUpstreamFailure, originOutcomeHeaders, writeOriginResponse } from "./origin-response.ts";
-import { rateLimitClient } from "./rate-limit.ts";
+import { rateLimitClient } from "../client-address.ts";
 import type { PaidCall } from "./request-context.ts";
 import { noteOutcome } from "./request-usage.ts";
 import { originResponseHeaders, paymentHeaders, paymentNotCharged } from "./respond.ts";

@@ -7,6 +7,7 @@
 // wallet lookups, and the wallet is asked through the web app's live backend of its tenant (one
 // connection reused across polls, not one opened per call).
 import { createHash } from "node:crypto";
+import { rateLimitClient } from "../client-address.ts";
 import type { PrismaClient } from "../db/client.ts";
 import { AppError } from "../errors/index.ts";
 import { verifyL402Macaroon } from "../l402/macaroon.ts";
@@ -33,7 +34,7 @@ export type LookupChallengeSettlementOptions = {
   wallets: WalletBackendCache;
   /** The macaroon of the 402 challenge, as the gateway sent it. */
   macaroon: string;
-  /** The caller's address (requestClientIp), whose budget every call spends. */
+  /** The caller's address (requestClientIp), whose budget every call spends (an IPv6 caller's /64's). */
   clientIp: string;
   now?: Date;
   lookupsPerMinute?: number;
@@ -62,7 +63,7 @@ export async function lookupChallengeSettlement(options: LookupChallengeSettleme
   const { prisma, macaroon } = options;
   const now = options.now ?? new Date();
   const perIpLimit = options.requestsPerMinutePerIp ?? SETTLEMENT_REQUESTS_PER_MINUTE_PER_IP;
-  const caller = await options.store.increment(`l402:settlement:ip:${options.clientIp}`, 60_000);
+  const caller = await options.store.increment(`l402:settlement:ip:${rateLimitClient(options.clientIp)}`, 60_000);
   if (caller.count > perIpLimit) throw rateLimited(`Too many settlement checks from this address (${perIpLimit} per minute)`, caller.ttlMs);
 
   // The chain and caveats first, the clock ourselves: an expired token is still ours but can no
