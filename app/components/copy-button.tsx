@@ -2,14 +2,11 @@
 // Copies a text to the clipboard. Progressive enhancement: it renders nothing until JavaScript is
 // running, so a page without JavaScript shows no dead button (the code stays selectable).
 import { useEffect, useState } from "react";
+import { useBrowserValue } from "./use-browser-value.ts";
 
 export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
-  const [ready, setReady] = useState(false);
+  const ready = useBrowserValue(() => Boolean(navigator.clipboard), false);
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
-
-  useEffect(() => {
-    setReady(typeof navigator !== "undefined" && Boolean(navigator.clipboard));
-  }, []);
 
   useEffect(() => {
     if (state === "idle") return;

@@ -4,6 +4,7 @@
 // polls until the k1 is signed; the poll then sets the session cookie and we go on.
 import { QRCodeSVG } from "qrcode.react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useBrowserValue } from "../components/use-browser-value.ts";
 
 type Challenge = { k1: string; lnurl: string; expiresAt: string };
 type WebLN = { enable(): Promise<void>; lnurl(lnurl: string): Promise<unknown> };
@@ -25,7 +26,7 @@ export function LightningSignIn({ callbackUrl, devWallet }: { callbackUrl: strin
   const [challenge, setChallenge] = useState<Challenge | null>(null);
   const [message, setMessage] = useState<{ kind: "info" | "error"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const [hasWebln, setHasWebln] = useState(false);
+  const hasWebln = useBrowserValue(() => "webln" in window, false);
   const done = useRef(false);
 
   const fresh = useCallback(async () => {
@@ -37,7 +38,6 @@ export function LightningSignIn({ callbackUrl, devWallet }: { callbackUrl: strin
   }, []);
 
   useEffect(() => {
-    setHasWebln(typeof window !== "undefined" && "webln" in window);
     void fresh();
   }, [fresh]);
 

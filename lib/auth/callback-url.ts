@@ -12,11 +12,13 @@ const MAX_DECODINGS = 4;
 
 /** What a browser's URL parser removes before it reads a URL (WHATWG URL, "basic URL parser"). */
 function browserStripped(text: string): string {
+  // eslint-disable-next-line no-control-regex -- C0 controls and space are what the parser strips
   return text.replace(/[\t\n\r]/g, "").replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
 }
 
 /** `/…` but not `//…` or `/\…` (another host to a browser) and no control characters. */
 function isSameSitePathShape(text: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   return text.startsWith("/") && !text.startsWith("//") && !text.startsWith("/\\") && !/[\u0000-\u001f\u007f]/.test(text);
 }
 

@@ -78,7 +78,7 @@ export async function applyMigrations(runner: SqlRunner, migrations = readMigrat
         await sql.exec("COMMIT");
       } catch (err) {
         await sql.exec("ROLLBACK").catch(() => {});
-        throw new Error(`Migration ${m.name} failed: ${(err as Error).message}`);
+        throw new Error(`Migration ${m.name} failed: ${(err as Error).message}`, { cause: err });
       }
       done.push(m.name);
     }

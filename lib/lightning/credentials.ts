@@ -135,6 +135,7 @@ export const phoenixdCredentialsSchema = z.strictObject({
     .min(1, "is required")
     .max(1024, "is too long for a phoenixd password")
     // Control characters cannot survive phoenix.conf, and would corrupt the Basic auth header.
+    // eslint-disable-next-line no-control-regex -- control characters are what this refuses
     .refine((password) => !/[\u0000-\u001f\u007f]/.test(password), "must not contain control characters"),
 });
 

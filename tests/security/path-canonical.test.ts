@@ -72,7 +72,7 @@ function rawGet(target: string, headers: Record<string, string> = {}): Promise<C
         parsed[name] = seen === undefined ? value : [seen, value].flat();
       }
       const text = rest.join("\r\n\r\n");
-      let body: unknown = null;
+      let body: unknown;
       try {
         body = JSON.parse(text);
       } catch {

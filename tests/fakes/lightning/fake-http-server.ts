@@ -51,14 +51,14 @@ export class FakeHttpServer {
 
   /** Starts a server on a random loopback port answering with `handler`. */
   static async start(handler: FakeRouteHandler, options: FakeHttpServerOptions = {}): Promise<FakeHttpServer> {
-    let fake: FakeHttpServer | undefined;
+    // Requests arrive only once the server listens, by when `fake` below exists.
     const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
-      void fake!.handle(req, res, handler);
+      void fake.handle(req, res, handler);
     };
     const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, listener) : http.createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    fake = new FakeHttpServer(server, `${options.tls ? "https" : "http"}://127.0.0.1:${port}`);
+    const fake = new FakeHttpServer(server, `${options.tls ? "https" : "http"}://127.0.0.1:${port}`);
     return fake;
   }
 
