@@ -35,7 +35,7 @@ export const defaultMcpBudgetSats = 1000;
 export const walletPlaceholder = "nostr+walletconnect://<your wallet connection string>";
 
 /** The stdio server entry of the consumer issue, relative to the checkout. */
-export const mcpServerEntry = "lib/sdk/mcp/server.ts";
+export const mcpServerEntry = "packages/sdk/src/mcp/server.ts";
 
 /** The server name in `mcpServers`: the API's slug, prefixed so it reads well in client UIs. */
 export function mcpServerName(slug: string): string {

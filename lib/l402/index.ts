@@ -24,6 +24,6 @@ export {
   parseChallenge,
   toStandardBase64,
   type ParsedCredential,
-} from "../sdk/client/l402-headers.ts";
+} from "@l402-hub/sdk/client/l402-headers";
 export { canonicalQuery, canonicalRequestPath, isWithinPrefix, normalizePathPrefix, type PathRefusal } from "./canonical-path.ts";
 export { checkDelegation, foldDelegation, parseCaveatInteger, type Delegation, type DelegationLimit } from "./delegation-caveats.ts";

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { errors as undiciErrors, type Dispatcher } from "undici";
-import { canonicalOriginPayload, canonicalOriginPayloadV2, signOriginPayload } from "../sdk/origin-signature.ts";
+import { canonicalOriginPayload, canonicalOriginPayloadV2, signOriginPayload } from "@l402-hub/sdk/origin";
 import { cookiesForOrigin } from "./cookie-policy.ts";
 import { originDeadlineReason, type CallAbort } from "./deadlines.ts";
 

@@ -10,7 +10,7 @@ import {
   webhookHeaders,
   webhookSignatureKey,
   type WebhookEnvelope,
-} from "../sdk/webhook-verify.ts";
+} from "@l402-hub/sdk/webhooks";
 
 /** Random key bytes per secret (Standard Webhooks allows 24 to 64). */
 const SECRET_BYTES = 32;

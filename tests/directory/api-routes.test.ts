@@ -140,7 +140,7 @@ describe("GET /api/directory/:slug/mcp-config", () => {
     expect(server.command).toBe(process.execPath);
     expect(existsSync(server.command)).toBe(true);
     expect(existsSync(server.args[0])).toBe(true); // the checkout's tsx
-    expect(server.args[1]).toMatch(/lib\/sdk\/mcp\/server\.ts$/);
+    expect(server.args[1]).toMatch(/packages\/sdk\/src\/mcp\/server\.ts$/);
     expect(server.args.slice(2)).toEqual(["--gateway", gateway]);
     expect(server.env).toEqual({ HUB_WALLET: "dev", HUB_DEV_WALLET_URL: `${api.test().config.apiUrl}/dev/lightning/pay`, HUB_BUDGET_SATS: "1000" });
     expect(res.body.tools).toEqual([

@@ -7,7 +7,7 @@ import { describe, expect } from "vitest";
 // @ts-expect-error -- the macaroon package ships no type declarations.
 import macaroonPackage from "macaroon";
 import { canonicalRequestPath, isWithinPrefix, normalizePathPrefix } from "../../lib/l402/canonical-path.ts";
-import { challengeHeaderValues, credentialHeaderValue, MAX_AUTHORIZATION_LENGTH, parseAuthorization, parseChallenge } from "../../lib/sdk/client/l402-headers.ts";
+import { challengeHeaderValues, credentialHeaderValue, MAX_AUTHORIZATION_LENGTH, parseAuthorization, parseChallenge } from "@l402-hub/sdk/client/l402-headers";
 import { mintL402Macaroon, parseBinaryV2, paymentHashFromMacaroon, verifyL402 } from "../../lib/l402/macaroon.ts";
 import { FakeLightningNode } from "../fakes/lightning/fake-invoices.ts";
 import { fuzzTarget, mutationsOf, textMutationsOf, tokenSoup } from "./harness.ts";

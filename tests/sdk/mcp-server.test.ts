@@ -1,4 +1,4 @@
-// The stdio MCP server (lib/sdk/mcp/server.ts) driven by the MCP SDK's own client over stdio, against
+// The stdio MCP server (packages/sdk/src/mcp/server.ts, the `l402-hub-mcp` bin of @l402-hub/sdk) driven by the MCP SDK's own client over stdio, against
 // a real gateway, a real origin and the real dev-wallet pay route: tools from the gateway's OpenAPI
 // document, paid calls end to end, sessions reused, streams read in a window, the budget enforced;
 // and the config the gateway serves at /.well-known/mcp.json, spawned exactly as given.
@@ -140,7 +140,7 @@ describe("MCP server over stdio", () => {
   it("lists the gateway's operations as tools, pays for calls within the budget and reports every payment", { timeout: 90_000 }, async () => {
     const client = await connect({
       command: process.execPath,
-      args: [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/sdk/mcp/server.ts"), "--gateway", base],
+      args: [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "packages/sdk/src/mcp/server.ts"), "--gateway", base],
       env: { HUB_WALLET: "dev", HUB_DEV_WALLET_URL: payServer.payUrl, HUB_BUDGET_SATS: "100", HUB_STREAM_MAX_EVENTS: "2" },
     });
     const { tools } = await client.listTools();
@@ -212,7 +212,7 @@ describe("MCP server over stdio", () => {
   it("starts without a wallet: free tools work, paid tools say what to configure and pay nothing", { timeout: 90_000 }, async () => {
     const client = await connect({
       command: process.execPath,
-      args: [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/sdk/mcp/server.ts"), "--gateway", base],
+      args: [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "packages/sdk/src/mcp/server.ts"), "--gateway", base],
       env: { HUB_WALLET: "nostr+walletconnect://<your wallet connection string>" },
     });
     expect((await callTool(client, "get_v1_free")).structuredContent).toMatchObject({ status: 200 });
