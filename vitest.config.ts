@@ -6,8 +6,10 @@ import { defineConfig } from "vitest/config";
 // through tsconfig.json's `paths` (docs/decisions.md, "The SDK as a workspace package"): the same
 // mapping, read from there, so the two cannot drift.
 const tsconfigPaths: Record<string, string[]> = JSON.parse(readFileSync(new URL("./tsconfig.json", import.meta.url), "utf8")).compilerOptions.paths;
+// Exact patterns before wildcards, longer prefixes first: the first matching alias wins, as in tsc.
 const sdkAliases = Object.entries(tsconfigPaths)
   .filter(([pattern]) => pattern.startsWith("@l402-hub/sdk"))
+  .sort(([a], [b]) => Number(a.includes("*")) - Number(b.includes("*")) || b.length - a.length)
   .map(([pattern, [target]]) => ({
     find: new RegExp(`^${pattern.replace(/[/.]/g, "\\$&").replace("*", "(.+)")}$`),
     replacement: path.resolve(import.meta.dirname, target.replace("*", "$1")),

@@ -30,12 +30,13 @@ const sdkPackage = JSON.parse(readFileSync(path.join(root, sdkDir, "package.json
 /**
  * The module a file belongs to, as ARCHITECTURE.md names it: a file of the SDK package is the
  * subpath it is exported under (`packages/sdk/src/client.ts` and `src/client/**` are
- * `@l402-hub/sdk/client`), `lib/<dir>` is `<dir>`, `lib/<file>.ts` is `<file>`, a file of prisma/ is
+ * `@l402-hub/sdk/client`; its package.json is `@l402-hub/sdk/package.json`), `lib/<dir>` is `<dir>`, `lib/<file>.ts` is `<file>`, a file of prisma/ is
  * itself, anything else its top-level folder or file. Undefined for files outside the map (package.json).
  */
 function moduleOf(file: string): string | undefined {
   const sdk = new RegExp(`^${sdkDir}/src/([^/.]+)(/|\\.tsx?$)`).exec(file);
   if (sdk) return `${sdkPackage.name}/${sdk[1]}`;
+  if (file.startsWith(`${sdkDir}/`)) return `${sdkPackage.name}/${file.slice(sdkDir.length + 1)}`; // its package.json (name, version)
   const lib = /^lib\/([^/]+)(\/|\.tsx?$)/.exec(file);
   if (lib) return lib[1];
   if (file.startsWith("prisma/")) return file; // seed.ts runs the demo seed, which builds on factories.ts

@@ -16,7 +16,7 @@ export const discoveryMaxAgeSeconds = 60;
 export const discoveryFiles = ["l402-gateway.json", "openapi.json", "mcp.json"] as const;
 export type DiscoveryFile = (typeof discoveryFiles)[number];
 
-export type DiscoveryConfig = Pick<Config, "gatewayUrlTemplate" | "apiUrl" | "siteUrl" | "lightningDevNode">;
+export type DiscoveryConfig = Pick<Config, "gatewayUrlTemplate" | "apiUrl" | "siteUrl" | "lightningDevNode" | "devFeatures">;
 
 /** A response the gateway writes as is. */
 export type DiscoveryResponse = { status: number; headers: Record<string, string>; body: string };

@@ -22,8 +22,8 @@ export type ImportEdge = {
 export type ImportGraph = Map<string, ImportEdge[]>;
 
 const sourceExtensions = [".ts", ".tsx", ".mts", ".mjs"];
-/** Not source: installed packages, build output, data, the generated Prisma client, benchmark results. */
-const skippedDirectories = new Set(["node_modules", ".next", ".data"]);
+/** Not source: installed packages, build output (Next's, the SDK package's dist/), data, the generated Prisma client, benchmark results. */
+const skippedDirectories = new Set(["node_modules", ".next", ".data", "dist"]);
 const skippedPaths = new Set(["lib/db/generated", "bench/results"]);
 
 /** Every source file under `roots` (directories or single files), repository-relative, sorted. */
@@ -97,7 +97,10 @@ function tsconfigPaths(root: string): [string, string][] {
   let paths = pathsCache.get(root);
   if (!paths) {
     const options = JSON.parse(readFileSync(path.join(root, "tsconfig.json"), "utf8")).compilerOptions as { paths?: Record<string, string[]> };
-    paths = Object.entries(options.paths ?? {}).map(([pattern, [target]]) => [pattern, target]);
+    // As tsc matches them: an exact pattern first, then the wildcard with the longest prefix.
+    paths = Object.entries(options.paths ?? {})
+      .map(([pattern, [target]]): [string, string] => [pattern, target])
+      .sort(([a], [b]) => Number(a.includes("*")) - Number(b.includes("*")) || b.indexOf("*") - a.indexOf("*"));
     pathsCache.set(root, paths);
   }
   return paths;

@@ -193,11 +193,14 @@ describe("MCP server over stdio", () => {
     expect(bad.content[0].text).toMatch(/missing required argument "to"/);
   });
 
-  it("runs the config the gateway serves at /.well-known/mcp.json exactly as given", { timeout: 90_000 }, async () => {
+  // The package entry (`npx -y @l402-hub/sdk@<version>`) runs the published package: `npm run
+  // sdk:pack-test` runs it exactly as given against the packed tarball (tests/sdk/package.pack-test.ts).
+  it("runs the development entry of the config the gateway serves at /.well-known/mcp.json exactly as given", { timeout: 90_000 }, async () => {
     const res = await fetch(`${base}/.well-known/mcp.json`);
     expect(res.status).toBe(200);
     const config = (await res.json()) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>; tools: { name: string }[] };
-    const server = config.mcpServers[`l402-${slug}`];
+    expect(config.mcpServers[`l402-${slug}`]).toMatchObject({ command: "npx", args: ["-y", expect.stringMatching(/^@l402-hub\/sdk@\d+\.\d+\.\d+$/), "--gateway", base] });
+    const server = config.mcpServers[`l402-${slug}-local-checkout`];
     expect(server.args.slice(-2)).toEqual(["--gateway", base]);
     expect(server.env).toMatchObject({ HUB_WALLET: "dev", HUB_DEV_WALLET_URL: payServer.payUrl, HUB_BUDGET_SATS: "1000" });
 
