@@ -205,7 +205,7 @@ export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signa
   headers["x-forwarded-host"] = request.forwardedHost;
   headers["x-forwarded-proto"] = request.forwardedProto;
   headers["x-gateway-secret"] = request.secrets.gatewaySecret;
-  // v1 exactly as deployed verifiers compute it, and v2, which also covers the query (lib/sdk/origin-signature.ts).
+  // v1 exactly as deployed verifiers compute it, and v2, which also covers the query (packages/sdk/src/origin/origin-signature.ts).
   headers["x-gateway-signature"] = signOriginPayload(request.secrets.hmacSecret, canonicalOriginPayload(parts));
   headers["x-gateway-signature-v2"] = signOriginPayload(request.secrets.hmacSecret, canonicalOriginPayloadV2({ ...parts, query: request.search }));
   headers["x-gateway-timestamp"] = timestamp;

@@ -1,5 +1,5 @@
 // The sending side of webhook signatures: secrets, the envelope body and the headers of one attempt.
-// The recipe itself is defined once, in lib/sdk/webhook-verify.ts, which receivers also run.
+// The recipe itself is defined once, in the SDK package (packages/sdk/src/webhooks/webhook-verify.ts), which receivers also run.
 import { randomBytes } from "node:crypto";
 import {
   computeStandardSignature,

@@ -1,4 +1,4 @@
-// Fuzz targets: the Authorization and WWW-Authenticate grammar (lib/sdk/client/l402-headers.ts), macaroon V2
+// Fuzz targets: the Authorization and WWW-Authenticate grammar (@l402-hub/sdk/client/l402-headers), macaroon V2
 // decoding and verification (lib/l402/macaroon.ts) and the canonical request path
 // (lib/l402/canonical-path.ts): the first things a request's bytes reach.
 import { createHash, randomBytes } from "node:crypto";

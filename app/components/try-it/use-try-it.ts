@@ -1,4 +1,4 @@
-// The try-it run behind the API page's panel: the SDK's L402 client (lib/sdk/client) makes the
+// The try-it run behind the API page's panel: the SDK's L402 client (@l402-hub/sdk/client) makes the
 // call and pays any 402 through the visitor wallet (WebLN, QR code + settlement polling, dev
 // wallet, pasted preimage); session tokens and credit stay in sessionStorage for the page session.
 // The component gets one state (lib/try-it/try-it-run.ts) and the actions.

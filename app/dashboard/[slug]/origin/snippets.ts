@@ -1,5 +1,5 @@
 // Ready-to-paste origin verification for the Origin page: the secrets as environment variables
-// and middleware for Express, Next.js (our SDK, lib/sdk/origin-guard.ts) and Python (standard
+// and middleware for Express, Next.js (our SDK, @l402-hub/sdk/origin) and Python (standard
 // library, same rules as docs/origin-verification.md). During a rotation grace period every
 // snippet accepts the previous pair too.
 
