@@ -1,9 +1,25 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+// `@l402-hub/sdk[/…]` runs from the package's TypeScript sources, as tsc, tsx and Next resolve it
+// through tsconfig.json's `paths` (docs/decisions.md, "The SDK as a workspace package"): the same
+// mapping, read from there, so the two cannot drift.
+const tsconfigPaths: Record<string, string[]> = JSON.parse(readFileSync(new URL("./tsconfig.json", import.meta.url), "utf8")).compilerOptions.paths;
+// Exact patterns before wildcards, longer prefixes first: the first matching alias wins, as in tsc.
+const sdkAliases = Object.entries(tsconfigPaths)
+  .filter(([pattern]) => pattern.startsWith("@l402-hub/sdk"))
+  .sort(([a], [b]) => Number(a.includes("*")) - Number(b.includes("*")) || b.length - a.length)
+  .map(([pattern, [target]]) => ({
+    find: new RegExp(`^${pattern.replace(/[/.]/g, "\\$&").replace("*", "(.+)")}$`),
+    replacement: path.resolve(import.meta.dirname, target.replace("*", "$1")),
+  }));
+
 export default defineConfig({
+  resolve: { alias: sdkAliases },
   test: {
-    include: ["lib/**/*.test.ts", "tests/**/*.test.ts", "scripts/**/*.test.ts"],
-    exclude: ["node_modules", "e2e", ".next"],
+    include: ["lib/**/*.test.ts", "packages/*/src/**/*.test.ts", "tests/**/*.test.ts", "scripts/**/*.test.ts"],
+    exclude: ["node_modules", "e2e", ".next", "packages/*/dist"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 30_000,

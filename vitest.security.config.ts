@@ -22,11 +22,11 @@ export default defineConfig({
       "tests/webhooks/verify.test.ts",
       "lib/origin/ssrf.test.ts",
       "lib/l402/*.test.ts",
-      "lib/sdk/client/l402-headers.test.ts",
+      "tests/sdk/l402-headers.test.ts",
       "lib/origin/cookie-policy.test.ts",
       "lib/gateway/route-match.test.ts",
       "lib/gateway/rate-limit.test.ts",
-      "lib/sdk/origin-signature.test.ts",
+      "packages/sdk/src/origin/origin-signature.test.ts",
     ],
   },
 });

@@ -12,7 +12,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
-import { verifyWebhook } from "../lib/sdk/webhook-verify.ts";
+import { verifyWebhook } from "@l402-hub/sdk/webhooks";
 import { createWorkspace, signInByEmail, slugFor, unique } from "./dashboard-helpers.ts";
 
 type Received = { headers: http.IncomingHttpHeaders; rawBody: Buffer };

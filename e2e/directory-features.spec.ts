@@ -48,6 +48,8 @@ test("the API page shows health history, the badge with its snippet, the MCP con
   await expect(page.getByText(`[![L402: ${demo.name}](http://localhost:3100/api/badge/${demo.slug}.svg)]`)).toBeVisible();
   const agents = page.getByRole("region", { name: "Use it from an agent" });
   await expect(agents).toContainText('"l402-demo"');
+  await expect(agents).toContainText(`"command": "npx",\n        "args": [\n          "-y",\n          "@l402-hub/sdk@`);
+  await expect(agents).toContainText('"l402-demo-local-checkout"'); // npm start on loopback: development features on
   await expect(agents).toContainText(`"--gateway",\n          "${demo.gateway}"`);
   await expect(agents.getByRole("button", { name: "Copy MCP config" })).toBeVisible();
   await expect(page.getByRole("link", { name: "OpenAPI document" }).first()).toHaveAttribute("href", `${demo.gateway}/.well-known/openapi.json`);

@@ -1,14 +1,16 @@
 // The module map holds: ARCHITECTURE.md's "Module dependencies" table is the rule (who may import
 // whom, read from the file itself so the doc and the check cannot drift), plus the rules a table
-// cannot say: no Next in the gateway, worker or SDK, an SDK free of the platform, no test code in
-// production, browser-safe client code, and no import cycle anywhere.
+// cannot say: no Next in the gateway, worker or SDK, an SDK package (packages/sdk) free of the
+// platform with its own dependencies and the platform on its exported subpaths only, no test code
+// in production, browser-safe client code, and no import cycle anywhere.
 import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { findCycles, listSourceFiles, reachableFiles, readImportGraph, type ImportEdge } from "./helpers/import-graph.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
-const graph = readImportGraph(root, listSourceFiles(root, ["lib", "app", "server.ts", "middleware.ts", "scripts", "prisma", "bench", "examples"]));
+const graph = readImportGraph(root, listSourceFiles(root, ["lib", "packages", "app", "server.ts", "middleware.ts", "scripts", "prisma", "bench", "examples"]));
 
 /** Test code: unit tests beside the code, fuzz targets, and everything under tests/ and e2e/. */
 const isTestFile = (file: string) => /\.(test|fuzz)\.tsx?$/.test(file) || /^(tests|e2e)\//.test(file);
@@ -16,14 +18,25 @@ const isTestFile = (file: string) => /\.(test|fuzz)\.tsx?$/.test(file) || /^(tes
 const isProductionFile = (file: string) => !isTestFile(file) && !file.startsWith("bench/");
 const sourceFiles = [...graph.keys()].filter((file) => !isTestFile(file));
 
+/** The SDK package: its folder, its package.json and the subpaths it exports. */
+const sdkDir = "packages/sdk";
+const sdkPackage = JSON.parse(readFileSync(path.join(root, sdkDir, "package.json"), "utf8")) as {
+  name: string;
+  exports: Record<string, string | { types: string; default: string }>;
+  bin: Record<string, string>;
+  dependencies: Record<string, string>;
+};
+
 /**
- * The module a file belongs to, as ARCHITECTURE.md names it: `lib/<dir>` is `<dir>` (the SDK's
- * `client` and `mcp` are modules of their own), `lib/<file>.ts` is `<file>`, a file of prisma/ is
+ * The module a file belongs to, as ARCHITECTURE.md names it: a file of the SDK package is the
+ * subpath it is exported under (`packages/sdk/src/client.ts` and `src/client/**` are
+ * `@l402-hub/sdk/client`; its package.json is `@l402-hub/sdk/package.json`), `lib/<dir>` is `<dir>`, `lib/<file>.ts` is `<file>`, a file of prisma/ is
  * itself, anything else its top-level folder or file. Undefined for files outside the map (package.json).
  */
 function moduleOf(file: string): string | undefined {
-  const sdk = /^lib\/sdk\/(client|mcp)\//.exec(file);
-  if (sdk) return `sdk/${sdk[1]}`;
+  const sdk = new RegExp(`^${sdkDir}/src/([^/.]+)(/|\\.tsx?$)`).exec(file);
+  if (sdk) return `${sdkPackage.name}/${sdk[1]}`;
+  if (file.startsWith(`${sdkDir}/`)) return `${sdkPackage.name}/${file.slice(sdkDir.length + 1)}`; // its package.json (name, version)
   const lib = /^lib\/([^/]+)(\/|\.tsx?$)/.exec(file);
   if (lib) return lib[1];
   if (file.startsWith("prisma/")) return file; // seed.ts runs the demo seed, which builds on factories.ts
@@ -96,32 +109,71 @@ describe("module dependencies (ARCHITECTURE.md table)", () => {
   });
 
   it("keeps examples on the public SDK, as a stranger's origin would", () => {
-    expect([...(allowed.get("examples") ?? [])].every((m) => m === "sdk" || m.startsWith("sdk/"))).toBe(true);
+    expect([...(allowed.get("examples") ?? [])].every((m) => m.startsWith(`${sdkPackage.name}/`))).toBe(true);
     const reaching = sourceFiles
       .filter((file) => file.startsWith("examples/"))
-      .flatMap((file) => graph.get(file)!.filter((e) => e.file && !/^(examples|lib\/sdk)\//.test(e.file)).map((e) => `${file} → ${e.file}`));
+      .flatMap((file) => graph.get(file)!.filter((e) => e.file && !e.file.startsWith("examples/") && !e.file.startsWith(`${sdkDir}/`)).map((e) => `${file} → ${e.file}`));
     expect(reaching).toEqual([]);
   });
 });
 
-describe("the SDK is a package of its own", () => {
-  it("lib/sdk imports only its own files, Node built-ins and npm packages", () => {
-    const reaching = sourceFiles
-      .filter((file) => file.startsWith("lib/sdk/"))
-      .flatMap((file) => graph.get(file)!.filter((e) => e.file && !e.file.startsWith("lib/sdk/")).map((e) => `${file} → ${e.file}`));
+describe("the SDK is a package of its own (packages/sdk, @l402-hub/sdk)", () => {
+  const packageFiles = [...graph.keys()].filter((file) => file.startsWith(`${sdkDir}/`));
+  /** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
+  const packageName = (bare: string) => bare.split("/").slice(0, bare.startsWith("@") ? 2 : 1).join("/");
+  const isBuiltin = (bare: string) => bare.startsWith("node:") || builtinModules.includes(bare);
+  /** An exported subpath's target in dist/ → the source file it is built from. */
+  const sourceOf = (target: string) => target.replace(/^(\.\/)?dist\//, `${sdkDir}/src/`).replace(/\.(d\.ts|js)$/, ".ts");
+
+  it("finds the package's files", () => {
+    expect(packageFiles).toContain(`${sdkDir}/src/client.ts`);
+    expect(packageFiles).toContain(`${sdkDir}/src/mcp/server.ts`);
+  });
+
+  it("imports nothing outside itself, its tests included: no lib/, app/ or tests/ file", () => {
+    const reaching = packageFiles.flatMap((file) => graph.get(file)!.filter((e) => e.file && !e.file.startsWith(`${sdkDir}/`)).map((e) => `${file} → ${e.file}`));
     expect(reaching).toEqual([]);
+  });
+
+  it("imports, outside its tests, only Node built-ins and the dependencies its own package.json declares", () => {
+    const undeclared = packageFiles
+      .filter((file) => !isTestFile(file))
+      .flatMap((file) => graph.get(file)!.filter((e) => e.bare && !isBuiltin(e.bare) && !(packageName(e.bare) in sdkPackage.dependencies)).map((e) => `${file} imports ${e.bare}`));
+    expect(undeclared).toEqual([]);
+  });
+
+  it("exports each subpath from a source file of its own, and its bin is the MCP server", () => {
+    for (const [subpath, target] of Object.entries(sdkPackage.exports)) {
+      if (subpath === "./package.json") continue;
+      if (typeof target === "string") throw new Error(`${subpath}: give "types" and "default"`);
+      expect(sourceOf(target.types), subpath).toBe(sourceOf(target.default));
+      expect(graph.has(sourceOf(target.default)), `${subpath} → ${sourceOf(target.default)}`).toBe(true);
+    }
+    expect(Object.values(sdkPackage.bin).map(sourceOf)).toEqual([`${sdkDir}/src/mcp/server.ts`]);
+  });
+
+  it("the platform imports it by name, through subpaths the package exports", () => {
+    const exported = new Set(Object.keys(sdkPackage.exports).map((subpath) => (subpath === "." ? sdkPackage.name : `${sdkPackage.name}/${subpath.slice(2)}`)));
+    const offending = [...graph]
+      .filter(([file]) => !file.startsWith(`${sdkDir}/`))
+      .flatMap(([file, edges]) =>
+        edges
+          .filter((e) => (e.file?.startsWith(`${sdkDir}/`) && !e.specifier.startsWith(sdkPackage.name)) || (e.specifier.startsWith(sdkPackage.name) && !exported.has(e.specifier)))
+          .map((e) => `${file} imports "${e.specifier}"`),
+      );
+    expect(offending).toEqual([]);
   });
 });
 
 describe("no Next.js outside the web app", () => {
   const nextOnly = [/^next(\/|$)/, /^next-auth(\/|$)/, /^@auth\/nextjs(\/|$)/, /^server-only$/];
-  const entries = sourceFiles.filter((file) => /^(lib\/(gateway|jobs|sdk)|examples)\//.test(file));
+  const entries = sourceFiles.filter((file) => /^(lib\/(gateway|jobs)|packages\/sdk|examples)\//.test(file));
 
   it("finds the files it checks", () => {
-    expect(entries.some((f) => f.startsWith("lib/gateway/")) && entries.some((f) => f.startsWith("lib/jobs/")) && entries.some((f) => f.startsWith("lib/sdk/"))).toBe(true);
+    expect(entries.some((f) => f.startsWith("lib/gateway/")) && entries.some((f) => f.startsWith("lib/jobs/")) && entries.some((f) => f.startsWith("packages/sdk/"))).toBe(true);
   });
 
-  it("lib/gateway, lib/jobs, lib/sdk and examples/ never reach next/*, next-auth or server-only, however indirectly", () => {
+  it("lib/gateway, lib/jobs, packages/sdk and examples/ never reach next/*, next-auth or server-only, however indirectly", () => {
     const reached = new Set<string>();
     for (const entry of entries) for (const file of reachableFiles(graph, entry, () => true)) reached.add(file);
     const offending = [...reached].flatMap((file) => (graph.get(file) ?? []).filter((e) => e.bare && nextOnly.some((re) => re.test(e.bare!))).map((e) => `${file} imports ${e.bare}`));
@@ -152,7 +204,7 @@ describe("no import cycle between files", () => {
 describe("browser-safe modules", () => {
   const serverOnly = [/^node:/, /^pg$/, /^ioredis$/, /^@prisma\//, /^next-auth/, /^nodemailer$/];
   const serverModules = /^lib\/(db|config|logging|gateway|store)\//;
-  const strictEntries = ["lib/sdk/client/index.ts", "lib/try-it/read-event-stream.ts"].filter((file) => graph.has(file));
+  const strictEntries = ["packages/sdk/src/client.ts", "lib/try-it/read-event-stream.ts"].filter((file) => graph.has(file));
   const runtimeEntries = sourceFiles.filter((file) => file.startsWith("lib/try-it/") && !strictEntries.includes(file));
   const atRuntime = (edge: ImportEdge) => !edge.typeOnly;
 
@@ -171,8 +223,8 @@ describe("browser-safe modules", () => {
   }
 
   it("checks the client and try-it's helpers", () => {
-    expect(strictEntries).toContain("lib/sdk/client/index.ts");
+    expect(strictEntries).toContain("packages/sdk/src/client.ts");
     expect(strictEntries.length + runtimeEntries.length).toBeGreaterThan(1);
-    expect(reachableFiles(graph, "lib/sdk/client/index.ts", () => true).size).toBeGreaterThan(1);
+    expect(reachableFiles(graph, "packages/sdk/src/client.ts", () => true).size).toBeGreaterThan(1);
   });
 });

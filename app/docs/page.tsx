@@ -157,9 +157,11 @@ export default async function DocsPage() {
             <code className="font-mono text-foreground">mcp.json</code> (a ready-to-paste MCP client config).
           </p>
           <p id="sdk">
-            Any L402 client pays these gateways unchanged, for example Alby&apos;s <code className="font-mono">fetchWithL402</code>. Each
-            API page shows its MCP config with a copy button: the command starts this installation&apos;s MCP server, which
-            exposes the API&apos;s endpoints as tools and pays from the wallet named in its environment (
+            Any L402 client pays these gateways unchanged, for example Alby&apos;s <code className="font-mono">fetchWithL402</code>, or
+            ours: <code className="font-mono">npm install @l402-hub/sdk</code> (the L402 client with wallet adapters, the origin
+            signature and webhook verifiers, and the MCP server). Each API page shows its MCP config with a copy button: the command
+            (<code className="font-mono">npx -y @l402-hub/sdk@&lt;version&gt; --gateway &lt;gateway url&gt;</code>, Node 20+) starts the
+            package&apos;s MCP server, which exposes the API&apos;s endpoints as tools and pays from the wallet named in its environment (
             <code className="font-mono">HUB_WALLET</code>, within <code className="font-mono">HUB_BUDGET_SATS</code>).
           </p>
           <p>

@@ -6,7 +6,7 @@ import { gatewayUrlFor, type Config } from "../config/index.ts";
 import type { PrismaClient } from "../db/client.ts";
 import { endpointDisplayOrder, toEndpointDetail } from "./entry-shape.ts";
 import { listedTenantWhere } from "./listing-rule.ts";
-import { buildMcpConfig } from "./mcp-config.ts";
+import { buildMcpConfig, mcpPackage } from "./mcp-config.ts";
 import { buildOpenApiDocument, l402Pricing, type DocumentedApi } from "./openapi.ts";
 
 /** Browsers and agents may cache discovery documents this long (seconds). */
@@ -16,7 +16,7 @@ export const discoveryMaxAgeSeconds = 60;
 export const discoveryFiles = ["l402-gateway.json", "openapi.json", "mcp.json"] as const;
 export type DiscoveryFile = (typeof discoveryFiles)[number];
 
-export type DiscoveryConfig = Pick<Config, "gatewayUrlTemplate" | "apiUrl" | "siteUrl" | "lightningDevNode">;
+export type DiscoveryConfig = Pick<Config, "gatewayUrlTemplate" | "apiUrl" | "siteUrl" | "lightningDevNode" | "devFeatures">;
 
 /** A response the gateway writes as is. */
 export type DiscoveryResponse = { status: number; headers: Record<string, string>; body: string };
@@ -71,8 +71,9 @@ export function buildGatewayDiscovery(config: DiscoveryConfig, api: DocumentedAp
     sdks: [
       {
         name: "L402 Hub SDK (TypeScript)",
-        description: "fetch client that pays 402 challenges, keeps session tokens and credit",
+        description: "fetch client that pays 402 challenges, keeps session tokens and credit; the MCP server of mcp.json",
         docsUrl: `${config.siteUrl}/docs#sdk`,
+        install: `npm install ${mcpPackage}`,
       },
       {
         name: "@getalby/lightning-tools (fetchWithL402)",

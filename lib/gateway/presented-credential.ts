@@ -15,7 +15,7 @@
 // The L402 verification is handed on to reservePayment, so a paid call verifies once.
 import type { IncomingHttpHeaders } from "node:http";
 import { checkDelegation } from "../l402/delegation-caveats.ts";
-import type { ParsedCredential } from "../sdk/client/l402-headers.ts";
+import type { ParsedCredential } from "@l402-hub/sdk/client/l402-headers";
 import { verifyL402, type L402VerifyResult } from "../l402/macaroon.ts";
 import { isSessionTokenShape } from "../payments/open-session.ts";
 import { isSessionModel } from "../pricing/quote.ts";

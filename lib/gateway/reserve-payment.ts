@@ -20,7 +20,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { hashToken } from "../crypto/secret-box.ts";
 import type pg from "pg";
 import type { PrismaClient } from "../db/client.ts";
-import type { ParsedCredential } from "../sdk/client/l402-headers.ts";
+import type { ParsedCredential } from "@l402-hub/sdk/client/l402-headers";
 import { checkDelegation, type Delegation } from "../l402/delegation-caveats.ts";
 import { verifyL402, type L402Claims, type L402Scope, type L402VerifyFailure, type L402VerifyResult } from "../l402/macaroon.ts";
 import { returnDelegationCounters, takeDelegationCounters, type CounterCharge } from "../payments/delegation-counters.ts";

@@ -5,7 +5,7 @@
 //   -> wallet (503) -> body (413, 408) -> reservePayment: a refusal (402, 401...) or a reservation
 //   -> serveStream | serveCall
 import { canonicalQuery } from "../l402/canonical-path.ts";
-import { parseAuthorization } from "../sdk/client/l402-headers.ts";
+import { parseAuthorization } from "@l402-hub/sdk/client/l402-headers";
 import { quoteEndpoint, streamPricing } from "../pricing/quote.ts";
 import { answerRefusal } from "./answer-refusal.ts";
 import { hostOf } from "../origin/cookie-policy.ts";

@@ -1,5 +1,5 @@
 // Entry point of lib/l402: L402 token mint/verify, the WWW-Authenticate / Authorization grammar
-// (which lives in the client SDK, lib/sdk/client/l402-headers.ts, so the SDK needs nothing of ours),
+// (which lives in the client SDK, @l402-hub/sdk/client/l402-headers, so the SDK needs nothing of ours),
 // delegation caveats and the canonical request path they are judged on.
 // Stateless by design: verifying needs only APP_SECRET, so any gateway instance can do it.
 export {
@@ -24,6 +24,6 @@ export {
   parseChallenge,
   toStandardBase64,
   type ParsedCredential,
-} from "../sdk/client/l402-headers.ts";
+} from "@l402-hub/sdk/client/l402-headers";
 export { canonicalQuery, canonicalRequestPath, isWithinPrefix, normalizePathPrefix, type PathRefusal } from "./canonical-path.ts";
 export { checkDelegation, foldDelegation, parseCaveatInteger, type Delegation, type DelegationLimit } from "./delegation-caveats.ts";

@@ -20,7 +20,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import macaroonPackage from "macaroon";
 import { deriveKey } from "../crypto/secret-box.ts";
 import { DELEGATION_CONDITIONS, foldDelegation, type ChainedCaveat, type Delegation } from "./delegation-caveats.ts";
-import { toStandardBase64 } from "../sdk/client/l402-headers.ts";
+import { toStandardBase64 } from "@l402-hub/sdk/client/l402-headers";
 
 /** The part of a `macaroon` package Macaroon instance we use. */
 type MacaroonInstance = {

@@ -15,9 +15,9 @@ import { X509Certificate } from "node:crypto";
 // @ts-expect-error -- the macaroon package ships no type declarations; MacaroonParser types what we use.
 import macaroonPackage from "macaroon";
 import { z } from "zod";
-import { isLoopbackHost, parseNwcConnectionUri } from "../sdk/client/wallets/nwc-uri.ts";
+import { isLoopbackHost, parseNwcConnectionUri } from "@l402-hub/sdk/client/wallets/nwc-uri";
 
-export { isLoopbackHost, NWC_URI_SCHEME, parseNwcConnectionUri, type NwcConnection } from "../sdk/client/wallets/nwc-uri.ts";
+export { isLoopbackHost, NWC_URI_SCHEME, parseNwcConnectionUri, type NwcConnection } from "@l402-hub/sdk/client/wallets/nwc-uri";
 
 type MacaroonParser = { importMacaroon(bytes: Uint8Array): unknown };
 const macaroons = macaroonPackage as MacaroonParser;

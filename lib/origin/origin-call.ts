@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { errors as undiciErrors, type Dispatcher } from "undici";
-import { canonicalOriginPayload, canonicalOriginPayloadV2, signOriginPayload } from "../sdk/origin-signature.ts";
+import { canonicalOriginPayload, canonicalOriginPayloadV2, signOriginPayload } from "@l402-hub/sdk/origin";
 import { cookiesForOrigin } from "./cookie-policy.ts";
 import { originDeadlineReason, type CallAbort } from "./deadlines.ts";
 
@@ -205,7 +205,7 @@ export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signa
   headers["x-forwarded-host"] = request.forwardedHost;
   headers["x-forwarded-proto"] = request.forwardedProto;
   headers["x-gateway-secret"] = request.secrets.gatewaySecret;
-  // v1 exactly as deployed verifiers compute it, and v2, which also covers the query (lib/sdk/origin-signature.ts).
+  // v1 exactly as deployed verifiers compute it, and v2, which also covers the query (packages/sdk/src/origin/origin-signature.ts).
   headers["x-gateway-signature"] = signOriginPayload(request.secrets.hmacSecret, canonicalOriginPayload(parts));
   headers["x-gateway-signature-v2"] = signOriginPayload(request.secrets.hmacSecret, canonicalOriginPayloadV2({ ...parts, query: request.search }));
   headers["x-gateway-timestamp"] = timestamp;

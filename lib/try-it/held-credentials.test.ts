@@ -1,7 +1,7 @@
 // What try-it shows of the held session and credit: the scopes the SDK client keeps them under,
 // and an expired session dropped rather than shown.
 import { describe, expect, it } from "vitest";
-import { memoryCredentialStore } from "../sdk/client/credential-store.ts";
+import { memoryCredentialStore } from "@l402-hub/sdk/client";
 import { readHeldCredentials, tryItCreditProvider, tryItSessionScope } from "./held-credentials.ts";
 
 const proof = `L402 mac:${"ab".repeat(32)}`;

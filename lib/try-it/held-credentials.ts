@@ -1,8 +1,8 @@
 // What try-it shows of the credentials the SDK client keeps for the page session (sessionStorage):
 // the endpoint's session token and the API's prepaid credit, under the scopes the client uses for
 // them, so the page's labels ("Send (session token)", "credit left") say what the next call sends.
-import type { L402CredentialStore, L402StoredCredit, L402StoredSession } from "../sdk/client/credential-store.ts";
-import { providerScope } from "../sdk/client/l402-client.ts";
+import type { L402CredentialStore, L402StoredCredit, L402StoredSession } from "@l402-hub/sdk/client";
+import { providerScope } from "@l402-hub/sdk/client";
 
 /** Prefix of try-it's entries in sessionStorage. */
 export const TRY_IT_STORAGE_PREFIX = "l402-hub:try-it:";

@@ -1,7 +1,7 @@
 // The live viewer over the SDK's L402EventStream: events with names and times, and each way it
 // stops (spec 8 limits).
 import { describe, expect, it } from "vitest";
-import { L402EventStream, type EventStreamWindow } from "../sdk/client/event-stream.ts";
+import { L402EventStream, type EventStreamWindow } from "@l402-hub/sdk/client";
 import { describeStopReason, LIVE_VIEWER_LIMITS, watchLiveStream, type WatchLiveStreamOptions, type ViewerEvent } from "./live-viewer.ts";
 
 const encoder = new TextEncoder();

@@ -1,7 +1,7 @@
 // The try-it live viewer (spec 8, "hub live viewer"): it iterates the SDK's L402EventStream of a
 // paid stream, bounded to 100 events or 60 seconds, numbering and timing each event and saying why
 // it stopped. The bound is the viewer's only. Browser-safe.
-import type { L402EventStream, StreamEndReason, StreamEvent } from "../sdk/client/event-stream.ts";
+import type { L402EventStream, StreamEndReason, StreamEvent } from "@l402-hub/sdk/client";
 
 /** Spec 8: the live viewer stops at 100 events or 60 seconds; the bound is the viewer's only. */
 export const LIVE_VIEWER_LIMITS = { maxEvents: 100, maxMs: 60_000 } as const;

@@ -1,7 +1,7 @@
 // The try-it wallet: whichever way the visitor pays first (QR + settlement polling, WebLN, the dev
 // wallet, a pasted preimage) finishes the payment; refusals keep the invoice open; cancel ends it.
 import { describe, expect, it } from "vitest";
-import type { WebLnProviderLike } from "../sdk/client/wallets/webln-wallet.ts";
+import type { WebLnProviderLike } from "@l402-hub/sdk/client";
 import { createVisitorWallet, type VisitorPayment, type VisitorWalletOptions } from "./visitor-wallet.ts";
 
 const preimage = "ab".repeat(32);

@@ -3,9 +3,8 @@
 // provider), a phone wallet scanning the QR code (learned by polling POST /api/l402/settlement
 // with the challenge's macaroon), the dev wallet, or a pasted preimage. Browser-safe; the I/O is
 // injectable so tests drive it.
-import type { L402Wallet, WalletPayment, WalletPayRequest } from "../sdk/client/wallet.ts";
-import { devWallet } from "../sdk/client/wallets/dev-wallet.ts";
-import { weblnWallet, type WebLnProviderLike } from "../sdk/client/wallets/webln-wallet.ts";
+import type { L402Wallet, WalletPayment, WalletPayRequest } from "@l402-hub/sdk/client";
+import { devWallet, weblnWallet, type WebLnProviderLike } from "@l402-hub/sdk/client";
 import { pollSettlement, type PollSettlementOptions } from "./poll-settlement.ts";
 
 /** The invoice being paid, as the invoice panel shows it. */

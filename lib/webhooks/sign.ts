@@ -1,5 +1,5 @@
 // The sending side of webhook signatures: secrets, the envelope body and the headers of one attempt.
-// The recipe itself is defined once, in lib/sdk/webhook-verify.ts, which receivers also run.
+// The recipe itself is defined once, in the SDK package (packages/sdk/src/webhooks/webhook-verify.ts), which receivers also run.
 import { randomBytes } from "node:crypto";
 import {
   computeStandardSignature,
@@ -10,7 +10,7 @@ import {
   webhookHeaders,
   webhookSignatureKey,
   type WebhookEnvelope,
-} from "../sdk/webhook-verify.ts";
+} from "@l402-hub/sdk/webhooks";
 
 /** Random key bytes per secret (Standard Webhooks allows 24 to 64). */
 const SECRET_BYTES = 32;

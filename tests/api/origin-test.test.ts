@@ -3,7 +3,7 @@
 // unreachable are reported, not thrown; a missing or refused (private) origin is a 422 on originUrl.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST as originTestRoute } from "../../app/api/tenants/[tenantId]/origin/test/route.ts";
-import { verifyGatewayRequest } from "../../lib/sdk/origin-signature.ts";
+import { verifyGatewayRequest } from "@l402-hub/sdk/origin";
 import { getOriginSecrets } from "../../lib/tenants/get-origin-secrets.ts";
 import { testOriginConnection } from "../../lib/health/test-origin-connection.ts";
 import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";

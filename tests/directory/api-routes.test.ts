@@ -1,7 +1,7 @@
 // The public directory API (spec 4.3) as clients call it: every route, every parameter bound,
 // the JSON Feed (validated by a third-party parser), the badge SVG, llms.txt structure and the
 // directory rate limits.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { XMLValidator } from "fast-xml-parser";
 import { parseJsonFeed } from "feedsmith";
 import { describe, expect, it } from "vitest";
@@ -131,18 +131,24 @@ describe("GET /api/directory/:slug", () => {
 });
 
 describe("GET /api/directory/:slug/mcp-config", () => {
-  it("returns a config whose command runs this checkout's MCP server against the gateway", async () => {
+  it("returns a config that runs the MCP server by package name, plus the local checkout's in development", async () => {
     await seedTwo();
     const res = await getJson(getMcpConfig, "/api/directory/weather/mcp-config", { slug: "weather" });
     expect(res.status).toBe(200);
     const gateway = gatewayUrlFor(api.test().config, "weather");
-    const server = res.body.mcpServers["l402-weather"];
-    expect(server.command).toBe(process.execPath);
-    expect(existsSync(server.command)).toBe(true);
-    expect(existsSync(server.args[0])).toBe(true); // the checkout's tsx
-    expect(server.args[1]).toMatch(/lib\/sdk\/mcp\/server\.ts$/);
-    expect(server.args.slice(2)).toEqual(["--gateway", gateway]);
-    expect(server.env).toEqual({ HUB_WALLET: "dev", HUB_DEV_WALLET_URL: `${api.test().config.apiUrl}/dev/lightning/pay`, HUB_BUDGET_SATS: "1000" });
+    const env = { HUB_WALLET: "dev", HUB_DEV_WALLET_URL: `${api.test().config.apiUrl}/dev/lightning/pay`, HUB_BUDGET_SATS: "1000" };
+    const sdkVersion = JSON.parse(readFileSync(new URL("../../packages/sdk/package.json", import.meta.url), "utf8")).version;
+    expect(Object.keys(res.body.mcpServers)).toEqual(["l402-weather", "l402-weather-local-checkout"]);
+    expect(res.body.mcpServers["l402-weather"]).toEqual({ command: "npx", args: ["-y", `@l402-hub/sdk@${sdkVersion}`, "--gateway", gateway], env });
+    const local = res.body.mcpServers["l402-weather-local-checkout"];
+    expect(api.test().config.devFeatures).toBe(true);
+    expect(local.command).toBe(process.execPath);
+    expect(existsSync(local.command)).toBe(true);
+    expect(existsSync(local.args[0])).toBe(true); // the checkout's tsx
+    expect(local.args[1]).toMatch(/packages\/sdk\/src\/mcp\/server\.ts$/);
+    expect(existsSync(local.args[1])).toBe(true);
+    expect(local.args.slice(2)).toEqual(["--gateway", gateway]);
+    expect(local.env).toEqual(env);
     expect(res.body.tools).toEqual([
       {
         name: "get_v1_current",
@@ -163,6 +169,8 @@ describe("GET /api/directory/:slug/mcp-config", () => {
       gateway,
       discoveryUrl: `${gateway}/.well-known/l402-gateway.json`,
       openApiUrl: `${gateway}/.well-known/openapi.json`,
+      mcpPackage: `@l402-hub/sdk@${sdkVersion}`,
+      localCheckout: expect.stringContaining("works on this machine only"),
     });
   });
 

@@ -178,6 +178,7 @@ describe("/.well-known/l402-gateway.json and mcp.json", () => {
       authentication: { scheme: "L402", header: "Authorization", format: "L402 <macaroon_base64>:<preimage_hex>" },
     });
     expect(doc.sdks.length).toBeGreaterThan(0);
+    expect(doc.sdks[0].install).toMatch(/^npm install @l402-hub\/sdk@\d+\.\d+\.\d+$/);
     expect(doc.endpoints).toHaveLength(4);
     expect(doc.endpoints[0]).toMatchObject({
       method: "GET",

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadQuality } from "../../lib/directory/quality.ts";
 import { HealthMonitor, probeRequest } from "../../lib/health/monitor.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
-import { verifyGatewayRequest } from "../../lib/sdk/origin-signature.ts";
+import { verifyGatewayRequest } from "@l402-hub/sdk/origin";
 import { readOriginSecrets } from "../../lib/tenants/secrets.ts";
 import { endpointHealthChangedDataSchema } from "../../lib/events/catalogue.ts";
 import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";

@@ -1,4 +1,4 @@
-// Fuzz targets: the Authorization and WWW-Authenticate grammar (lib/sdk/client/l402-headers.ts), macaroon V2
+// Fuzz targets: the Authorization and WWW-Authenticate grammar (@l402-hub/sdk/client/l402-headers), macaroon V2
 // decoding and verification (lib/l402/macaroon.ts) and the canonical request path
 // (lib/l402/canonical-path.ts): the first things a request's bytes reach.
 import { createHash, randomBytes } from "node:crypto";
@@ -7,7 +7,7 @@ import { describe, expect } from "vitest";
 // @ts-expect-error -- the macaroon package ships no type declarations.
 import macaroonPackage from "macaroon";
 import { canonicalRequestPath, isWithinPrefix, normalizePathPrefix } from "../../lib/l402/canonical-path.ts";
-import { challengeHeaderValues, credentialHeaderValue, MAX_AUTHORIZATION_LENGTH, parseAuthorization, parseChallenge } from "../../lib/sdk/client/l402-headers.ts";
+import { challengeHeaderValues, credentialHeaderValue, MAX_AUTHORIZATION_LENGTH, parseAuthorization, parseChallenge } from "@l402-hub/sdk/client/l402-headers";
 import { mintL402Macaroon, parseBinaryV2, paymentHashFromMacaroon, verifyL402 } from "../../lib/l402/macaroon.ts";
 import { FakeLightningNode } from "../fakes/lightning/fake-invoices.ts";
 import { fuzzTarget, mutationsOf, textMutationsOf, tokenSoup } from "./harness.ts";

@@ -8,7 +8,7 @@ import { eventTerminator, keepAliveFrame, paymentRequiredFrame, SseFrameTracker 
 import { FakeLightningNode } from "../fakes/lightning/fake-invoices.ts";
 import { WalletError } from "../../lib/lightning/types.ts";
 import { decodeWalletInvoice } from "../../lib/lightning/wallet-response.ts";
-import { decodeBolt11Amount } from "../../lib/sdk/client/bolt11-amount.ts";
+import { decodeBolt11Amount } from "@l402-hub/sdk/client";
 import { withErrors } from "../../lib/api/handler.ts";
 import { useApiContext } from "../api/helpers.ts";
 import { chunked, parseSse, referenceSseState } from "../helpers/sse-reference.ts";

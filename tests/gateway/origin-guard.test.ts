@@ -9,7 +9,7 @@ import { request } from "undici";
 import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
-import { gatewayGuard, withGatewayGuard } from "../../lib/sdk/origin-guard.ts";
+import { gatewayGuard, withGatewayGuard } from "@l402-hub/sdk/origin";
 import { readOriginSecrets, rotatedSecretColumns } from "../../lib/tenants/secrets.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
@@ -116,7 +116,7 @@ describe("withGatewayGuard (Next.js route handlers)", () => {
     const handler = withGatewayGuard(async (req: Request) => Response.json({ got: await req.text() }), { secrets, basePath: "/api/origin" });
     const unsigned = await handler(new Request("http://o.test/api/origin/v1/echo", { method: "POST", body: "{}" }), {});
     expect(unsigned.status).toBe(403);
-    const { canonicalOriginPayload, signOriginPayload } = await import("../../lib/sdk/origin-signature.ts");
+    const { canonicalOriginPayload, signOriginPayload } = await import("@l402-hub/sdk/origin");
     const timestamp = String(Date.now());
     const nonce = crypto.randomUUID();
     const signature = signOriginPayload(secrets[0].hmacSecret, canonicalOriginPayload({ method: "POST", path: "/v1/echo", timestamp, nonce, body: "{}" }));
@@ -134,7 +134,7 @@ describe("withGatewayGuard (Next.js route handlers)", () => {
 
   it("checks the v2 signature over the query, and can require it", async () => {
     const secrets = await currentSecrets();
-    const { canonicalOriginPayload, canonicalOriginPayloadV2, signOriginPayload } = await import("../../lib/sdk/origin-signature.ts");
+    const { canonicalOriginPayload, canonicalOriginPayloadV2, signOriginPayload } = await import("@l402-hub/sdk/origin");
     const strict = withGatewayGuard(async () => Response.json({ ok: true }), { secrets, basePath: "/api/origin", requireSignatureV2: true });
     const lenient = withGatewayGuard(async () => Response.json({ ok: true }), { secrets, basePath: "/api/origin" });
     const signedRequest = (query: string, sentQuery: string, v2: boolean) => {

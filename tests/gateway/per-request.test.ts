@@ -6,7 +6,7 @@ import { request } from "undici";
 import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
-import { verifyGatewayRequest } from "../../lib/sdk/origin-signature.ts";
+import { verifyGatewayRequest } from "@l402-hub/sdk/origin";
 import { publishConfigChanged } from "../../lib/tenants/config-events.ts";
 import { readOriginSecrets } from "../../lib/tenants/secrets.ts";
 import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";

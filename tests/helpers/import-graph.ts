@@ -22,8 +22,8 @@ export type ImportEdge = {
 export type ImportGraph = Map<string, ImportEdge[]>;
 
 const sourceExtensions = [".ts", ".tsx", ".mts", ".mjs"];
-/** Not source: installed packages, build output, data, the generated Prisma client, benchmark results. */
-const skippedDirectories = new Set(["node_modules", ".next", ".data"]);
+/** Not source: installed packages, build output (Next's, the SDK package's dist/), data, the generated Prisma client, benchmark results. */
+const skippedDirectories = new Set(["node_modules", ".next", ".data", "dist"]);
 const skippedPaths = new Set(["lib/db/generated", "bench/results"]);
 
 /** Every source file under `roots` (directories or single files), repository-relative, sorted. */
@@ -91,11 +91,42 @@ function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
   return Boolean(bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly));
 }
 
+/** tsconfig.json's `paths` (`@/*` → `./*`, `@l402-hub/sdk/*` → the package's sources), per root. */
+const pathsCache = new Map<string, [string, string][]>();
+function tsconfigPaths(root: string): [string, string][] {
+  let paths = pathsCache.get(root);
+  if (!paths) {
+    const options = JSON.parse(readFileSync(path.join(root, "tsconfig.json"), "utf8")).compilerOptions as { paths?: Record<string, string[]> };
+    // As tsc matches them: an exact pattern first, then the wildcard with the longest prefix.
+    paths = Object.entries(options.paths ?? {})
+      .map(([pattern, [target]]): [string, string] => [pattern, target])
+      .sort(([a], [b]) => Number(a.includes("*")) - Number(b.includes("*")) || b.indexOf("*") - a.indexOf("*"));
+    pathsCache.set(root, paths);
+  }
+  return paths;
+}
+
+/** The file a `paths` pattern maps `specifier` to (repository-relative, unresolved), if one matches. */
+function mapPaths(root: string, specifier: string): string | undefined {
+  for (const [pattern, target] of tsconfigPaths(root)) {
+    const star = pattern.indexOf("*");
+    if (star < 0) {
+      if (specifier === pattern) return path.normalize(target);
+      continue;
+    }
+    const [prefix, suffix] = [pattern.slice(0, star), pattern.slice(star + 1)];
+    if (specifier.length >= prefix.length + suffix.length && specifier.startsWith(prefix) && specifier.endsWith(suffix)) {
+      return path.normalize(target.replace("*", specifier.slice(prefix.length, specifier.length - suffix.length)));
+    }
+  }
+  return undefined;
+}
+
 function resolveEdge(root: string, from: string, edge: RawEdge): ImportEdge {
   const { specifier } = edge;
   let target: string | undefined;
   if (specifier.startsWith(".")) target = path.join(path.dirname(from), specifier);
-  else if (specifier.startsWith("@/")) target = specifier.slice(2); // tsconfig `paths`: "@/*" → "./*"
+  else target = mapPaths(root, specifier);
   if (target === undefined) return { ...edge, bare: specifier };
   const file = resolveFile(root, path.normalize(target));
   if (!file) throw new Error(`${from}: cannot resolve "${specifier}"`);

@@ -14,7 +14,7 @@ import {
   type L402ClientOptions,
   type L402Wallet,
   type WalletPayRequest,
-} from "../../lib/sdk/client/index.ts";
+} from "@l402-hub/sdk/client";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { startGateways, testClock } from "../helpers/gateway.ts";

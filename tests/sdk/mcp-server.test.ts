@@ -1,4 +1,4 @@
-// The stdio MCP server (lib/sdk/mcp/server.ts) driven by the MCP SDK's own client over stdio, against
+// The stdio MCP server (packages/sdk/src/mcp/server.ts, the `l402-hub-mcp` bin of @l402-hub/sdk) driven by the MCP SDK's own client over stdio, against
 // a real gateway, a real origin and the real dev-wallet pay route: tools from the gateway's OpenAPI
 // document, paid calls end to end, sessions reused, streams read in a window, the budget enforced;
 // and the config the gateway serves at /.well-known/mcp.json, spawned exactly as given.
@@ -140,7 +140,7 @@ describe("MCP server over stdio", () => {
   it("lists the gateway's operations as tools, pays for calls within the budget and reports every payment", { timeout: 90_000 }, async () => {
     const client = await connect({
       command: process.execPath,
-      args: [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/sdk/mcp/server.ts"), "--gateway", base],
+      args: [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "packages/sdk/src/mcp/server.ts"), "--gateway", base],
       env: { HUB_WALLET: "dev", HUB_DEV_WALLET_URL: payServer.payUrl, HUB_BUDGET_SATS: "100", HUB_STREAM_MAX_EVENTS: "2" },
     });
     const { tools } = await client.listTools();
@@ -193,11 +193,14 @@ describe("MCP server over stdio", () => {
     expect(bad.content[0].text).toMatch(/missing required argument "to"/);
   });
 
-  it("runs the config the gateway serves at /.well-known/mcp.json exactly as given", { timeout: 90_000 }, async () => {
+  // The package entry (`npx -y @l402-hub/sdk@<version>`) runs the published package: `npm run
+  // sdk:pack-test` runs it exactly as given against the packed tarball (tests/sdk/package.pack-test.ts).
+  it("runs the development entry of the config the gateway serves at /.well-known/mcp.json exactly as given", { timeout: 90_000 }, async () => {
     const res = await fetch(`${base}/.well-known/mcp.json`);
     expect(res.status).toBe(200);
     const config = (await res.json()) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>; tools: { name: string }[] };
-    const server = config.mcpServers[`l402-${slug}`];
+    expect(config.mcpServers[`l402-${slug}`]).toMatchObject({ command: "npx", args: ["-y", expect.stringMatching(/^@l402-hub\/sdk@\d+\.\d+\.\d+$/), "--gateway", base] });
+    const server = config.mcpServers[`l402-${slug}-local-checkout`];
     expect(server.args.slice(-2)).toEqual(["--gateway", base]);
     expect(server.env).toMatchObject({ HUB_WALLET: "dev", HUB_DEV_WALLET_URL: payServer.payUrl, HUB_BUDGET_SATS: "1000" });
 
@@ -212,7 +215,7 @@ describe("MCP server over stdio", () => {
   it("starts without a wallet: free tools work, paid tools say what to configure and pay nothing", { timeout: 90_000 }, async () => {
     const client = await connect({
       command: process.execPath,
-      args: [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "lib/sdk/mcp/server.ts"), "--gateway", base],
+      args: [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "packages/sdk/src/mcp/server.ts"), "--gateway", base],
       env: { HUB_WALLET: "nostr+walletconnect://<your wallet connection string>" },
     });
     expect((await callTool(client, "get_v1_free")).structuredContent).toMatchObject({ status: 200 });

@@ -12,8 +12,8 @@ import { FakeLnd, LND_INVOICE_MACAROON_PERMISSIONS } from "../fakes/lightning/ln
 import { FakeNostrRelay } from "../fakes/lightning/nostr-relay.ts";
 import { FakeNwcWalletService } from "../fakes/lightning/nwc-wallet-service.ts";
 import { FakePhoenixd } from "../fakes/lightning/phoenixd.ts";
-import { createL402Client, L402Error, lnbitsWallet, lndRestWallet, nwcWallet, phoenixdWallet, weblnWallet, type L402Wallet } from "../../lib/sdk/client/index.ts";
-import { walletFromEnv } from "../../lib/sdk/mcp/wallet-from-env.ts";
+import { createL402Client, L402Error, lnbitsWallet, lndRestWallet, nwcWallet, phoenixdWallet, weblnWallet, type L402Wallet } from "@l402-hub/sdk/client";
+import { walletFromEnv } from "@l402-hub/sdk/mcp";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { startGateways } from "../helpers/gateway.ts";

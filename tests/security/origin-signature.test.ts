@@ -5,7 +5,7 @@
 // verifiers compute; `X-Gateway-Signature-V2` also covers the query, and our verifier checks it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { canonicalOriginPayload, signOriginPayload, verifyGatewayRequest } from "../../lib/sdk/origin-signature.ts";
+import { canonicalOriginPayload, signOriginPayload, verifyGatewayRequest } from "@l402-hub/sdk/origin";
 import { readOriginSecrets } from "../../lib/tenants/secrets.ts";
 import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";

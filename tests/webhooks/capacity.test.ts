@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { platformJobs } from "../../lib/jobs/schedule.ts";
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
-import { verifyWebhook } from "../../lib/sdk/webhook-verify.ts";
+import { verifyWebhook } from "@l402-hub/sdk/webhooks";
 import { checkNodeCapacity, type CapacityReading } from "../../lib/webhooks/capacity-monitor.ts";
 import { createWebhook } from "../../lib/webhooks/create-webhook.ts";
 import { WebhookSender } from "../../lib/webhooks/deliver.ts";

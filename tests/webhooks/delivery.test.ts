@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { recordInvoiceSettled } from "../../lib/payments/record-settlement.ts";
 import { claimProof } from "../../lib/payments/redeem-proof.ts";
-import { verifyWebhook, type WebhookEnvelope } from "../../lib/sdk/webhook-verify.ts";
+import { verifyWebhook, type WebhookEnvelope } from "@l402-hub/sdk/webhooks";
 import { createWebhook } from "../../lib/webhooks/create-webhook.ts";
 import { DELIVERY_TIMEOUT_MS, WebhookSender, type WebhookSenderOptions } from "../../lib/webhooks/deliver.ts";
 import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";

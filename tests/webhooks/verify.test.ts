@@ -4,9 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { webhookMiddleware, type VerifiedWebhookRequest } from "../../lib/sdk/webhook-middleware.ts";
-import { verifyNextWebhook } from "../../lib/sdk/webhook-next.ts";
-import { verifyWebhook, WEBHOOK_VERIFY_CODES, type WebhookVerifyCode } from "../../lib/sdk/webhook-verify.ts";
+import { webhookMiddleware, type VerifiedWebhookRequest, verifyNextWebhook, verifyWebhook, WEBHOOK_VERIFY_CODES, type WebhookVerifyCode } from "@l402-hub/sdk/webhooks";
 import { generateWebhookSecret, serializeEnvelope, signDelivery } from "../../lib/webhooks/sign.ts";
 
 const secret = generateWebhookSecret();

@@ -6,7 +6,7 @@
 import { QRCodeSVG } from "qrcode.react";
 import { useId, useState } from "react";
 import { formatSats } from "@/lib/pricing/describe-price.ts";
-import { paymentHashOf } from "@/lib/sdk/client/wallet.ts";
+import { paymentHashOf } from "@l402-hub/sdk/client";
 import type { VisitorPayment } from "@/lib/try-it/visitor-wallet.ts";
 
 type InvoicePanelProps = {

@@ -1,11 +1,9 @@
-// The try-it run behind the API page's panel: the SDK's L402 client (lib/sdk/client) makes the
+// The try-it run behind the API page's panel: the SDK's L402 client (@l402-hub/sdk/client) makes the
 // call and pays any 402 through the visitor wallet (WebLN, QR code + settlement polling, dev
 // wallet, pasted preimage); session tokens and credit stay in sessionStorage for the page session.
 // The component gets one state (lib/try-it/try-it-run.ts) and the actions.
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { memoryCredentialStore, webStorageCredentialStore, type L402CredentialStore } from "@/lib/sdk/client/credential-store.ts";
-import { L402EventStream } from "@/lib/sdk/client/event-stream.ts";
-import { createL402Client, type L402Client } from "@/lib/sdk/client/l402-client.ts";
+import { memoryCredentialStore, webStorageCredentialStore, type L402CredentialStore, L402EventStream, createL402Client, type L402Client } from "@l402-hub/sdk/client";
 import { formatSats } from "@/lib/pricing/describe-price.ts";
 import type { PricingModel } from "@/lib/pricing/quote.ts";
 import type { TryItRequest } from "@/lib/try-it/build-request.ts";

@@ -155,8 +155,10 @@ export default async function ApiPage({ params }: PageProps) {
               Use it from an agent
             </h2>
             <p className="mt-2 max-w-2xl text-sm leading-6 text-muted">
-              Paste this into your MCP client&apos;s configuration: it starts an MCP server that offers each endpoint as a tool and pays
-              for calls from the wallet in its <code className="font-mono">env</code>, within the budget. The{" "}
+              Paste this into your MCP client&apos;s configuration: it starts an MCP server (the{" "}
+              <code className="font-mono">@l402-hub/sdk</code> package, through <code className="font-mono">npx</code>; Node 20+) that
+              offers each endpoint as a tool and pays for calls from the wallet in its <code className="font-mono">env</code>, within the
+              budget. The{" "}
               <a href={openApiUrl} className="font-medium text-accent hover:underline">
                 OpenAPI document
               </a>{" "}

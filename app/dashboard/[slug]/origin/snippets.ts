@@ -1,5 +1,5 @@
 // Ready-to-paste origin verification for the Origin page: the secrets as environment variables
-// and middleware for Express, Next.js (our SDK, lib/sdk/origin-guard.ts) and Python (standard
+// and middleware for Express, Next.js (our SDK, @l402-hub/sdk/origin) and Python (standard
 // library, same rules as docs/origin-verification.md). During a rotation grace period every
 // snippet accepts the previous pair too.
 
@@ -28,7 +28,7 @@ export function verificationSnippets(secrets: SnippetSecrets): VerificationSnipp
     "];",
   ].join("\n");
   const express = `import express from "express";
-import { gatewayGuard } from "l402-hub/lib/sdk/origin-guard"; // lib/sdk/origin-guard.ts
+import { gatewayGuard } from "@l402-hub/sdk/origin"; // npm install @l402-hub/sdk
 
 ${jsSecrets}
 
@@ -38,7 +38,7 @@ app.use(gatewayGuard({ secrets })); // 403 unless the request was signed by the 
 app.get("/v1/hello", (req, res) => res.json({ hello: "world" }));
 app.listen(8080);`;
   const next = `// app/api/origin/v1/hello/route.ts
-import { withGatewayGuard } from "@/lib/sdk/origin-guard"; // lib/sdk/origin-guard.ts
+import { withGatewayGuard } from "@l402-hub/sdk/origin"; // npm install @l402-hub/sdk
 
 ${jsSecrets}
 

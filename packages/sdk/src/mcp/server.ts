@@ -1,12 +1,14 @@
-// The stdio MCP server that the served MCP configs start (lib/directory/mcp-config.ts):
-//   node <tsx cli> lib/sdk/mcp/server.ts --gateway <gateway url>
+#!/usr/bin/env node
+// The stdio MCP server that the served MCP configs start (the platform's lib/directory/mcp-config.ts),
+// installed as the package's `l402-hub-mcp` bin:
+//   npx -y @l402-hub/sdk@<version> --gateway <gateway url>
 // Environment: HUB_WALLET (dev | nostr+walletconnect://… | lnbits+https://… | lnd+https://… |
 // phoenixd+http://…), HUB_DEV_WALLET_URL (with dev), HUB_BUDGET_SATS (default 1000), optional
 // HUB_MAX_PER_REQUEST_SATS, HUB_CREDIT_SATS, HUB_STREAM_MAX_EVENTS (50), HUB_STREAM_MAX_SECONDS (20).
 // It reads `<gateway>/.well-known/openapi.json` once at start. stdout carries the protocol only:
 // every diagnostic goes to stderr.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createL402Client, type L402Wallet } from "../client/index.ts";
+import { createL402Client, type L402Wallet } from "../client.ts";
 import { createGatewayMcpServer } from "./gateway-mcp-server.ts";
 import { toolsFromOpenApi } from "./openapi-tools.ts";
 import { walletFromEnv } from "./wallet-from-env.ts";
@@ -23,7 +25,7 @@ function gatewayArgument(argv: string[]): string {
     if (argv[i] === "--gateway" && argv[i + 1]) return argv[i + 1];
     if (argv[i].startsWith("--gateway=")) return argv[i].slice("--gateway=".length);
   }
-  throw new Error("usage: server.ts --gateway <gateway url> (e.g. http://localhost:8402/gw/demo)");
+  throw new Error("usage: l402-hub-mcp --gateway <gateway url> (e.g. http://localhost:8402/gw/demo)");
 }
 
 /** A positive integer environment variable, or the default; a bad value stops the server with its name. */

@@ -3,7 +3,7 @@
 // response and a line saying what the call paid. Transport-agnostic (server.ts runs it on stdio).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { L402Error, type L402Client } from "../client/index.ts";
+import { L402Error, type L402Client } from "../client.ts";
 import { toolRequest, type GatewayTool } from "./openapi-tools.ts";
 
 /** The name of the budget tool (operation names always start with an HTTP method, so no clash). */

@@ -1,8 +1,8 @@
 // The browser-safe bolt11 amount reader against the spec's multipliers and the `bolt11` package.
 import bolt11 from "bolt11";
 import { describe, expect, it } from "vitest";
-import { FakeLightningNode } from "../../../tests/fakes/lightning/fake-invoices.ts";
-import { decodeBolt11Amount } from "./bolt11-amount.ts";
+import { FakeLightningNode } from "../fakes/lightning/fake-invoices.ts";
+import { decodeBolt11Amount } from "@l402-hub/sdk/client";
 
 describe("decodeBolt11Amount", () => {
   it("reads every multiplier and network prefix (BOLT 11 examples' human-readable parts)", () => {

@@ -8,8 +8,8 @@ import {
   parseChallenge,
   toStandardBase64,
   type ParsedCredential,
-} from "./l402-headers.ts";
-import { mintL402Macaroon } from "../../l402/macaroon.ts";
+} from "@l402-hub/sdk/client/l402-headers";
+import { mintL402Macaroon } from "../../lib/l402/macaroon.ts";
 
 /** The regular expression deployed clients use on WWW-Authenticate (INTEROP.md). */
 const CLIENT_REGEX = /(LSAT|L402)\s+macaroon="([^"]+)",\s*invoice="([^"]+)"/i;

@@ -6,7 +6,7 @@
 //   phoenixd+http://:<http-password>@<host>:<port>    phoenixd
 // Unset or the config's placeholder: no wallet (free tools still work; paid ones say what to set).
 import WebSocket from "ws";
-import { devWallet, lnbitsWallet, lndRestWallet, nwcWallet, phoenixdWallet, NWC_URI_SCHEME, type L402Wallet } from "../client/index.ts";
+import { devWallet, lnbitsWallet, lndRestWallet, nwcWallet, phoenixdWallet, NWC_URI_SCHEME, type L402Wallet } from "../client.ts";
 
 /** Builds the wallet HUB_WALLET names; null when none is configured; throws on a malformed setting. */
 export function walletFromEnv(env: Record<string, string | undefined>): L402Wallet | null {
