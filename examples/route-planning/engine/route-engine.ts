@@ -24,6 +24,11 @@ export interface TravelOptions {
   /** Apply the time-of-day speed profile at `departure` (default now). No live traffic feed exists. */
   traffic?: boolean;
   departure?: Date;
+  /**
+   * "restricted" forces the exact Dijkstra on the base graph even when the hierarchy applies: the
+   * oracle the tests and benchmarks compare the hierarchy with. "auto" (default) picks.
+   */
+  search?: "auto" | "restricted";
 }
 
 /** A piece of one segment the route travels, in travel order. */
@@ -47,6 +52,8 @@ export interface RouteLeg {
   coordinates: [number, number][];
   /** Whether the leg starts with a U-turn at its (via) waypoint. */
   uTurn: boolean;
+  /** U-turns the leg makes on its way (charged like the one at a via point). */
+  uTurnsOnTheWay: number;
 }
 
 export interface Route {
@@ -107,8 +114,11 @@ interface Endpoint extends SearchEndpoint {
 interface LegCandidate {
   weight: number;
   distance: number;
+  /** Seconds, the leg's own U-turns included. */
   duration: number;
   edges: RouteEdge[];
+  /** U-turns within the leg (not the one at its start waypoint). */
+  uTurns: number;
 }
 
 export class RouteEngine {
@@ -172,6 +182,7 @@ export class RouteEngine {
     // Bands whose factors are all 1 are free flow: they share its hierarchy.
     const hierarchyBand = band && (band.arterial !== 1 || band.urban !== 1) && options.profile !== "bike" ? trafficBand : undefined;
     const hierarchy = this.hierarchy(options.profile, metric, hierarchyBand);
+    if (options.search === "restricted") return { costs: computeEdgeCosts(this.network, { profile: options.profile, metric, dimensions: effectiveDimensions(options.profile, options.vehicle), band: hierarchyBand }), trafficBand, options };
     if (!options.vehicle || Object.values(options.vehicle).every((v) => v === undefined)) return { costs: hierarchy.costs, hierarchy, trafficBand, options };
     const costs = computeEdgeCosts(this.network, { profile: options.profile, metric, dimensions: effectiveDimensions(options.profile, options.vehicle), band: hierarchyBand });
     const same = costs.closedByDimensions.size === hierarchy.costs.closedByDimensions.size && [...costs.closedByDimensions].every((w) => hierarchy.costs.closedByDimensions.has(w));
@@ -217,19 +228,27 @@ export class RouteEngine {
     if (!(costs.weight[2 * s + direction] < Infinity)) return null;
     if (direction === 0 ? b.fraction < a.fraction : b.fraction > a.fraction) return null;
     const share = Math.abs(b.fraction - a.fraction);
-    return { weight: share * costs.weight[2 * s + direction], distance: share * costs.distance[2 * s + direction], duration: share * costs.duration[2 * s + direction], edges: [this.piece(costs, s, direction, a.fraction, b.fraction)] };
+    return { weight: share * costs.weight[2 * s + direction], distance: share * costs.distance[2 * s + direction], duration: share * costs.duration[2 * s + direction], edges: [this.piece(costs, s, direction, a.fraction, b.fraction)], uTurns: 0 };
   }
 
-  /** The cheapest way from departure d of a to arrival e of b, or null. */
-  private leg(plan: Plan, a: SnappedPoint, dep: Endpoint, b: SnappedPoint, arr: Endpoint): LegCandidate | null {
+  /**
+   * The cheapest way from departure `dep` of a to arrival `arr` of b, or null. The search is
+   * node-based: where its path turns back on a segment (at the first or last node, or where a dead
+   * end forces it) the turn is charged U_TURN_SECONDS like a turn at a via point.
+   */
+  private leg(plan: Plan, a: SnappedPoint, dep: Endpoint, b: SnappedPoint, arr: Endpoint, found: { weight: number; distance: number; duration: number; baseEdges: number[] } | null): LegCandidate | null {
     const { costs } = plan;
     let best: LegCandidate | null = dep.direction === arr.direction ? this.direct(a, b, dep.direction, costs) : null;
-    const found = plan.hierarchy ? plan.hierarchy.query.shortestPath([dep], [arr]) : dijkstra(this.network, this.adjacency, costs, [dep], [[arr]])[0];
-    if (found && (!best || found.weight < best.weight)) {
-      const edges = [this.piece(costs, a.segment, dep.direction, a.fraction, dep.direction === 0 ? 1 : 0)];
-      for (const e of found.baseEdges) edges.push(this.piece(costs, e >> 1, (e & 1) as 0 | 1, e & 1 ? 1 : 0, e & 1 ? 0 : 1));
-      edges.push(this.piece(costs, b.segment, arr.direction, arr.direction === 0 ? 0 : 1, b.fraction));
-      best = { weight: found.weight, distance: found.distance, duration: found.duration, edges: edges.filter((x) => x.fromFraction !== x.toFraction) };
+    if (found) {
+      const pieces = [this.piece(costs, a.segment, dep.direction, a.fraction, dep.direction === 0 ? 1 : 0)];
+      for (const e of found.baseEdges) pieces.push(this.piece(costs, e >> 1, (e & 1) as 0 | 1, e & 1 ? 1 : 0, e & 1 ? 0 : 1));
+      pieces.push(this.piece(costs, b.segment, arr.direction, arr.direction === 0 ? 0 : 1, b.fraction));
+      const edges = pieces.filter((x) => x.fromFraction !== x.toFraction);
+      let uTurns = 0;
+      for (let i = 1; i < edges.length; i++) if (edges[i].segment === edges[i - 1].segment && edges[i].forward !== edges[i - 1].forward) uTurns++;
+      const seconds = uTurns * U_TURN_SECONDS[plan.options.profile];
+      const weight = found.weight + ((plan.options.optimizeFor ?? "time") === "time" ? seconds : 0);
+      if (!best || weight < best.weight) best = { weight, distance: found.distance, duration: found.duration + seconds, edges, uTurns };
     }
     return best;
   }
@@ -255,8 +274,10 @@ export class RouteEngine {
       const deps = this.departures(snapped[i], costs);
       const arrs = this.arrivals(snapped[i + 1], costs);
       for (const dep of deps) {
-        for (const arr of arrs) {
-          const candidate = this.leg(plan, snapped[i], dep, snapped[i + 1], arr);
+        // One search per departure: the hierarchy per arrival, Dijkstra for both arrivals at once.
+        const paths = plan.hierarchy ? arrs.map((arr) => plan.hierarchy!.query.shortestPath([dep], [arr])) : dijkstra(this.network, this.adjacency, costs, [dep], arrs.map((arr) => [arr]));
+        for (const [k, arr] of arrs.entries()) {
+          const candidate = this.leg(plan, snapped[i], dep, snapped[i + 1], arr, paths[k]);
           if (!candidate) continue;
           for (const [arrivedBy, state] of states) {
             const uTurn = arrivedBy >= 0 && arrivedBy !== dep.direction;
@@ -277,7 +298,7 @@ export class RouteEngine {
         coordinates.push(...(coordinates.length ? part.slice(1) : part));
       }
       if (!coordinates.length) coordinates.push(snapped[i].location, snapped[i + 1].location);
-      return { distance: candidate.distance, duration: candidate.duration + (uTurn ? penalty : 0), edges: candidate.edges, coordinates, uTurn };
+      return { distance: candidate.distance, duration: candidate.duration + (uTurn ? penalty : 0), edges: candidate.edges, coordinates, uTurn, uTurnsOnTheWay: candidate.uTurns };
     });
     const coordinates: [number, number][] = [];
     for (const leg of legs) coordinates.push(...(coordinates.length ? leg.coordinates.slice(1) : leg.coordinates));
