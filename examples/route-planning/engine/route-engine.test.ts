@@ -356,7 +356,9 @@ describe("snapping", () => {
     }
     expect(() => engine.route([[Number.NaN, 57.7], inside], { profile: "car" })).toThrow(InvalidCoordinateError);
     expect(() => engine.snap([11.95, 91], { profile: "car" })).toThrow(InvalidCoordinateError);
-    expect(NoRoadNearbyError).toBeDefined();
+    // Inside the box but more than 1 km from any road a car may use (the box's western edge).
+    expect(() => engine.route([inside, [11.86, 57.65]], { profile: "car" })).toThrow(NoRoadNearbyError);
+    expect(() => engine.route([inside, [11.86, 57.65]], { profile: "car" })).toThrow(/waypoints\[1\].*within 1000 m/);
   });
 });
 
