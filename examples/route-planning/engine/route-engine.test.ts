@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SearchEndpoint } from "./contraction-hierarchy.ts";
-import { type EdgeCosts, buildAdjacency, computeEdgeCosts, dijkstra, edgeHead, edgeTail } from "./edge-costs.ts";
+import { type EdgeCosts, buildAdjacency, computeEdgeCosts, dijkstra, dimensionTaggedWays, edgeHead, edgeTail, restrictForVehicle } from "./edge-costs.ts";
 import { InvalidCoordinateError, NoRoadNearbyError, OutsideCoverageError, PROFILES, type Profile, RouteEngine, U_TURN_SECONDS } from "./index.ts";
 import { effectiveDimensions } from "./profiles.ts";
 import { segmentGeometry } from "./snap.ts";
@@ -258,6 +258,21 @@ describe("one-way streets, roundabouts and contraflow on real ways", () => {
 
 describe("vehicle dimensions on real tagged ways", () => {
   const uses = (edges: { way: number }[], w: number) => edges.some((e) => e.way === w);
+
+  it("restricting the open costs for a vehicle equals computing its costs from scratch", () => {
+    const ways = dimensionTaggedWays(engine.network);
+    expect(ways.size).toBeGreaterThan(20);
+    for (const profile of PROFILES) {
+      const open = computeEdgeCosts(engine.network, { profile, metric: "time", dimensions: {} });
+      for (const vehicle of [{}, { height_meters: 3.5 }, { weight_kg: 2000, hazardous_goods: true }, { length_meters: 13, width_meters: 2.8, axle_load_kg: 4000 }, effectiveDimensions(profile, undefined)]) {
+        const fast = restrictForVehicle(engine.network, open, vehicle, ways);
+        const full = computeEdgeCosts(engine.network, { profile, metric: "time", dimensions: vehicle });
+        expect(fast.weight, `${profile} ${JSON.stringify(vehicle)}`).toEqual(full.weight);
+        expect(fast.duration).toEqual(full.duration);
+        expect([...fast.closedByDimensions].sort()).toEqual([...full.closedByDimensions].sort());
+      }
+    }
+  });
 
   it("Högsboleden's 3.4 m underpass (way/26676166): a car uses it, a 3.5 m vehicle never does", () => {
     const w = way("way/26676166");

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ChQuery, type ContractionHierarchy, type SearchEndpoint, buildContractionHierarchy, deserializeHierarchy, serializeHierarchy } from "./contraction-hierarchy.ts";
-import { type Adjacency, type EdgeCosts, type Metric, buildAdjacency, chInputEdges, computeEdgeCosts, dijkstra } from "./edge-costs.ts";
+import { type Adjacency, type EdgeCosts, type Metric, buildAdjacency, chInputEdges, computeEdgeCosts, dijkstra, dimensionTaggedWays, restrictForVehicle } from "./edge-costs.ts";
 import { type Profile, type TrafficBand, type VehicleDimensions, TRAFFIC_BANDS, effectiveDimensions, trafficBandAt } from "./profiles.ts";
 import { type BBox, type RoadNetwork, OSM_ATTRIBUTION, loadRoadNetwork } from "./road-network.ts";
 import { type SnappedPoint, SnapIndex, segmentGeometry } from "./snap.ts";
@@ -132,6 +132,9 @@ export class RouteEngine {
   private readonly snapIndex: SnapIndex;
   private readonly adjacency: Adjacency;
   private readonly hierarchies = new Map<string, Hierarchy>();
+  /** Per profile, metric and band: the costs with no vehicle dimensions, the base of every restricted request. */
+  private readonly openCosts = new Map<string, EdgeCosts>();
+  private readonly dimensionWays: Map<number, number[]>;
 
   constructor(options: RouteEngineOptions) {
     const loaded = loadRoadNetwork(options);
@@ -142,6 +145,7 @@ export class RouteEngine {
     const started = performance.now();
     this.snapIndex = new SnapIndex(this.network);
     this.adjacency = buildAdjacency(this.network);
+    this.dimensionWays = dimensionTaggedWays(this.network);
     this.stats = { networkMillis: loaded.millis, networkFrom: loaded.from, snapIndexMillis: performance.now() - started, hierarchies: {} };
     for (const p of options.prepare ?? []) this.hierarchy(p.profile, p.metric ?? "time");
   }
@@ -182,9 +186,15 @@ export class RouteEngine {
     // Bands whose factors are all 1 are free flow: they share its hierarchy.
     const hierarchyBand = band && (band.arterial !== 1 || band.urban !== 1) && options.profile !== "bike" ? trafficBand : undefined;
     const hierarchy = this.hierarchy(options.profile, metric, hierarchyBand);
-    if (options.search === "restricted") return { costs: computeEdgeCosts(this.network, { profile: options.profile, metric, dimensions: effectiveDimensions(options.profile, options.vehicle), band: hierarchyBand }), trafficBand, options };
+    const restricted = () => {
+      const key = `${options.profile}-${metric}-${hierarchyBand ?? "free"}`;
+      let open = this.openCosts.get(key);
+      if (!open) this.openCosts.set(key, (open = computeEdgeCosts(this.network, { profile: options.profile, metric, dimensions: {}, band: hierarchyBand })));
+      return restrictForVehicle(this.network, open, effectiveDimensions(options.profile, options.vehicle), this.dimensionWays);
+    };
+    if (options.search === "restricted") return { costs: restricted(), trafficBand, options };
     if (!options.vehicle || Object.values(options.vehicle).every((v) => v === undefined)) return { costs: hierarchy.costs, hierarchy, trafficBand, options };
-    const costs = computeEdgeCosts(this.network, { profile: options.profile, metric, dimensions: effectiveDimensions(options.profile, options.vehicle), band: hierarchyBand });
+    const costs = restricted();
     const same = costs.closedByDimensions.size === hierarchy.costs.closedByDimensions.size && [...costs.closedByDimensions].every((w) => hierarchy.costs.closedByDimensions.has(w));
     return same ? { costs: hierarchy.costs, hierarchy, trafficBand, options } : { costs, trafficBand, options };
   }
