@@ -134,7 +134,7 @@ export function wayAccess(profile: Profile, tags: WayTags): WayAccess {
   const byTags = accessByTags(profile, tags);
   let speedKmh: number;
   if (profile === "bike") {
-    if (byTags === false || tags.motorroad === "yes" && byTags !== true) return CLOSED;
+    if (byTags === false || (tags.motorroad === "yes" && byTags !== true)) return CLOSED;
     if (!BIKE_CLASSES.has(highway) && !(BIKE_NEEDS_TAG.has(highway) && byTags !== undefined)) return CLOSED;
     if (highway === "steps" && byTags !== true) return CLOSED;
     speedKmh = byTags === "dismount" ? BIKE_KMH.push : highway === "footway" || highway === "pedestrian" || highway === "path" || highway === "track" || highway === "bridleway" ? BIKE_KMH.shared : BIKE_KMH.ride;

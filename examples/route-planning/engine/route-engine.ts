@@ -160,7 +160,9 @@ export class RouteEngine {
     const file = path.join(this.dataDir, "route-planning", `ch-${this.cacheKey}-c${CH_VERSION}-${key}.bin`);
     let ch: ContractionHierarchy;
     let from: "built" | "cache" = "cache";
-    if (existsSync(file)) ch = deserializeHierarchy(readFileSync(file));
+    const cached = existsSync(file) ? deserializeHierarchy(readFileSync(file)) : null;
+    // A file for another graph cannot match this name; the node count guards against anything else.
+    if (cached && cached.nodeCount === this.network.nodeCount && cached.rank.length === this.network.nodeCount) ch = cached;
     else {
       from = "built";
       ch = buildContractionHierarchy(chInputEdges(this.network, costs));
