@@ -61,6 +61,7 @@ describe("the network", () => {
     expect(engine.bbox[0]).toBeCloseTo(11.86, 2);
     expect(engine.bbox[3]).toBeCloseTo(57.76, 2);
     expect(engine.attribution).toBe("© OpenStreetMap contributors");
+    expect(engine.coverage).toEqual({ bbox: engine.bbox, attribution: "© OpenStreetMap contributors", license: "ODbL-1.0" });
   });
 });
 
@@ -150,6 +151,25 @@ describe("routes between coordinates", () => {
         expect(fast.duration).toBeCloseTo(fast.legs.reduce((t, l) => t + l.duration, 0), 6);
       }
     }
+  });
+});
+
+describe("optimize_for", () => {
+  it("distance-optimal routes are never longer, time-optimal ones never slower", () => {
+    const points = randomPoints("car", 60, 123);
+    let differ = 0;
+    for (let i = 0; i < 60; i += 2) {
+      const pair = [points[i], points[i + 1]];
+      const fastest = engine.route(pair, { profile: "car", optimizeFor: "time" });
+      const shortest = engine.route(pair, { profile: "car", optimizeFor: "distance" });
+      expect(fastest === null).toBe(shortest === null);
+      if (!fastest || !shortest) continue;
+      expect(shortest.distance).toBeLessThanOrEqual(fastest.distance + 1e-6);
+      expect(fastest.duration).toBeLessThanOrEqual(shortest.duration + 1e-6);
+      expect(shortest.weight).toBeCloseTo(shortest.distance, 6);
+      if (shortest.distance < fastest.distance - 1) differ++;
+    }
+    expect(differ).toBeGreaterThan(5);
   });
 });
 

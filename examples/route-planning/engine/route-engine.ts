@@ -6,11 +6,14 @@ import path from "node:path";
 import { ChQuery, type ContractionHierarchy, type SearchEndpoint, buildContractionHierarchy, deserializeHierarchy, serializeHierarchy } from "./contraction-hierarchy.ts";
 import { type Adjacency, type EdgeCosts, type Metric, buildAdjacency, chInputEdges, computeEdgeCosts, dijkstra, dimensionTaggedWays, restrictForVehicle } from "./edge-costs.ts";
 import { type Profile, type TrafficBand, type VehicleDimensions, TRAFFIC_BANDS, effectiveDimensions, trafficBandAt } from "./profiles.ts";
-import { type BBox, type RoadNetwork, OSM_ATTRIBUTION, loadRoadNetwork } from "./road-network.ts";
+import { type BBox, type RoadNetwork, OSM_ATTRIBUTION, OSM_LICENSE, loadRoadNetwork } from "./road-network.ts";
 import { type SnappedPoint, SnapIndex, segmentGeometry } from "./snap.ts";
 
 /** Bump when profiles.ts or the contraction changes what a cached hierarchy holds. */
 export const CH_VERSION = 1;
+
+/** What responses say about `traffic: true`: there is no live feed behind it. */
+export const TRAFFIC_NOTE = "No live traffic feed: traffic applies a fixed, documented time-of-day speed profile per road class (Europe/Stockholm hours).";
 
 /** Seconds a U-turn at a via waypoint costs (turning a bigger vehicle takes longer). */
 export const U_TURN_SECONDS: Record<Profile, number> = { car: 30, van: 45, truck: 120, bike: 5 };
@@ -125,6 +128,8 @@ export class RouteEngine {
   readonly network: RoadNetwork;
   readonly bbox: BBox;
   readonly attribution = OSM_ATTRIBUTION;
+  /** What the HTTP layer names in a 422 and in its docs: the box, the data's attribution and licence. */
+  readonly coverage: { bbox: BBox; attribution: string; license: string };
   /** Preparation figures: how the network was loaded and how long each hierarchy took. */
   readonly stats: { networkMillis: number; networkFrom: "built" | "cache"; snapIndexMillis: number; hierarchies: Record<string, { millis: number; from: "built" | "cache" }> };
   private readonly cacheKey: string;
@@ -140,6 +145,7 @@ export class RouteEngine {
     const loaded = loadRoadNetwork(options);
     this.network = loaded.network;
     this.bbox = loaded.network.bbox;
+    this.coverage = { bbox: this.bbox, attribution: OSM_ATTRIBUTION, license: OSM_LICENSE };
     this.cacheKey = loaded.cacheKey;
     this.dataDir = options.dataDir;
     const started = performance.now();
