@@ -18,7 +18,7 @@ const sdkAliases = Object.entries(tsconfigPaths)
 export default defineConfig({
   resolve: { alias: sdkAliases },
   test: {
-    include: ["lib/**/*.test.ts", "packages/*/src/**/*.test.ts", "tests/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "packages/*/src/**/*.test.ts", "tests/**/*.test.ts", "scripts/**/*.test.ts", "examples/**/*.test.ts"],
     exclude: ["node_modules", "e2e", ".next", "packages/*/dist"],
     pool: "forks",
     maxWorkers: 2,

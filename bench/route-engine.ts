@@ -1,0 +1,90 @@
+// Measures the route-planning engine in-process (no HTTP): graph build and hierarchy preparation
+// from a cold DATA_DIR, start from the warm cache, memory, route query p50/p95 across the city,
+// the restricted search, and a 100×100 matrix. `npm run bench:route-engine` (docs/route-planning.md).
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PROFILES, type Profile, RouteEngine } from "../examples/route-planning/engine/index.ts";
+
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Points near roads the profile may use, spread over the whole network. */
+function points(engine: RouteEngine, profile: Profile, count: number, seed: number): [number, number][] {
+  const rnd = random(seed);
+  const { costs } = engine.hierarchy(profile, "time");
+  const net = engine.network;
+  const out: [number, number][] = [];
+  while (out.length < count) {
+    const s = Math.floor(rnd() * net.segmentCount);
+    if (!(costs.weight[2 * s] < Infinity || costs.weight[2 * s + 1] < Infinity)) continue;
+    const k = net.geometryStart[s];
+    out.push([net.geometry[2 * k] + (rnd() - 0.5) * 0.0004, net.geometry[2 * k + 1] + (rnd() - 0.5) * 0.0002]);
+  }
+  return out;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "route-bench-"));
+try {
+  const heapBefore = process.memoryUsage().heapUsed;
+  const cold = new RouteEngine({ dataDir, prepare: PROFILES.map((profile) => ({ profile })) });
+  const memory = process.memoryUsage();
+  console.log(`network: ${cold.network.nodeCount} nodes, ${cold.network.segmentCount} segments, ${cold.network.wayIds.length} ways`);
+  console.log(`cold start: network built in ${ms(cold.stats.networkMillis)}, snap index + adjacency ${ms(cold.stats.snapIndexMillis)}`);
+  for (const [key, h] of Object.entries(cold.stats.hierarchies)) {
+    const ch = cold.hierarchy(key.split("-")[0] as Profile, "time").ch;
+    console.log(`  hierarchy ${key}: ${h.from} in ${ms(h.millis)} (${ch.edgeFrom.length} edges incl. shortcuts)`);
+  }
+  console.log(`memory after preparing all four profiles: rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap used +${((memory.heapUsed - heapBefore) / 2 ** 20).toFixed(0)} MiB, array buffers ${(memory.arrayBuffers / 2 ** 20).toFixed(0)} MiB`);
+
+  const warmStarted = performance.now();
+  const engine = new RouteEngine({ dataDir, prepare: PROFILES.map((profile) => ({ profile })) });
+  console.log(`warm start (everything from DATA_DIR's cache): ${ms(performance.now() - warmStarted)}`);
+
+  for (const profile of PROFILES) {
+    const pts = points(engine, profile, 2000, 1 + PROFILES.indexOf(profile));
+    const times: number[] = [];
+    let found = 0;
+    for (let i = 0; i < pts.length; i += 2) {
+      const t = performance.now();
+      const r = engine.route([pts[i], pts[i + 1]], { profile, optimizeFor: "time" });
+      times.push(performance.now() - t);
+      if (r) found++;
+    }
+    times.sort((a, b) => a - b);
+    console.log(`route ${profile} (1000 random pairs across the city, snap + CH + unpack + geometry): p50 ${ms(percentile(times, 0.5))}, p95 ${ms(percentile(times, 0.95))}, ${found} found`);
+  }
+
+  const truckPts = points(engine, "truck", 200, 9);
+  const restricted: number[] = [];
+  for (let i = 0; i < truckPts.length; i += 2) {
+    const t = performance.now();
+    engine.route([truckPts[i], truckPts[i + 1]], { profile: "truck", vehicle: { height_meters: 4.2, hazardous_goods: true } });
+    restricted.push(performance.now() - t);
+  }
+  restricted.sort((a, b) => a - b);
+  console.log(`route truck with dimensions (restricted Dijkstra, 100 pairs): p50 ${ms(percentile(restricted, 0.5))}, p95 ${ms(percentile(restricted, 0.95))}`);
+
+  for (const profile of ["car", "bike"] as const) {
+    const pts = points(engine, profile, 100, 42);
+    const runs: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const t = performance.now();
+      engine.matrix(pts, pts, { profile });
+      runs.push(performance.now() - t);
+    }
+    runs.sort((a, b) => a - b);
+    console.log(`matrix ${profile} 100×100 (snap + bucket many-to-many), 7 runs: median ${ms(runs[3])}, best ${ms(runs[0])}`);
+  }
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
