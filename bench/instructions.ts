@@ -1,0 +1,256 @@
+// `npm run bench:instructions`: CPU instructions per request in the process under test, counted by
+// Valgrind (callgrind), so the figure does not move with what else the machine runs. Wall-clock
+// ratios on the shared 2-core machines swing by ±15 points between rounds; instruction counts repeat.
+//
+// Processes (bench/instructions-server.ts): an origin; the reference, a minimal node:http + undici
+// reverse proxy in front of it; and the gateway of the checkout under test on a scratch PostgreSQL
+// database (DATABASE_URL, default the local service) with a free, a per_request (a fresh pre-paid
+// proof on every request) and a token_bucket endpoint (a session per connection). The proxy and
+// the gateway run under `valgrind --tool=callgrind --instr-atstart=no`: nothing is counted while
+// they start. This process is the load generator: BENCH_WARMUP requests per path first, then for
+// each path `callgrind_control -i on`, BENCH_REQUESTS requests over BENCH_CONNECTIONS keep-alive
+// connections, `callgrind_control -i off` and a dump. Instructions per request = the window's total
+// (every thread of the process: JIT compiler and GC threads included) / BENCH_REQUESTS. PostgreSQL's
+// own instructions are not counted (its processes are not under Valgrind).
+//
+// BENCH_RUNS runs (default 3), each on fresh processes; prints every run, the mean, the spread
+// (max - min) / mean and the ratio gateway / proxy. BENCH_TARGET_DIR=<checkout> measures another
+// checkout's gateway (it needs its own `npm ci`); BENCH_BASELINE_DIR=<checkout> measures that one
+// too, in the same runs, and prints the two side by side, e.g. for a no-regression check:
+//   git worktree add --detach /tmp/pre c2186a2 && (cd /tmp/pre && npm ci --no-audit --no-fund)
+//   BENCH_BASELINE_DIR=/tmp/pre npm run bench:instructions
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { promisify } from "node:util";
+import pg from "pg";
+import { Pool } from "undici";
+
+const repoRoot = path.resolve(import.meta.dirname, "..");
+const serverScript = path.join(repoRoot, "bench/instructions-server.ts");
+const requests = Number(process.env.BENCH_REQUESTS ?? 300);
+const warmup = Number(process.env.BENCH_WARMUP ?? 1500);
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
+/**
+ * Node.js flags of the counted processes. --interrupt-budget: V8 optimizes a hot function after an
+ * eighth of the usual bytecode executed, so the warm-up reaches the optimized steady state that
+ * about 8× as many requests reach by default; otherwise TurboFan compiles fall into the counted
+ * windows (they led the first profiles). --expose-gc: a full collection before each window.
+ */
+const nodeArgs = ["--expose-gc", ...(process.env.BENCH_NODE_ARGS ?? "--interrupt-budget=8448").split(" ").filter(Boolean)];
+const baseUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+/** The checkouts whose gateways are measured: the target, and the baseline it is compared with. */
+const checkouts = [
+  { name: "target", dir: path.resolve(process.env.BENCH_TARGET_DIR ?? repoRoot) },
+  ...(process.env.BENCH_BASELINE_DIR ? [{ name: "baseline", dir: path.resolve(process.env.BENCH_BASELINE_DIR) }] : []),
+];
+/** The checkout and the commit it has out, for the printout. */
+const describe = (dir: string) => {
+  try {
+    return `${dir} @ ${execFileSync("git", ["-C", dir, "log", "-1", "--format=%h %s"]).toString().trim().slice(0, 80)}`;
+  } catch {
+    return dir;
+  }
+};
+
+const run = promisify(execFile);
+const scratch = mkdtempSync(path.join(os.tmpdir(), "hub-instr-"));
+const children = new Set<ChildProcess>();
+process.on("exit", () => children.forEach((child) => child.kill("SIGKILL")));
+
+type Started = { child: ChildProcess; info: Record<string, unknown>; nextLine: () => Promise<string> };
+
+/** Starts a role of bench/instructions-server.ts (under callgrind when counted) and waits for its JSON line. */
+async function startRole(role: string, options: { dir: string; env?: Record<string, string>; counted: boolean }): Promise<Started> {
+  const node = [process.execPath, ...nodeArgs, "--import", "tsx", serverScript];
+  const command = options.counted
+    ? ["valgrind", "--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${scratch}/cg.%p`, `--log-file=${scratch}/valgrind.%p.log`, ...node]
+    : node;
+  const child = spawn(command[0], command.slice(1), {
+    cwd: options.dir,
+    env: { ...process.env, ...options.env, BENCH_ROLE: role, BENCH_TARGET_DIR: options.dir },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  // Every line the child prints, in order, for whoever waits for the next one.
+  const lines: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  createInterface({ input: child.stdout! }).on("line", (line) => (waiting.length ? waiting.shift()!(line) : lines.push(line)));
+  const nextLine = () => (lines.length ? Promise.resolve(lines.shift()!) : new Promise<string>((resolve) => waiting.push(resolve)));
+  const info = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`${role} exited with ${code}${options.counted ? ` (see ${scratch}/valgrind.*.log)` : ""}`)));
+    void nextLine().then((line) => resolve(JSON.parse(line)));
+  });
+  child.removeAllListeners("exit");
+  return { child, info, nextLine };
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Runs a setup role to its end (it writes the database, proofs and sessions to a file). */
+async function setUp(dir: string, originUrl: string) {
+  const file = path.join(scratch, `setup-${Date.now()}.json`);
+  const child = spawn(process.execPath, ["--import", "tsx", serverScript], {
+    cwd: dir,
+    env: { ...process.env, BENCH_ROLE: "setup", BENCH_TARGET_DIR: dir, BENCH_ORIGIN: originUrl, BENCH_SETUP_FILE: file, BENCH_PROOFS: String(warmup + requests), BENCH_SESSIONS: String(connections) },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const code = await new Promise((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`setup in ${dir} exited with ${code}`);
+  return { file, ...(JSON.parse(readFileSync(file, "utf8")) as { database: string; slug: string; proofs: string[]; sessions: string[] }) };
+}
+
+/** A path to load: its URL and the headers of the n-th request on connection c. */
+type Load = { url: string; headers: (n: number, connection: number) => Record<string, string> };
+
+/** Sends `count` GETs over `connections` keep-alive connections, each connection one request at a time. */
+async function sendRequests(load: Load, count: number, first = 0) {
+  const url = new URL(load.url);
+  const pool = new Pool(url.origin, { connections, pipelining: 1 });
+  let next = 0;
+  const failures: string[] = [];
+  await Promise.all(
+    Array.from({ length: connections }, async (_, connection) => {
+      while (next < count) {
+        const n = first + next++;
+        const res = await pool.request({ path: url.pathname, method: "GET", headers: load.headers(n, connection) });
+        const body = await res.body.text();
+        if (res.statusCode !== 200 && failures.length < 3) failures.push(`${res.statusCode} ${body.slice(0, 200)}`);
+      }
+    }),
+  );
+  await pool.close();
+  if (failures.length) throw new Error(`${load.url} answered: ${failures.join(" | ")}`);
+}
+
+/** Instructions counted by callgrind in the newest dump of a process. */
+function dumpedTotal(pid: number): number {
+  const dumps = readdirSync(scratch)
+    .filter((file) => file.startsWith(`cg.${pid}.`))
+    .map((file) => Number(file.split(".")[2]))
+    .sort((a, b) => b - a);
+  const text = readFileSync(path.join(scratch, `cg.${pid}.${dumps[0]}`), "utf8");
+  const totals = /^totals: (\d+)/m.exec(text);
+  if (!totals) throw new Error(`no totals in callgrind dump ${dumps[0]} of ${pid}`);
+  return Number(totals[1]);
+}
+
+/** Instructions per request of one path, counted over `requests` requests in a window of their own. */
+async function countWindow(target: Started, load: Load, first: number): Promise<number> {
+  const pid = target.child.pid!;
+  target.child.kill("SIGUSR2");
+  await target.nextLine();
+  await settle();
+  await run("callgrind_control", ["-z", String(pid)]);
+  await run("callgrind_control", ["-i", "on", String(pid)]);
+  await sendRequests(load, requests, first);
+  await run("callgrind_control", ["-i", "off", String(pid)]);
+  await run("callgrind_control", ["-d", String(pid)]);
+  return dumpedTotal(pid) / requests;
+}
+
+/** Lets the compiler and GC threads finish what the warm-up started, outside the counted window. */
+const settle = () => new Promise((r) => setTimeout(r, 2_000));
+
+const paths = ["free", "per_request", "token_bucket"] as const;
+type Path = (typeof paths)[number];
+/** results[checkout][path] and proxy: instructions per request, one entry per run. */
+const proxyRuns: number[] = [];
+const gatewayRuns: Record<string, Record<Path, number[]>> = Object.fromEntries(checkouts.map((c) => [c.name, { free: [], per_request: [], token_bucket: [] }]));
+const databases: string[] = [];
+
+const started = Date.now();
+const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+/** BENCH_VERBOSE=1: each step's time, to size BENCH_WARMUP and BENCH_REQUESTS. */
+const step = (what: string) => process.env.BENCH_VERBOSE && console.log(`  ${elapsed()}: ${what}`);
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
+console.log(
+  `instructions per request (callgrind): ${runs} runs; per path ${warmup} warm-up requests, then ${requests} counted; ${connections} connections; PostgreSQL; load average ${loadAverage()}`,
+);
+for (const checkout of checkouts) console.log(`  ${checkout.name}: ${describe(checkout.dir)}`);
+
+const origin = await startRole("origin", { dir: repoRoot, counted: false });
+const originUrl = `http://127.0.0.1:${origin.info.port}`;
+try {
+  for (let r = 1; r <= runs; r++) {
+    // The reference proxy.
+    const proxy = await startRole("proxy", { dir: repoRoot, env: { BENCH_ORIGIN: originUrl }, counted: true });
+    step("proxy started");
+    const proxyLoad: Load = { url: `http://127.0.0.1:${proxy.info.port}/v1/data`, headers: () => ({}) };
+    await sendRequests(proxyLoad, warmup);
+    step("proxy warmed up");
+    proxyRuns.push(await countWindow(proxy, proxyLoad, 0));
+    await stop(proxy.child);
+    console.log(`run ${r}: plain proxy ${Math.round(proxyRuns.at(-1)!).toLocaleString("en")} instructions/request (${elapsed()}, load average ${loadAverage()})`);
+
+    for (const checkout of checkouts) {
+      const setup = await setUp(checkout.dir, originUrl);
+      databases.push(setup.database);
+      step(`${checkout.name} set up`);
+      const gateway = await startRole("gateway", { dir: checkout.dir, env: { BENCH_SETUP_FILE: setup.file }, counted: true });
+      step(`${checkout.name} gateway started`);
+      const base = `http://127.0.0.1:${gateway.info.port}/gw/${setup.slug}`;
+      const loads: Record<Path, Load> = {
+        free: { url: `${base}/v1/free`, headers: () => ({}) },
+        // A fresh proof on every request: the first `warmup` for the warm-up, the rest counted.
+        per_request: { url: `${base}/v1/paid`, headers: (n) => ({ authorization: setup.proofs[n] }) },
+        token_bucket: { url: `${base}/v1/bucket`, headers: (_, connection) => ({ "x-session-token": setup.sessions[connection] }) },
+      };
+      for (const p of paths) await sendRequests(loads[p], warmup);
+      step(`${checkout.name} gateway warmed up`);
+      for (const p of paths) {
+        gatewayRuns[checkout.name][p].push(await countWindow(gateway, loads[p], warmup));
+        step(`${checkout.name} ${p} counted`);
+      }
+      await stop(gateway.child);
+      const figures = paths.map((p) => `${p} ${Math.round(gatewayRuns[checkout.name][p].at(-1)!).toLocaleString("en")}`).join(", ");
+      console.log(`run ${r}: ${checkout.name} gateway ${figures} (${elapsed()}, load average ${loadAverage()})`);
+    }
+  }
+} finally {
+  await stop(origin.child);
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  for (const name of databases) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const spread = (values: number[]) => (Math.max(...values) - Math.min(...values)) / mean(values);
+const count = (n: number) => Math.round(n).toLocaleString("en");
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const proxyMean = mean(proxyRuns);
+for (const checkout of checkouts) {
+  console.log(`\n${checkout.name} (${describe(checkout.dir)}): instructions per request, ${runs} runs of ${requests} requests`);
+  console.table([
+    { path: "plain proxy (node:http + undici)", runs: proxyRuns.map(count).join(" / "), mean: count(proxyMean), spread: pct(spread(proxyRuns)), "gateway / proxy": "" },
+    ...paths.map((p) => {
+      const values = gatewayRuns[checkout.name][p];
+      return { path: `gateway, ${p}`, runs: values.map(count).join(" / "), mean: count(mean(values)), spread: pct(spread(values)), "gateway / proxy": `${(mean(values) / proxyMean).toFixed(2)}×` };
+    }),
+  ]);
+}
+if (checkouts.length === 2) {
+  console.log(`\ntarget against baseline (means; < 100% means the target runs fewer instructions):`);
+  console.table(
+    paths.map((p) => {
+      const t = mean(gatewayRuns.target[p]);
+      const b = mean(gatewayRuns.baseline[p]);
+      return { path: p, target: count(t), baseline: count(b), "target / baseline": pct(t / b), "target / proxy": `${(t / proxyMean).toFixed(2)}×`, "baseline / proxy": `${(b / proxyMean).toFixed(2)}×` };
+    }),
+  );
+}
+console.log(`\ndone in ${elapsed()}`);
+if (!process.env.BENCH_KEEP) rmSync(scratch, { recursive: true, force: true });
