@@ -35,21 +35,6 @@ const listen = (server: http.Server) =>
   new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
 const ready = (info: object) => console.log(JSON.stringify(info));
 
-/**
- * The counted roles collect all garbage on SIGUSR2 (Node.js flag --expose-gc) and answer with a
- * line: each counted window starts on a clean heap, so no full collection of the warm-up's garbage
- * falls into one window and not another.
- */
-function collectGarbageOnSignal() {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error("run with --expose-gc");
-  process.on("SIGUSR2", () => {
-    gc();
-    gc();
-    console.log(JSON.stringify({ collected: true }));
-  });
-}
-
 if (role === "origin") {
   const payload = JSON.stringify({ price: 97_123.45, symbol: "BTCUSD", at: "2026-01-01T00:00:00Z" });
   const origin = http.createServer((req, res) => {
@@ -81,7 +66,6 @@ if (role === "origin") {
   });
   const port = await listen(proxy);
   process.on("SIGTERM", () => process.exit(0));
-  collectGarbageOnSignal();
   ready({ port });
 } else if (role === "setup") {
   const { loadConfig } = await fromTarget<typeof ConfigModule>("lib/config/index.ts");
@@ -146,7 +130,7 @@ if (role === "origin") {
   const setup = JSON.parse(readFileSync(process.env.BENCH_SETUP_FILE!, "utf8")) as { databaseUrl: string; appSecret: string };
   const config = loadConfig({ DATA_DIR: "/tmp/hub-bench", APP_SECRET: setup.appSecret, DATABASE_URL: setup.databaseUrl, LOG_LEVEL: "error" });
   const db = await openDatabase({ databaseUrl: setup.databaseUrl, pgliteDir: null, migrate: false, poolSize: 20 });
-  const store = openStore({ redisUrl: undefined, prefix: "bench:" });
+  const store = openStore({ redisUrl: null, prefix: "bench:" });
   const gateway = createGateway({
     config,
     prisma: db.prisma,
@@ -164,7 +148,6 @@ if (role === "origin") {
     await store.close();
     process.exit(0);
   });
-  collectGarbageOnSignal();
   ready({ port });
 } else {
   throw new Error(`BENCH_ROLE must be origin, proxy, setup or gateway, not ${role}`);

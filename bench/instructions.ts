@@ -33,14 +33,10 @@ const serverScript = path.join(repoRoot, "bench/instructions-server.ts");
 const requests = Number(process.env.BENCH_REQUESTS ?? 300);
 const warmup = Number(process.env.BENCH_WARMUP ?? 1500);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
+const windows = Number(process.env.BENCH_WINDOWS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
-/**
- * Node.js flags of the counted processes. --interrupt-budget: V8 optimizes a hot function after an
- * eighth of the usual bytecode executed, so the warm-up reaches the optimized steady state that
- * about 8× as many requests reach by default; otherwise TurboFan compiles fall into the counted
- * windows (they led the first profiles). --expose-gc: a full collection before each window.
- */
-const nodeArgs = ["--expose-gc", ...(process.env.BENCH_NODE_ARGS ?? "--interrupt-budget=8448").split(" ").filter(Boolean)];
+/** Extra Node.js flags for the counted processes (none by default: V8 as it runs in production). */
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const baseUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 /** The checkouts whose gateways are measured: the target, and the baseline it is compared with. */
@@ -68,7 +64,7 @@ type Started = { child: ChildProcess; info: Record<string, unknown>; nextLine: (
 async function startRole(role: string, options: { dir: string; env?: Record<string, string>; counted: boolean }): Promise<Started> {
   const node = [process.execPath, ...nodeArgs, "--import", "tsx", serverScript];
   const command = options.counted
-    ? ["valgrind", "--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${scratch}/cg.%p`, `--log-file=${scratch}/valgrind.%p.log`, ...node]
+    ? ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes", `--callgrind-out-file=${scratch}/cg.%p`, `--log-file=${scratch}/valgrind.%p.log`, ...node]
     : node;
   const child = spawn(command[0], command.slice(1), {
     cwd: options.dir,
@@ -104,7 +100,7 @@ async function setUp(dir: string, originUrl: string) {
   const file = path.join(scratch, `setup-${Date.now()}.json`);
   const child = spawn(process.execPath, ["--import", "tsx", serverScript], {
     cwd: dir,
-    env: { ...process.env, BENCH_ROLE: "setup", BENCH_TARGET_DIR: dir, BENCH_ORIGIN: originUrl, BENCH_SETUP_FILE: file, BENCH_PROOFS: String(warmup + requests), BENCH_SESSIONS: String(connections) },
+    env: { ...process.env, BENCH_ROLE: "setup", BENCH_TARGET_DIR: dir, BENCH_ORIGIN: originUrl, BENCH_SETUP_FILE: file, BENCH_PROOFS: String(warmup + windows * requests), BENCH_SESSIONS: String(connections) },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const code = await new Promise((resolve) => child.once("exit", resolve));
@@ -135,40 +131,92 @@ async function sendRequests(load: Load, count: number, first = 0) {
   if (failures.length) throw new Error(`${load.url} answered: ${failures.join(" | ")}`);
 }
 
-/** Instructions counted by callgrind in the newest dump of a process. */
-function dumpedTotal(pid: number): number {
-  const dumps = readdirSync(scratch)
-    .filter((file) => file.startsWith(`cg.${pid}.`))
-    .map((file) => Number(file.split(".")[2]))
-    .sort((a, b) => b - a);
-  const text = readFileSync(path.join(scratch, `cg.${pid}.${dumps[0]}`), "utf8");
-  const totals = /^totals: (\d+)/m.exec(text);
-  if (!totals) throw new Error(`no totals in callgrind dump ${dumps[0]} of ${pid}`);
-  return Number(totals[1]);
+/** Instructions counted in one window: every thread of the process, and its main (JavaScript) thread alone. */
+type Count = { all: number; main: number };
+
+/**
+ * The newest dump of a process (--separate-threads=yes: one file per thread, `cg.<pid>.<n>-<thread>`,
+ * thread 01 the main thread; V8's compiler and GC helpers are the others).
+ */
+function dumpedCount(pid: number): Count {
+  const files = readdirSync(scratch).filter((file) => file.startsWith(`cg.${pid}.`));
+  const part = Math.max(...files.map((file) => Number(file.split(".")[2].split("-")[0])));
+  const count: Count = { all: 0, main: 0 };
+  for (const file of files.filter((f) => f.split(".")[2].split("-")[0] === String(part))) {
+    const totals = /^totals: (\d+)/m.exec(readFileSync(path.join(scratch, file), "utf8"));
+    if (!totals) throw new Error(`no totals in callgrind dump ${file}`);
+    count.all += Number(totals[1]);
+    if (Number(file.split("-").at(-1)) === 1) count.main += Number(totals[1]);
+  }
+  return count;
 }
 
-/** Instructions per request of one path, counted over `requests` requests in a window of their own. */
-async function countWindow(target: Started, load: Load, first: number): Promise<number> {
+/** Counts one window of `requests` requests, once the process is idle; per request. */
+async function countWindow(target: Started, load: Load, first: number): Promise<Count> {
   const pid = target.child.pid!;
-  target.child.kill("SIGUSR2");
-  await target.nextLine();
-  await settle();
+  await settle(pid);
   await run("callgrind_control", ["-z", String(pid)]);
   await run("callgrind_control", ["-i", "on", String(pid)]);
   await sendRequests(load, requests, first);
   await run("callgrind_control", ["-i", "off", String(pid)]);
   await run("callgrind_control", ["-d", String(pid)]);
-  return dumpedTotal(pid) / requests;
+  const count = dumpedCount(pid);
+  return { all: count.all / requests, main: count.main / requests };
 }
 
-/** Lets the compiler and GC threads finish what the warm-up started, outside the counted window. */
-const settle = () => new Promise((r) => setTimeout(r, 2_000));
+/**
+ * One path's figure: the median of BENCH_WINDOWS windows (default 3) in a row, main thread and all
+ * threads apiece. V8 still deoptimizes and reoptimizes now and then after any warm-up, and a window
+ * that catches it runs baseline code for a while (+50% measured); the median leaves it out.
+ */
+async function countMedian(target: Started, load: Load, first: number): Promise<Count> {
+  const counts: Count[] = [];
+  for (let window = 0; window < windows; window++) {
+    const count = await countWindow(target, load, first + window * requests);
+    step(`window ${window + 1}: ${Math.round(count.main).toLocaleString("en")} main thread, ${Math.round(count.all).toLocaleString("en")} all threads`);
+    counts.push(count);
+  }
+  return { main: median(counts.map((c) => c.main)), all: median(counts.map((c) => c.all)) };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim());
+
+/** CPU time (user + system, every thread) of a process, in clock ticks. */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Waits until the process under test has been idle for a second (at most 2 minutes): its compiler
+ * and GC threads have finished what the warm-up and the forced collection started, so none of that
+ * work spills into the counted window. Under Valgrind a TurboFan job takes tens of milliseconds.
+ */
+async function settle(pid: number) {
+  const deadline = Date.now() + 120_000;
+  let before = cpuTicks(pid);
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 1_000));
+    const now = cpuTicks(pid);
+    if (now - before <= ticksPerSecond / 50) return;
+    before = now;
+  }
+  console.warn(`  note: process ${pid} did not go idle before its window`);
+}
 
 const paths = ["free", "per_request", "token_bucket"] as const;
 type Path = (typeof paths)[number];
-/** results[checkout][path] and proxy: instructions per request, one entry per run. */
-const proxyRuns: number[] = [];
-const gatewayRuns: Record<string, Record<Path, number[]>> = Object.fromEntries(checkouts.map((c) => [c.name, { free: [], per_request: [], token_bucket: [] }]));
+type Figure = Count;
+/** Per run: the proxy's figure, and each checkout's figure per path. */
+const proxyRuns: Figure[] = [];
+const gatewayRuns: Record<string, Record<Path, Figure[]>> = Object.fromEntries(checkouts.map((c) => [c.name, { free: [], per_request: [], token_bucket: [] }]));
+const show = (f: Figure) => `${Math.round(f.main).toLocaleString("en")} main thread, ${Math.round(f.all).toLocaleString("en")} all threads (median of ${windows} windows)`;
 const databases: string[] = [];
 
 const started = Date.now();
@@ -191,9 +239,9 @@ try {
     const proxyLoad: Load = { url: `http://127.0.0.1:${proxy.info.port}/v1/data`, headers: () => ({}) };
     await sendRequests(proxyLoad, warmup);
     step("proxy warmed up");
-    proxyRuns.push(await countWindow(proxy, proxyLoad, 0));
+    proxyRuns.push(await countMedian(proxy, proxyLoad, 0));
     await stop(proxy.child);
-    console.log(`run ${r}: plain proxy ${Math.round(proxyRuns.at(-1)!).toLocaleString("en")} instructions/request (${elapsed()}, load average ${loadAverage()})`);
+    console.log(`run ${r}: plain proxy ${show(proxyRuns.at(-1)!)} (${elapsed()}, load average ${loadAverage()})`);
 
     for (const checkout of checkouts) {
       const setup = await setUp(checkout.dir, originUrl);
@@ -211,12 +259,12 @@ try {
       for (const p of paths) await sendRequests(loads[p], warmup);
       step(`${checkout.name} gateway warmed up`);
       for (const p of paths) {
-        gatewayRuns[checkout.name][p].push(await countWindow(gateway, loads[p], warmup));
+        gatewayRuns[checkout.name][p].push(await countMedian(gateway, loads[p], warmup));
         step(`${checkout.name} ${p} counted`);
       }
       await stop(gateway.child);
-      const figures = paths.map((p) => `${p} ${Math.round(gatewayRuns[checkout.name][p].at(-1)!).toLocaleString("en")}`).join(", ");
-      console.log(`run ${r}: ${checkout.name} gateway ${figures} (${elapsed()}, load average ${loadAverage()})`);
+      for (const p of paths) console.log(`run ${r}: ${checkout.name} gateway, ${p}: ${show(gatewayRuns[checkout.name][p].at(-1)!)}`);
+      console.log(`  (${elapsed()}, load average ${loadAverage()})`);
     }
   }
 } finally {
@@ -231,26 +279,32 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 const spread = (values: number[]) => (Math.max(...values) - Math.min(...values)) / mean(values);
 const count = (n: number) => Math.round(n).toLocaleString("en");
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const proxyMean = mean(proxyRuns);
+const threads = { main: "main thread", all: "all threads" } as const;
 for (const checkout of checkouts) {
-  console.log(`\n${checkout.name} (${describe(checkout.dir)}): instructions per request, ${runs} runs of ${requests} requests`);
-  console.table([
-    { path: "plain proxy (node:http + undici)", runs: proxyRuns.map(count).join(" / "), mean: count(proxyMean), spread: pct(spread(proxyRuns)), "gateway / proxy": "" },
-    ...paths.map((p) => {
-      const values = gatewayRuns[checkout.name][p];
-      return { path: `gateway, ${p}`, runs: values.map(count).join(" / "), mean: count(mean(values)), spread: pct(spread(values)), "gateway / proxy": `${(mean(values) / proxyMean).toFixed(2)}×` };
-    }),
-  ]);
+  for (const which of ["main", "all"] as const) {
+    const proxyValues = proxyRuns.map((f) => f[which]);
+    console.log(`\n${checkout.name} (${describe(checkout.dir)}): instructions per request, ${threads[which]}, ${runs} runs of ${requests} requests`);
+    console.table([
+      { path: "plain proxy (node:http + undici)", runs: proxyValues.map(count).join(" / "), mean: count(mean(proxyValues)), spread: pct(spread(proxyValues)), "gateway / proxy": "" },
+      ...paths.map((p) => {
+        const values = gatewayRuns[checkout.name][p].map((f) => f[which]);
+        return { path: `gateway, ${p}`, runs: values.map(count).join(" / "), mean: count(mean(values)), spread: pct(spread(values)), "gateway / proxy": `${(mean(values) / mean(proxyValues)).toFixed(2)}×` };
+      }),
+    ]);
+  }
 }
 if (checkouts.length === 2) {
-  console.log(`\ntarget against baseline (means; < 100% means the target runs fewer instructions):`);
-  console.table(
-    paths.map((p) => {
-      const t = mean(gatewayRuns.target[p]);
-      const b = mean(gatewayRuns.baseline[p]);
-      return { path: p, target: count(t), baseline: count(b), "target / baseline": pct(t / b), "target / proxy": `${(t / proxyMean).toFixed(2)}×`, "baseline / proxy": `${(b / proxyMean).toFixed(2)}×` };
-    }),
-  );
+  for (const which of ["main", "all"] as const) {
+    const proxyMean = mean(proxyRuns.map((f) => f[which]));
+    console.log(`\ntarget against baseline, ${threads[which]} (means; below 100%: the target runs fewer instructions):`);
+    console.table(
+      paths.map((p) => {
+        const t = mean(gatewayRuns.target[p].map((f) => f[which]));
+        const b = mean(gatewayRuns.baseline[p].map((f) => f[which]));
+        return { path: p, target: count(t), baseline: count(b), "target / baseline": pct(t / b), "target / proxy": `${(t / proxyMean).toFixed(2)}×`, "baseline / proxy": `${(b / proxyMean).toFixed(2)}×` };
+      }),
+    );
+  }
 }
 console.log(`\ndone in ${elapsed()}`);
 if (!process.env.BENCH_KEEP) rmSync(scratch, { recursive: true, force: true });
