@@ -6,12 +6,15 @@
 // reverse proxy in front of it; and the gateway of the checkout under test on a scratch PostgreSQL
 // database (DATABASE_URL, default the local service) with a free, a per_request (a fresh pre-paid
 // proof on every request) and a token_bucket endpoint (a session per connection). The proxy and
-// the gateway run under `valgrind --tool=callgrind --instr-atstart=no`: nothing is counted while
-// they start. This process is the load generator: BENCH_WARMUP requests per path first, then for
-// each path `callgrind_control -i on`, BENCH_REQUESTS requests over BENCH_CONNECTIONS keep-alive
-// connections, `callgrind_control -i off` and a dump. Instructions per request = the window's total
-// (every thread of the process: JIT compiler and GC threads included) / BENCH_REQUESTS. PostgreSQL's
-// own instructions are not counted (its processes are not under Valgrind).
+// the gateway run under `valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes`:
+// nothing is counted while they start. This process is the load generator: BENCH_WARMUP requests
+// per path first (default 1,500); then per path BENCH_WINDOWS windows (default 3), each opened once
+// the process is idle (`callgrind_control -i on`), BENCH_REQUESTS requests (default 300) over
+// BENCH_CONNECTIONS keep-alive connections (default 8), closed (`-i off`) and dumped.
+// Instructions per request = a window's total / BENCH_REQUESTS, the median of the windows; printed
+// for the main thread (JavaScript, HTTP parsing, crypto, scavenges: the lead figure) and for all
+// threads (plus V8's optimizing compiler and concurrent GC, which move with when V8 decides to
+// optimize). PostgreSQL's own instructions are not counted (its processes are not under Valgrind).
 //
 // BENCH_RUNS runs (default 3), each on fresh processes; prints every run, the mean, the spread
 // (max - min) / mean and the ratio gateway / proxy. BENCH_TARGET_DIR=<checkout> measures another
@@ -19,6 +22,11 @@
 // too, in the same runs, and prints the two side by side, e.g. for a no-regression check:
 //   git worktree add --detach /tmp/pre c2186a2 && (cd /tmp/pre && npm ci --no-audit --no-fund)
 //   BENCH_BASELINE_DIR=/tmp/pre npm run bench:instructions
+// About 3 minutes per run and checkout on a 2-core VM (Valgrind runs Node.js ~50× slower); the
+// counts do not depend on the machine's load, so two checkouts can also be measured at once:
+//   npm run bench:instructions & BENCH_TARGET_DIR=/tmp/pre npm run bench:instructions
+// BENCH_VERBOSE=1 prints each step and window; BENCH_KEEP=1 keeps the callgrind dumps
+// (callgrind_annotate shows where a window's instructions went).
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
