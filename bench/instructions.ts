@@ -14,7 +14,7 @@
 // Instructions per request = a window's total / BENCH_REQUESTS, the median of the windows; printed
 // for the main thread (JavaScript, HTTP parsing, crypto, scavenges: the lead figure) and for all
 // threads (plus V8's optimizing compiler and concurrent GC, which move with when V8 decides to
-// optimize). PostgreSQL's own instructions are not counted (its processes are not under Valgrind).
+// optimize). Node.js runs with --no-memory-reducer (see nodeArgs). PostgreSQL's own instructions are not counted (its processes are not under Valgrind).
 //
 // BENCH_RUNS runs (default 3), each on fresh processes; prints every run, the mean, the spread
 // (max - min) / mean and the ratio gateway / proxy. BENCH_TARGET_DIR=<checkout> measures another
@@ -43,8 +43,13 @@ const warmup = Number(process.env.BENCH_WARMUP ?? 1500);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const windows = Number(process.env.BENCH_WINDOWS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
-/** Extra Node.js flags for the counted processes (none by default: V8 as it runs in production). */
-const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+/**
+ * Node.js flags of the counted processes. --no-memory-reducer: V8 otherwise starts a full collection
+ * a few seconds after allocation slows down, which the idle pauses between windows always trigger
+ * and which then lands in one window and not the next (+60 M instructions in the window that caught
+ * it); a gateway under load never idles like that. Its full collections driven by heap growth stay.
+ */
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "--no-memory-reducer").split(" ").filter(Boolean);
 const baseUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 /** The checkouts whose gateways are measured: the target, and the baseline it is compared with. */
