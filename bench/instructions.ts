@@ -14,7 +14,8 @@
 // Instructions per request = a window's total / BENCH_REQUESTS, the median of the windows; printed
 // for the main thread (JavaScript, HTTP parsing, crypto, scavenges: the lead figure) and for all
 // threads (plus V8's optimizing compiler and concurrent GC, which move with when V8 decides to
-// optimize). Node.js runs with --no-memory-reducer (see nodeArgs). PostgreSQL's own instructions are not counted (its processes are not under Valgrind).
+// optimize). Node.js runs with --no-memory-reducer (see nodeArgs). PostgreSQL's own instructions
+// are not counted (its processes are not under Valgrind).
 //
 // BENCH_RUNS runs (default 3), each on fresh processes; prints every run, the mean, the spread
 // (max - min) / mean and the ratio gateway / proxy. BENCH_TARGET_DIR=<checkout> measures another
