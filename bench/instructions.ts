@@ -70,6 +70,13 @@ const describe = (dir: string) => {
 const run = promisify(execFile);
 const scratch = mkdtempSync(path.join(os.tmpdir(), "hub-instr-"));
 const children = new Set<ChildProcess>();
+// A load-generator connection reset after its pool closed surfaced as an uncaught ECONNRESET (three
+// times in runs at load average 15-23) and ended the run; every counted request's answer is checked
+// in sendRequests, so a reset after the fact changes no figure.
+process.on("uncaughtException", (err: NodeJS.ErrnoException) => {
+  if (err.code !== "ECONNRESET") throw err;
+  console.warn(`  note: a connection was reset after its requests were answered (${err.message})`);
+});
 process.on("exit", () => children.forEach((child) => child.kill("SIGKILL")));
 
 type Started = { child: ChildProcess; info: Record<string, unknown>; nextLine: () => Promise<string> };
