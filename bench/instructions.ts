@@ -23,9 +23,10 @@
 // too, in the same runs, and prints the two side by side, e.g. for a no-regression check:
 //   git worktree add --detach /tmp/pre c2186a2 && (cd /tmp/pre && npm ci --no-audit --no-fund)
 //   BENCH_BASELINE_DIR=/tmp/pre npm run bench:instructions
-// About 3 minutes per run and checkout on a 2-core VM (Valgrind runs Node.js ~50× slower); the
-// counts do not depend on the machine's load, so two checkouts can also be measured at once:
-//   npm run bench:instructions & BENCH_TARGET_DIR=/tmp/pre npm run bench:instructions
+// About 10 minutes per run and checkout on a 2-core VM at load average 10 (Valgrind runs Node.js
+// ~50× slower). The counts depend on the load only through the gateway's timers, so runs can be
+// made side by side:
+//   BENCH_RUNS=1 npm run bench:instructions & BENCH_RUNS=1 BENCH_TARGET_DIR=/tmp/pre npm run bench:instructions
 // BENCH_VERBOSE=1 prints each step and window; BENCH_KEEP=1 keeps the callgrind dumps
 // (callgrind_annotate shows where a window's instructions went).
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
