@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { hashToken, randomToken } from "../crypto/secret-box.ts";
 import type { PrismaClient } from "../db/client.ts";
-import { sessionGrant, type SessionModel } from "../pricing/quote.ts";
+import { isSessionModel, sessionGrant, type SessionModel } from "../pricing/quote.ts";
 import { enqueueEvent } from "../events/enqueue-event.ts";
 import { settleInvoice } from "./settle-invoice.ts";
 
@@ -73,7 +73,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenSess
   if (!invoice || invoice.tenantId !== tenantId || invoice.endpointId !== endpointId || invoice.purpose !== "session") return { kind: "no_invoice" };
   const fields = dealFields(invoice.pricing);
   const model = fields.model;
-  if (model !== "token_bucket" && model !== "time_pass" && model !== "metered" && model !== "per_kb") return { kind: "no_invoice" };
+  if (!isSessionModel(model)) return { kind: "no_invoice" };
   const grant = sessionGrant(
     { model, amountSats: invoice.amountSats, tokenBudget: asInt(fields.tokenBudget), durationMinutes: asInt(fields.durationMinutes), unitCostSats: asInt(fields.unitCostSats) },
     options.balanceTtlMs,
