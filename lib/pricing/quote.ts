@@ -191,7 +191,7 @@ export function parseCreditRequest(header: string | string[] | undefined, priceS
   return { kind: "credit", sats };
 }
 
-/** The challenge of a credit purchase: the invoice is the credit, echoed as `creditSats` (INTEROP.md). */
+/** The challenge of a credit purchase: the invoice is the credit, echoed as `creditSats` (../shared/INTEROP.md). */
 export function quoteCredit(sats: number): PricingQuote {
   return { amountSats: sats, purpose: "credit", bodyFields: { creditSats: sats } };
 }

@@ -1,4 +1,4 @@
-// Prepaid credit end to end (spec 2.3, 4.1 rule 7, INTEROP.md): X-Hub-Credit buys a sats budget
+// Prepaid credit end to end (spec 2.3, 4.1 rule 7, ../shared/INTEROP.md): X-Hub-Credit buys a sats budget
 // usable on every per_request endpoint of one provider, each call burning that endpoint's price.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import bolt11 from "bolt11";

@@ -1,4 +1,4 @@
-// Issue 26 item 4: a paid macaroon narrowed offline by its holder (INTEROP.md "Delegation caveats":
+// Issue 26 item 4: a paid macaroon narrowed offline by its holder (../shared/INTEROP.md "Delegation caveats":
 // method=, path_prefix=, valid_until=<ms>, n_uses=, max_sats=) was served as if it carried none of
 // them: a child credential meant for one path, one method, one use, 1 sat or a minute spent its
 // parent's whole credit. Every caveat is enforced now, counters exactly across gateway instances,

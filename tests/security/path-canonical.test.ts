@@ -1,6 +1,6 @@
 // Issue 23 finding 3: encoded, re-cased or decorated spellings of an expensive path must never be
 // priced as a cheaper template. The gateway matches, charges for and forwards ONE canonical path
-// (INTEROP.md "Delegation caveats": unreserved characters decoded, hex in upper case, `.` segments
+// (../shared/INTEROP.md "Delegation caveats": unreserved characters decoded, hex in upper case, `.` segments
 // and repeated or trailing slashes dropped), and refuses spellings an origin could read as another
 // endpoint (`..`, encoded slashes, letter case of a literal, `;` parameters, fragments) with 400.
 // Real gateway, real recording origin, paid with the dev node: the table asserts the price each
