@@ -1,4 +1,4 @@
-// The one wrapper for platform API route handlers (STYLE.md rule 1): it authenticates, scopes to
+// The one wrapper for platform API route handlers (../shared/STYLE.md rule 1): it authenticates, scopes to
 // the workspace, parses the JSON body with the route's schema and turns every failure into the one
 // error body `{error: {code, message, details?}}`. Handlers only parse, call one lib function and
 // shape the response.

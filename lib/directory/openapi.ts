@@ -114,7 +114,7 @@ export function inputSchema(endpoint: DocumentedEndpoint): JsonSchema {
   return { type: "object", properties, ...(required.length ? { required } : {}) };
 }
 
-/** Spec 2.2 pricing as the `x-l402-pricing` extension (INTEROP.md "Discovery"); null when free. */
+/** Spec 2.2 pricing as the `x-l402-pricing` extension (../shared/INTEROP.md "Discovery"); null when free. */
 export function l402Pricing(endpoint: Pick<EndpointDetail, "pricingModel" | "priceSats" | "tokenBudget" | "durationMinutes" | "unitCostSats">) {
   if (endpoint.pricingModel === null) return null;
   return {

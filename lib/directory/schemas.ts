@@ -1,10 +1,9 @@
 // The directory resource (spec 2.4, 4.3): the list query, and the entry shapes every directory
 // surface returns (HTML pages, the JSON API, feeds). One file so routes, pages and the SDK agree.
 import { z } from "zod";
+import { PRICING_MODELS } from "../pricing/quote.ts";
 
-export const pricingModels = ["per_request", "per_kb", "token_bucket", "time_pass", "metered"] as const;
-export const pricingModelSchema = z.enum(pricingModels);
-export type PricingModelName = z.infer<typeof pricingModelSchema>;
+const pricingModelSchema = z.enum(PRICING_MODELS);
 
 export const directorySorts = ["relevance", "recent"] as const;
 

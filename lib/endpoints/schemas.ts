@@ -7,12 +7,10 @@
 // tokenBudget after switching token_bucket -> per_request) are cleared, while the same field sent
 // in the PATCH body is rejected. See mergeEndpointUpdate in update-endpoint.ts.
 import { z } from "zod";
+import { PRICING_MODELS, type PricingModel } from "../pricing/quote.ts";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
-
-export const PRICING_MODELS = ["per_request", "per_kb", "token_bucket", "time_pass", "metered"] as const;
-export type PricingModel = (typeof PRICING_MODELS)[number];
 
 export const PRICING_FIELDS = ["priceSats", "tokenBudget", "durationMinutes", "unitCostSats"] as const;
 export type PricingField = (typeof PRICING_FIELDS)[number];

@@ -1,11 +1,11 @@
-// One error model for the platform API and the gateway (STYLE.md rule 4): framework-free.
+// One error model for the platform API and the gateway (../shared/STYLE.md rule 4): framework-free.
 import { z } from "zod";
 
 export const errorStatus = {
   bad_request: 400,
   invalid_json: 400,
   unauthorized: 401,
-  /** A macaroon condition the gateway does not understand (fails closed, INTEROP.md). */
+  /** A macaroon condition the gateway does not understand (fails closed, ../shared/INTEROP.md). */
   unknown_caveat: 401,
   /** A delegation caveat (method, path_prefix, valid_until, n_uses, max_sats) refuses this request. */
   caveat_failed: 401,

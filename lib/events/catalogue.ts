@@ -2,9 +2,10 @@
 // example of each. Producers write events with enqueueEvent (./enqueue-event.ts), which checks the
 // data against these schemas; docs/webhooks.md documents the same shapes and examples.
 import { z } from "zod";
+import { SESSION_MODELS } from "../pricing/quote.ts";
 import { eventTypes, type EventType } from "./outbox.ts";
 
-/** Every event a subscription can name (the list lives with the outbox writers in lib/payments). */
+/** Every event a subscription can name (the list lives with the outbox writer, ./outbox.ts). */
 export const WEBHOOK_EVENT_TYPES = eventTypes;
 /** An event type name (`*` excluded). */
 export type WebhookEventType = EventType;
@@ -27,7 +28,7 @@ export const invoiceSettledDataSchema = z.object({
   source: z.enum(["proof", "wallet"]),
 });
 
-const sessionModel = z.enum(["per_kb", "token_bucket", "time_pass", "metered"]);
+const sessionModel = z.enum(SESSION_MODELS);
 
 /** session.created: a proof bought a session (spec 3.3 rule 1). */
 export const sessionCreatedDataSchema = z.object({

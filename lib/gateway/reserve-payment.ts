@@ -1,4 +1,4 @@
-// "The pricing model decides: challenge (402) | reserve" (DESIGN.md, the gateway's request path).
+// "The pricing model decides: challenge (402) | reserve" (../shared/DESIGN.md, the gateway's request path).
 // Given the endpoint and the request's credential, reservePayment either refuses (a challenge, a
 // 401, a 409, a 400) or takes what the call costs and returns a Reservation that the server later
 // commits (served) or refunds (upstream failure, client gone, a stream that delivered nothing):
@@ -12,7 +12,7 @@
 //   Bearer JWT (free try on)      → today's free try of this endpoint for this user
 //   nothing usable                → 402 challenge (a credit challenge when X-Hub-Credit, or the
 //                                   deployed client's X-Bolthub-Credit, asks for one)
-// A proof carrying delegation caveats (INTEROP.md) is checked against the request first (method,
+// A proof carrying delegation caveats (../shared/INTEROP.md) is checked against the request first (method,
 // path_prefix, valid_until: 401 caveat_failed), gets no X-Session-Token (a token would escape its
 // caveats), and once reserved takes one use and the call's sats from its n_uses / max_sats
 // counters, all or nothing; a refund gives them back with the rest.

@@ -1,9 +1,15 @@
-// The gateway's request path (DESIGN.md), one step after another:
-//   CORS preflight | /healthz | tenant (Host subdomain or /gw/<slug>) -> canonical path and query
-//   -> tenant state (403) -> discovery documents | endpoint match (404, 400 + Allow)
-//   -> origin configured (503) -> rate limit (anonymous vs verified credential, 429)
-//   -> wallet (503) -> body (413, 408) -> reservePayment: a refusal (402, 401...) or a reservation
-//   -> serveStream | serveCall
+// The gateway's request path (../shared/DESIGN.md; ARCHITECTURE.md "A paid request's path"), in
+// the order the code below takes it:
+//   CORS preflight | /healthz
+//   -> tenant address (Host subdomain or /gw/<slug>; 404) -> canonical path and query (400)
+//   -> unknown-slug lookups per IP (429) -> tenant (404) -> tenant state (403)
+//   -> discovery documents (/.well-known/…) | endpoint match (404; 400 + Allow; other letter case 400)
+//   -> origin configured (503) -> credential read without I/O (presented-credential.ts)
+//   -> rate limit: anonymous per endpoint and global, credentialed backstop, demotion (429 + Retry-After)
+//   -> wallet connected (503) -> per_kb stream refused (503) -> body (413, 408)
+//   -> reservePayment: a refusal (answerRefusal: 402 challenge, 401, 409 …) or a reservation
+//   -> serveStream | serveCall (cache hit | origin call; per_kb: serve-metered.ts)
+//   -> commit or refund -> the answer's status and headers (respond.ts)
 import { canonicalQuery } from "../l402/canonical-path.ts";
 import { parseAuthorization } from "@l402-hub/sdk/client/l402-headers";
 import { quoteEndpoint, streamPricing } from "../pricing/quote.ts";

@@ -1,7 +1,8 @@
 // The gateway: a plain node:http server in front of every tenant's origin (no Next imports).
 // createGateway builds the dependencies once (GatewayDeps) and hands them, with each request's
-// context, to the request path in serve-request.ts:
-//   request -> request id -> tenant -> endpoint -> tenant state -> rate limit -> body -> credential
+// context, to the request path in serve-request.ts (whose header lists every step and its answers):
+//   request -> request id -> tenant -> tenant state -> endpoint -> origin configured
+//   -> credential (read without I/O) -> rate limit -> wallet -> body
 //   -> reservePayment: challenge (402, answer-refusal.ts) | reserve (proof claim, session debit, credit burn, free try)
 //   -> serve-call.ts (cache hit | origin call; per_kb: serve-metered.ts) | serve-stream.ts (SSE)
 //   -> commit (consume / keep debit) or refund (revert / refunded_to_balance) -> response (respond.ts)

@@ -3,33 +3,41 @@
 // instance within milliseconds) and refreshed after a TTL as a safety net. A load that was running
 // when an invalidation arrived is not kept (its answer may predate the change). Unknown slugs are
 // remembered briefly and boundedly; the gateway limits lookups per IP (rate-limit.ts).
-import type { PrismaClient } from "../db/client.ts";
+import type { Prisma, PrismaClient } from "../db/client.ts";
 import { readOriginSecrets, type OriginSecrets } from "../tenants/secrets.ts";
 import { configChangedChannel } from "../tenants/config-events.ts";
 import type { KeyValueStore } from "../store/types.ts";
-import type { PricingModel } from "../pricing/quote.ts";
 import { compileRoute, sortRoutes, type CompiledRoute } from "./route-match.ts";
 
-export type GatewayEndpoint = {
-  id: string;
-  method: string;
-  path: string;
-  title: string;
-  pricingModel: PricingModel | null;
-  priceSats: number | null;
-  tokenBudget: number | null;
-  durationMinutes: number | null;
-  unitCostSats: number | null;
-  freeTryEnabled: boolean;
-  cacheTtlSeconds: number | null;
-  streaming: boolean;
-  maxStreamSeconds: number | null;
-  idleTimeoutSeconds: number | null;
-  rateLimitPerMinute: number | null;
+/**
+ * The stored endpoint fields the gateway serves by (matching, pricing, caching, streaming, limits,
+ * cookies, state): a select on the Endpoint model, so their names and types are the schema's own
+ * (prisma/schema.prisma) and the loader copies nothing by hand. Descriptions, parameters and
+ * examples stay in the database: the gateway never reads them.
+ */
+export const gatewayEndpointSelect = {
+  id: true,
+  method: true,
+  path: true,
+  title: true,
+  pricingModel: true,
+  priceSats: true,
+  tokenBudget: true,
+  durationMinutes: true,
+  unitCostSats: true,
+  freeTryEnabled: true,
+  cacheTtlSeconds: true,
+  streaming: true,
+  maxStreamSeconds: true,
+  idleTimeoutSeconds: true,
+  rateLimitPerMinute: true,
   /** Cookies cross between client and origin (filtered: lib/origin/cookie-policy.ts); otherwise stripped. */
-  forwardCookies: boolean;
-  isActive: boolean;
-};
+  forwardCookies: true,
+  isActive: true,
+} as const satisfies Prisma.EndpointSelect;
+
+/** An endpoint as the gateway holds it: the Endpoint row's type, narrowed to gatewayEndpointSelect. */
+export type GatewayEndpoint = Prisma.EndpointGetPayload<{ select: typeof gatewayEndpointSelect }>;
 
 export type GatewayTenant = {
   id: string;
@@ -145,7 +153,7 @@ export class TenantCache {
     const generation = this.generation;
     const row = await this.options.prisma.tenant.findUnique({
       where: { slug },
-      include: { endpoints: true, wallet: { select: { type: true, credentialsEnc: true } } },
+      include: { endpoints: { select: gatewayEndpointSelect }, wallet: { select: { type: true, credentialsEnc: true } } },
     });
     const value: GatewayTenant | null = row
       ? {
@@ -157,31 +165,7 @@ export class TenantCache {
           wallet: row.wallet,
           secrets: readOriginSecrets(this.options.appSecret, row),
           routes: sortRoutes(
-            row.endpoints.map((e) =>
-              compileRoute({
-                method: e.method,
-                path: e.path,
-                value: {
-                  id: e.id,
-                  method: e.method,
-                  path: e.path,
-                  title: e.title,
-                  pricingModel: e.pricingModel,
-                  priceSats: e.priceSats,
-                  tokenBudget: e.tokenBudget,
-                  durationMinutes: e.durationMinutes,
-                  unitCostSats: e.unitCostSats,
-                  freeTryEnabled: e.freeTryEnabled,
-                  cacheTtlSeconds: e.cacheTtlSeconds,
-                  streaming: e.streaming,
-                  maxStreamSeconds: e.maxStreamSeconds,
-                  idleTimeoutSeconds: e.idleTimeoutSeconds,
-                  rateLimitPerMinute: e.rateLimitPerMinute,
-                  forwardCookies: e.forwardCookies,
-                  isActive: e.isActive,
-                },
-              }),
-            ),
+            row.endpoints.map((endpoint) => compileRoute({ method: endpoint.method, path: endpoint.path, value: endpoint })),
           ),
         }
       : null;

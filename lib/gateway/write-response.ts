@@ -13,7 +13,7 @@ export function sendJson(ctx: RequestContext, status: number, body: unknown, hea
 }
 
 /**
- * Sends `{error: {code, message, details?}}` (STYLE.md rule 4's one error shape) with the status
+ * Sends `{error: {code, message, details?}}` (../shared/STYLE.md rule 4's one error shape) with the status
  * the error table gives the code (gatewayErrorStatus: lib/errors, with the spec's exceptions).
  */
 export function sendError(ctx: RequestContext, code: ErrorCode, message: string, headers: Record<string, string | string[]> = {}, details?: unknown): void {

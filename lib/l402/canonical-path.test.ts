@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalQuery, canonicalRequestPath, isWithinPrefix, normalizePathPrefix } from "./canonical-path.ts";
 
-// The vectors of INTEROP.md "Delegation caveats" (the deployed SDK pins the same ones in its
+// The vectors of ../shared/INTEROP.md "Delegation caveats" (the deployed SDK pins the same ones in its
 // caveat_vectors.json): a prefix a client attenuates with must be judged as the client meant it.
-describe("path_prefix normalization (INTEROP.md vectors)", () => {
+describe("path_prefix normalization (../shared/INTEROP.md vectors)", () => {
   it.each([
     ["/v1/search", "/v1/search"],
     ["/v1/search/", "/v1/search"],
@@ -25,7 +25,7 @@ describe("path_prefix normalization (INTEROP.md vectors)", () => {
   );
 });
 
-describe("canonical request path (INTEROP.md vectors)", () => {
+describe("canonical request path (../shared/INTEROP.md vectors)", () => {
   it.each([
     ["/v1//search", "/v1/search"],
     ["/v1/search/", "/v1/search"],
@@ -61,7 +61,7 @@ describe("canonical request path (INTEROP.md vectors)", () => {
   });
 });
 
-describe("prefix match (INTEROP.md vectors)", () => {
+describe("prefix match (../shared/INTEROP.md vectors)", () => {
   it.each([
     ["/v1/search", "/v1/search", true],
     ["/v1/search", "/v1/search/deep", true],

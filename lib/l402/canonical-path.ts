@@ -1,4 +1,4 @@
-// The canonical request path (INTEROP.md "Delegation caveats"): ONE spelling per path, which the
+// The canonical request path (../shared/INTEROP.md "Delegation caveats"): ONE spelling per path, which the
 // gateway matches endpoints against, charges for, forwards to the origin and signs, and which a
 // `path_prefix` caveat is judged against. It lives in lib/l402 because the caveat grammar needs it
 // and the gateway already depends on this module. Pure.
@@ -101,7 +101,7 @@ export function canonicalRequestPath(raw: string): { path: string } | PathRefusa
 }
 
 /**
- * The canonical form of a `path_prefix=` caveat value, or why it is refused (INTEROP.md vectors:
+ * The canonical form of a `path_prefix=` caveat value, or why it is refused (../shared/INTEROP.md vectors:
  * `/v1/search/` → `/v1/search`, `/v1/%73earch` → `/v1/search`, `/v1/./search` → `/v1/search`).
  */
 export function normalizePathPrefix(raw: string): { path: string } | PathRefusal {

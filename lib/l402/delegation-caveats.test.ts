@@ -24,7 +24,7 @@ function paidToken() {
 
 const caveat = (condition: string, value: string): ChainedCaveat => ({ condition, value, signatureAfter: randomBytes(32) });
 
-describe("parseCaveatInteger (INTEROP.md integer grammar)", () => {
+describe("parseCaveatInteger (../shared/INTEROP.md integer grammar)", () => {
   it.each([
     ["1", 1],
     ["100", 100],

@@ -1,4 +1,4 @@
-// Delegation caveats (INTEROP.md "Delegation caveats"): conditions a holder appends offline to a
+// Delegation caveats (../shared/INTEROP.md "Delegation caveats"): conditions a holder appends offline to a
 // paid macaroon before handing it, with the same preimage, to a sub-agent. The gateway enforces
 // every one in the chain; when a condition repeats, each occurrence must hold, so the most
 // restrictive wins and a later caveat can only narrow (two disjoint path prefixes allow nothing).
@@ -16,7 +16,7 @@ import { isWithinPrefix, normalizePathPrefix } from "./canonical-path.ts";
 /** The conditions of this file; any other condition outside our own namespace fails closed. */
 export const DELEGATION_CONDITIONS = new Set(["method", "path_prefix", "valid_until", "n_uses", "max_sats"]);
 
-/** Largest n_uses / max_sats value (INTEROP.md integer grammar). */
+/** Largest n_uses / max_sats value (../shared/INTEROP.md integer grammar). */
 export const MAX_CAVEAT_INTEGER = 4_294_967_295;
 
 /** One n_uses or max_sats caveat: its counter's key and its limit. */

@@ -266,7 +266,7 @@ describe("mintL402Macaroon / verifyL402", () => {
       }
     });
 
-    it("fails closed on any other condition too, naming it (INTEROP.md: never skipped)", () => {
+    it("fails closed on any other condition too, naming it (../shared/INTEROP.md: never skipped)", () => {
       for (const caveat of ["otherservice_capabilities=read", "ip_address=203.0.113.7", "free text"]) {
         expect(verifyAppended([caveat])).toEqual({ ok: false, reason: "unknown_caveat", detail: expect.stringContaining(caveat) });
       }

@@ -1,7 +1,7 @@
-// L402 tokens (INTEROP.md "Macaroon"): libmacaroons V2 binary macaroons, location "lsat", whose
+// L402 tokens (../shared/INTEROP.md "Macaroon"): libmacaroons V2 binary macaroons, location "lsat", whose
 // identifier is uint16 BE version 0 ‖ payment_hash (32 bytes) ‖ token_id (32 random bytes).
 // The root key is HMAC-SHA256(deriveKey(APP_SECRET, "l402-root-key"), token_id), so every gateway
-// instance verifies a token with no storage and no wallet call (DESIGN.md "Lightning").
+// instance verifies a token with no storage and no wallet call (../shared/DESIGN.md "Lightning").
 //
 // Caveats we mint, in this order (service = the tenant id; UTF-8 `condition=value`):
 //   services=<tenantId>:0                                  the tenant, tier 0
@@ -10,7 +10,7 @@
 //   amount_sats=<sats>                                     what the invoice asked for
 // Verifying: all four are required; a repeated condition may only narrow (services and capabilities
 // a subset, valid_until and amount_sats not larger), so the last one of each binds. Holders may
-// append the delegation caveats of INTEROP.md (method, path_prefix, valid_until in ms, n_uses,
+// append the delegation caveats of ../shared/INTEROP.md (method, path_prefix, valid_until in ms, n_uses,
 // max_sats: ./delegation-caveats.ts), which the gateway enforces. Any other condition, or a caveat
 // that is not `condition=value`, fails closed (unknown_caveat): a verifier that skipped a
 // restriction it did not understand would serve a child credential more than its holder allowed.

@@ -1,4 +1,4 @@
-// The WalletBackend contract (STYLE.md rule 6): one suite, run against the dev node and every real
+// The WalletBackend contract (../shared/STYLE.md rule 6): one suite, run against the dev node and every real
 // backend talking to a faithful local fake of its protocol. Anything the gateway relies on is here.
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

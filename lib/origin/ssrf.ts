@@ -140,7 +140,8 @@ type BlockedRange = { cidr: string; reason: string; parsed: Cidr };
 const range = (cidr: string, reason: string): BlockedRange => ({ cidr, reason, parsed: parseCidr(cidr)! });
 
 /**
- * Every range a webhook may not reach (IANA special-purpose registries), first match wins so the
+ * Every range a workspace-chosen address (webhook, origin, wallet) may not reach (IANA
+ * special-purpose registries) unless the install allows it, first match wins so the
  * more specific reason is reported. Anything in IPv6 outside 2000::/3 is refused as reserved.
  */
 export const BLOCKED_RANGES: readonly BlockedRange[] = [
@@ -256,8 +257,8 @@ export async function checkWebhookUrl(rawUrl: string, policy: TargetPolicy): Pro
 }
 
 /**
- * The same check for any server-side call to a user-given URL (webhooks: https only; the
- * dashboard's origin test: http or https). Returns null when acceptable.
+ * The same check for any server-side call to a user-given URL (webhooks: https only; origins,
+ * the dashboard's connection test and wallets: http or https). Returns null when acceptable.
  */
 export async function checkTargetUrl(
   rawUrl: string,

@@ -1,4 +1,4 @@
-// Response shapes of the free-try routes (STYLE.md rule 2): the token a signed-in user gets, and
+// Response shapes of the free-try routes (../shared/STYLE.md rule 2): the token a signed-in user gets, and
 // the JWKS anyone verifies it with.
 import { z } from "zod";
 

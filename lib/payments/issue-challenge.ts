@@ -1,4 +1,4 @@
-// The 402 challenge (spec 2.1, INTEROP.md): an invoice from the tenant's own wallet for exactly
+// The 402 challenge (spec 2.1, ../shared/INTEROP.md): an invoice from the tenant's own wallet for exactly
 // the price, a macaroon bound to tenant, scope, amount and expiry, both WWW-Authenticate lines.
 import { challengeHeaderValues } from "@l402-hub/sdk/client/l402-headers";
 import { mintL402Macaroon, type L402Scope } from "../l402/macaroon.ts";

@@ -8,9 +8,9 @@
 import { randomUUID } from "node:crypto";
 import { hashToken, randomToken } from "../crypto/secret-box.ts";
 import type { PrismaClient } from "../db/client.ts";
-import { sessionGrant, type SessionModel } from "../pricing/quote.ts";
+import { isSessionModel, sessionGrant, type SessionModel } from "../pricing/quote.ts";
 import { enqueueEvent } from "../events/enqueue-event.ts";
-import type { InvoiceSettledData } from "../events/outbox.ts";
+import { settleInvoice } from "./settle-invoice.ts";
 
 /** Prefix of session tokens, so a token is recognisable in logs and secret scanners. */
 export const SESSION_TOKEN_PREFIX = "hst_";
@@ -73,7 +73,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenSess
   if (!invoice || invoice.tenantId !== tenantId || invoice.endpointId !== endpointId || invoice.purpose !== "session") return { kind: "no_invoice" };
   const fields = dealFields(invoice.pricing);
   const model = fields.model;
-  if (model !== "token_bucket" && model !== "time_pass" && model !== "metered" && model !== "per_kb") return { kind: "no_invoice" };
+  if (!isSessionModel(model)) return { kind: "no_invoice" };
   const grant = sessionGrant(
     { model, amountSats: invoice.amountSats, tokenBudget: asInt(fields.tokenBudget), durationMinutes: asInt(fields.durationMinutes), unitCostSats: asInt(fields.unitCostSats) },
     options.balanceTtlMs,
@@ -90,21 +90,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenSess
       RETURNING "id", "endpointId", "model"::text AS "model", "balance", "unitCostSats", "expiresAt"`;
     const row = rows[0];
     if (!row) return null;
-    const settled = await tx.$queryRaw<{ amountSats: number; settledAt: Date }[]>`
-      UPDATE "Invoice" SET "status" = 'settled', "settledAt" = now()
-      WHERE "paymentHash" = ${paymentHash} AND "tenantId" = ${tenantId} AND "status" <> 'settled'
-      RETURNING "amountSats", "settledAt"`;
-    if (settled[0]) {
-      const data: InvoiceSettledData = {
-        paymentHash,
-        amountSats: settled[0].amountSats,
-        purpose: "session",
-        endpointId,
-        settledAt: settled[0].settledAt.toISOString(),
-        source: "proof",
-      };
-      await enqueueEvent(tx, { tenantId, type: "invoice.settled", data });
-    }
+    await settleInvoice({ tx, tenantId, paymentHash, source: "proof" });
     await enqueueEvent(tx, {
       tenantId,
       type: "session.created",

@@ -2,29 +2,15 @@
 // and records each settlement once, with its invoice.settled event, in one transaction.
 import type { PrismaClient } from "../db/client.ts";
 import type { InvoiceLookup, WalletBackend } from "../lightning/types.ts";
-import { enqueueEvent } from "../events/enqueue-event.ts";
-import type { InvoiceSettledData } from "../events/outbox.ts";
+import { settleInvoice } from "./settle-invoice.ts";
 
-/** Marks an invoice settled and enqueues invoice.settled, unless a proof or another worker did first. */
+/**
+ * Marks an invoice settled and enqueues invoice.settled, unless a proof or another worker did first
+ * (lib/payments/settle-invoice.ts, at the time the wallet reports).
+ */
 export async function recordInvoiceSettled(options: { prisma: PrismaClient; paymentHash: string; settledAt: Date }): Promise<boolean> {
-  return options.prisma.$transaction(async (tx) => {
-    const updated = await tx.invoice.updateManyAndReturn({
-      where: { paymentHash: options.paymentHash, status: { not: "settled" } },
-      data: { status: "settled", settledAt: options.settledAt },
-    });
-    const invoice = updated[0];
-    if (!invoice) return false;
-    const data: InvoiceSettledData = {
-      paymentHash: invoice.paymentHash,
-      amountSats: invoice.amountSats,
-      purpose: invoice.purpose,
-      endpointId: invoice.endpointId,
-      settledAt: options.settledAt.toISOString(),
-      source: "wallet",
-    };
-    await enqueueEvent(tx, { tenantId: invoice.tenantId, type: "invoice.settled", data });
-    return true;
-  });
+  const { paymentHash, settledAt } = options;
+  return options.prisma.$transaction((tx) => settleInvoice({ tx, paymentHash, settledAt, source: "wallet" }));
 }
 
 /**

@@ -36,6 +36,10 @@ const claimConflictSql = `ON CONFLICT ("paymentHash") DO UPDATE
  * The invoice.settled outbox rows of the invoices a claim CTE named `settled` just settled, for the
  * tenants that receive the event (lib/events/enqueue-event.ts). settledAt is timestamptz, so
  * `AT TIME ZONE 'UTC'` gives its UTC wall time whatever the session's zone.
+ * With the `settled` CTEs below, this is the batched twin of settleInvoice
+ * (lib/payments/settle-invoice.ts): the same conditional UPDATE scoped to the proof's tenant, the
+ * same event data (source "proof"), folded into the claim statement so a paid call costs one round
+ * trip. Keep the two in step.
  */
 const settledEventSql = `event AS (
       INSERT INTO "OutboxEvent" ("id", "tenantId", "type", "data", "createdAt")

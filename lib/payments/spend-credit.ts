@@ -7,10 +7,9 @@
 // database's now() decides whether the credit has lapsed, as it does for sessions.
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../db/client.ts";
-import { enqueueEvent } from "../events/enqueue-event.ts";
+import { settleInvoice } from "./settle-invoice.ts";
 import { asyncCommitSql } from "./debit-session.ts";
 import { runHot, type HotDb, type HotStatement } from "./hot-sql.ts";
-import type { InvoiceSettledData } from "../events/outbox.ts";
 
 /** `no_invoice`: the proof's invoice is not a credit invoice of this tenant (never expected for a valid macaroon). */
 export type CreditSpendResult = { ok: true; creditId: string; balanceSats: number } | { ok: false; reason: "expired" | "depleted" | "no_invoice" };
@@ -89,23 +88,7 @@ export async function spendCredit(options: SpendCreditOptions): Promise<CreditSp
       )
       SELECT (SELECT "lapsed" FROM lapse) AS "lapsed", (SELECT "id" FROM inserted) AS "id"`;
     if (opening.lapsed) return "lapsed" as const;
-    if (opening.id) {
-      const settled = await tx.$queryRaw<{ amountSats: number; endpointId: string | null; settledAt: Date }[]>`
-        UPDATE "Invoice" SET "status" = 'settled', "settledAt" = now()
-        WHERE "paymentHash" = ${paymentHash} AND "tenantId" = ${tenantId} AND "status" <> 'settled'
-        RETURNING "amountSats", "endpointId", "settledAt"`;
-      if (settled[0]) {
-        const data: InvoiceSettledData = {
-          paymentHash,
-          amountSats: settled[0].amountSats,
-          purpose: "credit",
-          endpointId: settled[0].endpointId,
-          settledAt: settled[0].settledAt.toISOString(),
-          source: "proof",
-        };
-        await enqueueEvent(tx, { tenantId, type: "invoice.settled", data });
-      }
-    }
+    if (opening.id) await settleInvoice({ tx, tenantId, paymentHash, source: "proof" });
     // Whether this request or a concurrent one opened it, the burn itself is the one conditional update.
     return (await burn({ prisma: tx }, false))[0] ?? null;
   });

@@ -2,11 +2,18 @@
 // for, what a session is granted, what each call or KB costs, how a stream is priced, and the
 // bounds of a prepaid credit request. No I/O: the gateway and lib/payments apply these.
 
-/** The five pricing models of spec 2.2; an endpoint without one is free. */
-export type PricingModel = "per_request" | "per_kb" | "token_bucket" | "time_pass" | "metered";
+/**
+ * The five pricing models of spec 2.2, in the order forms and documents list them; an endpoint
+ * without one is free. The one list on the platform side: schemas (endpoints, directory, events),
+ * forms and try-it import it. The SDK keeps its own copy as part of its public contract
+ * (`PricingModelName`); tests/pricing-models.test.ts holds the two equal.
+ */
+export const PRICING_MODELS = ["per_request", "per_kb", "token_bucket", "time_pass", "metered"] as const;
+export type PricingModel = (typeof PRICING_MODELS)[number];
 
 /** The models that sell a session (a token with a balance or a window) rather than one call. */
-export type SessionModel = Exclude<PricingModel, "per_request">;
+export const SESSION_MODELS = ["per_kb", "token_bucket", "time_pass", "metered"] as const satisfies readonly Exclude<PricingModel, "per_request">[];
+export type SessionModel = (typeof SESSION_MODELS)[number];
 
 /** The pricing fields of an endpoint (a GatewayEndpoint or a database row both fit). */
 export type PricedEndpoint = {
@@ -25,9 +32,9 @@ export type PricingQuote = {
   bodyFields: { model?: PricingModel; durationMinutes?: number; unitCostSats?: number; tokenBudget?: number; creditSats?: number };
 };
 
-/** Session models sell a session; per_request sells one call. */
-export function isSessionModel(model: PricingModel | null): model is SessionModel {
-  return model !== null && model !== "per_request";
+/** Session models sell a session; per_request sells one call. Also reads a stored snapshot's model. */
+export function isSessionModel(model: unknown): model is SessionModel {
+  return (SESSION_MODELS as readonly unknown[]).includes(model);
 }
 
 /** The challenge for an endpoint; null when the endpoint is free. */
@@ -184,7 +191,7 @@ export function parseCreditRequest(header: string | string[] | undefined, priceS
   return { kind: "credit", sats };
 }
 
-/** The challenge of a credit purchase: the invoice is the credit, echoed as `creditSats` (INTEROP.md). */
+/** The challenge of a credit purchase: the invoice is the credit, echoed as `creditSats` (../shared/INTEROP.md). */
 export function quoteCredit(sats: number): PricingQuote {
   return { amountSats: sats, purpose: "credit", bodyFields: { creditSats: sats } };
 }

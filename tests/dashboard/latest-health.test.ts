@@ -1,25 +1,16 @@
 // The endpoint list's health column: the newest probe per endpoint, scoped to the workspace.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { latestHealthByEndpoint } from "../../lib/endpoints/latest-health.ts";
 import { createTenant } from "../../lib/tenants/create-tenant.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { useTestContext } from "../helpers/context.ts";
 
-let t: TestContext;
-beforeAll(async () => {
-  t = await createTestContext();
-});
-afterAll(async () => {
-  await t?.close();
-});
-beforeEach(async () => {
-  await t.reset();
-});
+const t = useTestContext();
 
 describe("latestHealthByEndpoint", () => {
   it("returns each endpoint's newest probe, nothing for unprobed endpoints, and never another workspace's", async () => {
-    const { prisma } = t.db;
-    const a = await createTenant(prisma, t.config.appSecret, { slug: "alpha", name: "Alpha", ownerEmail: "a@example.com" });
-    const b = await createTenant(prisma, t.config.appSecret, { slug: "beta", name: "Beta", ownerEmail: "b@example.com" });
+    const { prisma } = t().db;
+    const a = await createTenant(prisma, t().config.appSecret, { slug: "alpha", name: "Alpha", ownerEmail: "a@example.com" });
+    const b = await createTenant(prisma, t().config.appSecret, { slug: "beta", name: "Beta", ownerEmail: "b@example.com" });
     const [up, down, never] = await Promise.all(
       ["/up", "/down", "/never"].map((path) => prisma.endpoint.create({ data: { tenantId: a.tenantId, method: "GET", path } })),
     );

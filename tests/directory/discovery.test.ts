@@ -1,41 +1,27 @@
 // Per-gateway discovery (spec 4.2) served by the real gateway: l402-gateway.json, an OpenAPI 3.1
 // document that a third-party validator accepts, and mcp.json; other well-known names are 404.
 import { compileErrors, validate } from "@readme/openapi-parser";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { request } from "undici";
 import { gatewayUrlFor } from "../../lib/config/index.ts";
-import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
 import { publishConfigChanged } from "../../lib/tenants/config-events.ts";
 import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { useGatewayTest } from "../helpers/gateway.ts";
 
-let ctx: TestContext;
-let gateway: Gateway;
-let base: string;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  gateway = createGateway({ config: ctx.config, prisma: ctx.db.prisma, store: ctx.store, devNode: null, log: createLogger("silent") });
-  base = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}`;
-});
-afterAll(async () => {
-  await gateway?.close();
-  await ctx?.close();
-});
+// One gateway with the default rate limits and no wallet: discovery documents cost no invoice.
+const t = useGatewayTest({ devNode: false, gatewayOptions: { rateLimits: {} } });
+const base = () => t.urls[0];
 
 let tenantId: string;
 beforeEach(async () => {
-  await ctx.reset();
-  gateway.tenants.invalidate();
-  ({ tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, {
+  ({ tenantId } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, {
     slug: "routes",
     name: "Route Planner",
     description: "Shortest paths over a road network.",
     tags: ["maps"],
     originUrl: "http://127.0.0.1:9",
   }));
-  const prisma = ctx.db.prisma;
+  const prisma = t.ctx.db.prisma;
   await endpointFactory(prisma, tenantId, {
     method: "GET",
     path: "/v1/route",
@@ -84,7 +70,7 @@ beforeEach(async () => {
 });
 
 async function wellKnown(name: string, method = "GET") {
-  const res = await request(`${base}/gw/routes/.well-known/${name}`, { method: method as "GET" });
+  const res = await request(`${base()}/gw/routes/.well-known/${name}`, { method: method as "GET" });
   const text = await res.body.text();
   return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
 }
@@ -102,7 +88,7 @@ describe("/.well-known/openapi.json", () => {
   it("describes every active endpoint with parameters, body, examples, pricing, streaming and the L402 scheme", async () => {
     const doc = (await wellKnown("openapi.json")).json();
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.servers).toEqual([{ url: gatewayUrlFor(ctx.config, "routes"), description: "Route Planner gateway" }]);
+    expect(doc.servers).toEqual([{ url: gatewayUrlFor(t.ctx.config, "routes"), description: "Route Planner gateway" }]);
     expect(Object.keys(doc.paths)).toEqual(["/v1/route", "/v1/isochrone/{minutes}", "/v1/traffic", "/v1/health"]);
     expect(doc.components.securitySchemes.L402).toMatchObject({ type: "apiKey", in: "header", name: "Authorization" });
 
@@ -153,9 +139,9 @@ describe("/.well-known/openapi.json", () => {
 
   it("follows configuration changes as soon as the gateway does", async () => {
     expect(Object.keys((await wellKnown("openapi.json")).json().paths)).toHaveLength(4);
-    await ctx.db.prisma.endpoint.updateMany({ where: { tenantId, path: "/v1/health" }, data: { isActive: false } });
-    await publishConfigChanged({ store: ctx.store, tenantId });
-    gateway.tenants.invalidate(tenantId);
+    await t.ctx.db.prisma.endpoint.updateMany({ where: { tenantId, path: "/v1/health" }, data: { isActive: false } });
+    await publishConfigChanged({ store: t.ctx.store, tenantId });
+    t.gateways[0].tenants.invalidate(tenantId);
     expect(Object.keys((await wellKnown("openapi.json")).json().paths)).toHaveLength(3);
   });
 });
@@ -165,7 +151,7 @@ describe("/.well-known/l402-gateway.json and mcp.json", () => {
     const res = await wellKnown("l402-gateway.json");
     expect(res.status).toBe(200);
     const doc = res.json();
-    const gw = gatewayUrlFor(ctx.config, "routes");
+    const gw = gatewayUrlFor(t.ctx.config, "routes");
     expect(doc).toMatchObject({
       version: "1.0",
       protocol: "L402",
@@ -174,7 +160,7 @@ describe("/.well-known/l402-gateway.json and mcp.json", () => {
       gateway: gw,
       openApiUrl: `${gw}/.well-known/openapi.json`,
       mcpConfigUrl: `${gw}/.well-known/mcp.json`,
-      directoryUrl: `${ctx.config.siteUrl}/directory/routes`,
+      directoryUrl: `${t.ctx.config.siteUrl}/directory/routes`,
       authentication: { scheme: "L402", header: "Authorization", format: "L402 <macaroon_base64>:<preimage_hex>" },
     });
     expect(doc.sdks.length).toBeGreaterThan(0);
@@ -194,7 +180,7 @@ describe("/.well-known/l402-gateway.json and mcp.json", () => {
   it("mcp.json is the MCP client config pointing at this gateway", async () => {
     const doc = (await wellKnown("mcp.json")).json();
     const server = doc.mcpServers["l402-routes"];
-    expect(server.args.slice(-2)).toEqual(["--gateway", gatewayUrlFor(ctx.config, "routes")]);
+    expect(server.args.slice(-2)).toEqual(["--gateway", gatewayUrlFor(t.ctx.config, "routes")]);
     expect(doc.tools.map((t: { name: string }) => t.name)).toEqual(["get_v1_route", "post_v1_isochrone_by_minutes", "get_v1_traffic", "get_v1_health"]);
     const iso = doc.tools[1];
     expect(iso.inputSchema).toEqual({
@@ -225,8 +211,8 @@ describe("/.well-known/l402-gateway.json and mcp.json", () => {
   });
 
   it("is 403 like every path of a suspended API", async () => {
-    await ctx.db.prisma.tenant.update({ where: { id: tenantId }, data: { status: "suspended" } });
-    gateway.tenants.invalidate(tenantId);
+    await t.ctx.db.prisma.tenant.update({ where: { id: tenantId }, data: { status: "suspended" } });
+    t.gateways[0].tenants.invalidate(tenantId);
     expect((await wellKnown("openapi.json")).status).toBe(403);
   });
 });

@@ -1,27 +1,18 @@
 // getDirectoryEntry: the detail view (spec 2.4) of one listed API.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { gatewayUrlFor } from "../../lib/config/index.ts";
 import { getDirectoryEntry } from "../../lib/directory/get-directory-entry.ts";
 import { directoryDetailSchema } from "../../lib/directory/schemas.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { useTestContext } from "../helpers/context.ts";
 import { createApi } from "./fixtures.ts";
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
-beforeEach(async () => {
-  await ctx.reset();
-});
+const ctx = useTestContext();
 
 const pubkey = `03${"cd".repeat(32)}`;
 
 describe("getDirectoryEntry", () => {
   it("adds walletPubkey, isExternal and endpoint parameters to the list entry", async () => {
-    await createApi(ctx.db.prisma, ctx.config.appSecret, {
+    await createApi(ctx().db.prisma, ctx().config.appSecret, {
       slug: "demo",
       name: "Hub Demo API",
       description: "A tiny API.",
@@ -43,14 +34,14 @@ describe("getDirectoryEntry", () => {
         { path: "/v1/ping", title: "Ping" },
       ],
     });
-    const detail = await getDirectoryEntry({ prisma: ctx.db.prisma, config: ctx.config, slug: "demo" });
+    const detail = await getDirectoryEntry({ prisma: ctx().db.prisma, config: ctx().config, slug: "demo" });
     expect(detail).not.toBeNull();
     expect(directoryDetailSchema.parse(detail)).toEqual(detail);
     expect(detail).toMatchObject({
       slug: "demo",
       name: "Hub Demo API",
       tags: ["demo", "examples"],
-      gatewayDomain: gatewayUrlFor(ctx.config, "demo"),
+      gatewayDomain: gatewayUrlFor(ctx().config, "demo"),
       endpointCount: 2,
       walletPubkey: pubkey,
       isExternal: false,
@@ -65,14 +56,14 @@ describe("getDirectoryEntry", () => {
   });
 
   it("gives walletPubkey null when the wallet has not reported one", async () => {
-    await createApi(ctx.db.prisma, ctx.config.appSecret, { slug: "nokey", nodePubkey: null });
-    const detail = await getDirectoryEntry({ prisma: ctx.db.prisma, config: ctx.config, slug: "nokey" });
+    await createApi(ctx().db.prisma, ctx().config.appSecret, { slug: "nokey", nodePubkey: null });
+    const detail = await getDirectoryEntry({ prisma: ctx().db.prisma, config: ctx().config, slug: "nokey" });
     expect(detail?.walletPubkey).toBeNull();
   });
 
   it("finds a slug typed in another case and returns null for an unknown one", async () => {
-    await createApi(ctx.db.prisma, ctx.config.appSecret, { slug: "demo" });
-    expect((await getDirectoryEntry({ prisma: ctx.db.prisma, config: ctx.config, slug: "DeMo" }))?.slug).toBe("demo");
-    expect(await getDirectoryEntry({ prisma: ctx.db.prisma, config: ctx.config, slug: "nope" })).toBeNull();
+    await createApi(ctx().db.prisma, ctx().config.appSecret, { slug: "demo" });
+    expect((await getDirectoryEntry({ prisma: ctx().db.prisma, config: ctx().config, slug: "DeMo" }))?.slug).toBe("demo");
+    expect(await getDirectoryEntry({ prisma: ctx().db.prisma, config: ctx().config, slug: "nope" })).toBeNull();
   });
 });

@@ -12,9 +12,9 @@ import { verifyGatewayRequest } from "@l402-hub/sdk/origin";
 import { readOriginSecrets } from "../../lib/tenants/secrets.ts";
 import { endpointHealthChangedDataSchema } from "../../lib/events/catalogue.ts";
 import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { useTestContext } from "../helpers/context.ts";
 
-let ctx: TestContext;
+const ctx = useTestContext();
 let dispatcher: Agent;
 
 /** An origin whose answer the test flips; it records every request and how many ran at once. */
@@ -56,15 +56,12 @@ async function startFlipOrigin(): Promise<FlipOrigin> {
 
 let origin: FlipOrigin;
 beforeAll(async () => {
-  ctx = await createTestContext();
   dispatcher = new Agent({ connections: 64 });
 });
 afterAll(async () => {
   await dispatcher?.close();
-  await ctx?.close();
 });
 beforeEach(async () => {
-  await ctx.reset();
   origin = await startFlipOrigin();
   return () => origin.close();
 });
@@ -72,13 +69,13 @@ beforeEach(async () => {
 let clock = new Date("2026-03-10T12:00:00Z");
 const tick = () => (clock = new Date(clock.getTime() + 5 * 60_000));
 const monitor = (options: Partial<ConstructorParameters<typeof HealthMonitor>[0]> = {}) =>
-  new HealthMonitor({ prisma: ctx.db.prisma, dispatcher, appSecret: ctx.config.appSecret, log: createLogger("silent"), now: () => clock, timeoutMs: 2_000, ...options });
+  new HealthMonitor({ prisma: ctx().db.prisma, dispatcher, appSecret: ctx().config.appSecret, log: createLogger("silent"), now: () => clock, timeoutMs: 2_000, ...options });
 
 async function api(slug: string, endpoints: number) {
-  const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { slug, originUrl: origin.url });
-  await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
+  const { tenantId } = await tenantFactory(ctx().db.prisma, ctx().config.appSecret, { slug, originUrl: origin.url });
+  await webhookSubscriptionFactory(ctx().db.prisma, ctx().config.appSecret, tenantId);
   for (let i = 0; i < endpoints; i++) {
-    await endpointFactory(ctx.db.prisma, tenantId, {
+    await endpointFactory(ctx().db.prisma, tenantId, {
       path: i === 0 ? "/v1/item/{id}" : `/v1/e${i}`,
       pricingModel: "per_request",
       priceSats: 5,
@@ -88,7 +85,7 @@ async function api(slug: string, endpoints: number) {
   return tenantId;
 }
 
-const events = () => ctx.db.prisma.outboxEvent.findMany({ where: { type: "endpoint.health_changed" }, orderBy: { createdAt: "asc" } });
+const events = () => ctx().db.prisma.outboxEvent.findMany({ where: { type: "endpoint.health_changed" }, orderBy: { createdAt: "asc" } });
 
 describe("health monitor", () => {
   it("records samples and writes endpoint.health_changed only on transitions", async () => {
@@ -116,22 +113,22 @@ describe("health monitor", () => {
     const down = endpointHealthChangedDataSchema.parse(written[0].data);
     expect(down).toMatchObject({ method: "GET", path: "/v1/item/{id}", error: "origin answered 503", checkedAt: "2026-03-10T12:05:00.000Z" });
 
-    const samples = await ctx.db.prisma.healthSample.findMany({ where: { tenantId }, orderBy: { checkedAt: "asc" } });
+    const samples = await ctx().db.prisma.healthSample.findMany({ where: { tenantId }, orderBy: { checkedAt: "asc" } });
     expect(samples.map((s) => s.ok)).toEqual([true, false, false, true]);
     expect(samples.map((s) => s.checkedAt.toISOString())).toEqual(["2026-03-10T12:00:00.000Z", "2026-03-10T12:05:00.000Z", "2026-03-10T12:10:00.000Z", "2026-03-10T12:15:00.000Z"]);
-    const quality = (await loadQuality({ prisma: ctx.db.prisma, tenantIds: [tenantId], now: clock })).get(tenantId)!;
+    const quality = (await loadQuality({ prisma: ctx().db.prisma, tenantIds: [tenantId], now: clock })).get(tenantId)!;
     expect(quality).toMatchObject({ isHealthy: true, uptimePercentage: 50 });
     expect(quality.avgResponseTimeMs).not.toBeNull();
   });
 
   it("announces an endpoint that is unreachable from its first probe, with previousStatus null", async () => {
-    const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { slug: "dead", originUrl: "http://127.0.0.1:9" });
-    await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
-    await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/x" });
+    const { tenantId } = await tenantFactory(ctx().db.prisma, ctx().config.appSecret, { slug: "dead", originUrl: "http://127.0.0.1:9" });
+    await webhookSubscriptionFactory(ctx().db.prisma, ctx().config.appSecret, tenantId);
+    await endpointFactory(ctx().db.prisma, tenantId, { path: "/v1/x" });
     expect(await monitor().runRound()).toMatchObject({ probed: 1, unhealthy: 1, transitions: 1 });
     const [event] = await events();
     expect(endpointHealthChangedDataSchema.parse(event.data)).toMatchObject({ status: "unhealthy", previousStatus: null, statusCode: null, latencyMs: null });
-    expect((await ctx.db.prisma.healthSample.findFirstOrThrow()).error).toMatch(/could not be reached/);
+    expect((await ctx().db.prisma.healthSample.findFirstOrThrow()).error).toMatch(/could not be reached/);
   });
 
   it("sends signed requests marked as probes, with the example's path values and query", async () => {
@@ -140,19 +137,19 @@ describe("health monitor", () => {
     const [req] = origin.requests;
     expect(req.url).toBe("/v1/item/42?q=x");
     expect(req.headers["x-hub-probe"]).toBe("1");
-    const secrets = readOriginSecrets(ctx.config.appSecret, await ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } }));
+    const secrets = readOriginSecrets(ctx().config.appSecret, await ctx().db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } }));
     expect(await verifyGatewayRequest({ method: "GET", path: "/v1/item/42", headers: req.headers, rawBody: "", secrets: [secrets] })).toEqual({ ok: true });
   });
 
   it("probes only active endpoints of active tenants and never counts usage or issues invoices", async () => {
     const tenantId = await api("mixed", 2);
-    await ctx.db.prisma.endpoint.updateMany({ where: { tenantId, path: "/v1/e1" }, data: { isActive: false } });
-    const { tenantId: suspended } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { slug: "susp", originUrl: origin.url });
-    await endpointFactory(ctx.db.prisma, suspended, { path: "/v1/x" });
-    await ctx.db.prisma.tenant.update({ where: { id: suspended }, data: { status: "suspended" } });
+    await ctx().db.prisma.endpoint.updateMany({ where: { tenantId, path: "/v1/e1" }, data: { isActive: false } });
+    const { tenantId: suspended } = await tenantFactory(ctx().db.prisma, ctx().config.appSecret, { slug: "susp", originUrl: origin.url });
+    await endpointFactory(ctx().db.prisma, suspended, { path: "/v1/x" });
+    await ctx().db.prisma.tenant.update({ where: { id: suspended }, data: { status: "suspended" } });
     expect(await monitor().runRound()).toMatchObject({ tenants: 1, probed: 1 });
-    expect(await ctx.db.prisma.usageCounter.count()).toBe(0);
-    expect(await ctx.db.prisma.invoice.count()).toBe(0);
+    expect(await ctx().db.prisma.usageCounter.count()).toBe(0);
+    expect(await ctx().db.prisma.invoice.count()).toBe(0);
   });
 
   it("keeps at most `concurrency` probes in flight across tenants", async () => {
@@ -176,7 +173,7 @@ describe("health monitor", () => {
     origin.release();
     for (let i = 0; i < 100 && m.busyTenants > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(m.busyTenants).toBe(0);
-    expect(await ctx.db.prisma.healthSample.count()).toBe(1);
+    expect(await ctx().db.prisma.healthSample.count()).toBe(1);
   });
 });
 

@@ -1,28 +1,19 @@
 // listDirectory: the spec 2.4 shape, pagination, tag filter, search and sort on a real database.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { gatewayUrlFor } from "../../lib/config/index.ts";
 import { listDirectory, type ListDirectoryOptions } from "../../lib/directory/list-directory.ts";
 import { listDirectoryTags } from "../../lib/directory/list-tags.ts";
 import { directoryListSchema } from "../../lib/directory/schemas.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { useTestContext } from "../helpers/context.ts";
 import { createApi } from "./fixtures.ts";
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
-beforeEach(async () => {
-  await ctx.reset();
-});
+const ctx = useTestContext();
 
 function list(query: Partial<Omit<ListDirectoryOptions, "prisma" | "config">> = {}) {
-  return listDirectory({ prisma: ctx.db.prisma, config: ctx.config, page: 1, limit: 50, sort: "relevance", ...query });
+  return listDirectory({ prisma: ctx().db.prisma, config: ctx().config, page: 1, limit: 50, sort: "relevance", ...query });
 }
 
-const api = (fixture: Parameters<typeof createApi>[2]) => createApi(ctx.db.prisma, ctx.config.appSecret, fixture);
+const api = (fixture: Parameters<typeof createApi>[2]) => createApi(ctx().db.prisma, ctx().config.appSecret, fixture);
 
 describe("listDirectory shape", () => {
   it("returns entries with exactly the spec 2.4 fields", async () => {
@@ -64,7 +55,7 @@ describe("listDirectory shape", () => {
       name: "Weather Now",
       description: "Current weather by city.",
       tags: ["weather", "geo"],
-      gatewayDomain: gatewayUrlFor(ctx.config, "weather"),
+      gatewayDomain: gatewayUrlFor(ctx().config, "weather"),
       endpointCount: 6,
       quality: { isHealthy: true, uptimePercentage: null, avgResponseTimeMs: null },
     });
@@ -170,7 +161,7 @@ describe("listDirectory tag filter", () => {
     expect(maps.total).toBe(2);
     expect((await list({ tag: "routing" })).entries.map((e) => e.slug)).toEqual(["maps"]);
     expect((await list({ tag: "nope" })).total).toBe(0);
-    expect(await listDirectoryTags({ prisma: ctx.db.prisma })).toEqual([
+    expect(await listDirectoryTags({ prisma: ctx().db.prisma })).toEqual([
       { tag: "maps", count: 2 },
       { tag: "bitcoin", count: 1 },
       { tag: "routing", count: 1 },

@@ -1,24 +1,15 @@
 // Directory search relevance (lib/directory/search-query.ts) on a real database: stems, prefixes,
 // typos, field weights, and a search document that follows every change through the triggers.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { listDirectory } from "../../lib/directory/list-directory.ts";
 import { searchWords } from "../../lib/directory/search-query.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { useTestContext } from "../helpers/context.ts";
 import { createApi } from "./fixtures.ts";
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
-beforeEach(async () => {
-  await ctx.reset();
-});
+const ctx = useTestContext();
 
-const api = (fixture: Parameters<typeof createApi>[2]) => createApi(ctx.db.prisma, ctx.config.appSecret, fixture);
-const slugsFor = async (search: string) => (await listDirectory({ prisma: ctx.db.prisma, config: ctx.config, page: 1, limit: 50, sort: "relevance", search })).entries.map((e) => e.slug);
+const api = (fixture: Parameters<typeof createApi>[2]) => createApi(ctx().db.prisma, ctx().config.appSecret, fixture);
+const slugsFor = async (search: string) => (await listDirectory({ prisma: ctx().db.prisma, config: ctx().config, page: 1, limit: 50, sort: "relevance", search })).entries.map((e) => e.slug);
 
 describe("search relevance", () => {
   beforeEach(async () => {
@@ -30,7 +21,7 @@ describe("search relevance", () => {
   });
 
   it("reports the same total on every page of a search, past the last one included", async () => {
-    const page = (n: number, limit: number) => listDirectory({ prisma: ctx.db.prisma, config: ctx.config, page: n, limit, sort: "relevance", search: "route" });
+    const page = (n: number, limit: number) => listDirectory({ prisma: ctx().db.prisma, config: ctx().config, page: n, limit, sort: "relevance", search: "route" });
     const all = await page(1, 50);
     expect(all.total).toBe(all.entries.length);
     expect(all.total).toBeGreaterThan(2);
@@ -77,30 +68,30 @@ describe("the search document follows changes", () => {
   it("picks up a renamed API, new and deactivated endpoints, and new tags", async () => {
     const id = await api({ slug: "thing", name: "Thing", endpoints: [{ path: "/v1/alpha" }] });
     expect(await slugsFor("alpha")).toEqual(["thing"]);
-    await ctx.db.prisma.tenant.update({ where: { id }, data: { name: "Weather Station", tags: ["climate"] } });
+    await ctx().db.prisma.tenant.update({ where: { id }, data: { name: "Weather Station", tags: ["climate"] } });
     expect(await slugsFor("weather")).toEqual(["thing"]);
     expect(await slugsFor("climate")).toEqual(["thing"]);
-    await ctx.db.prisma.endpoint.create({ data: { tenantId: id, method: "GET", path: "/v1/forecast" } });
+    await ctx().db.prisma.endpoint.create({ data: { tenantId: id, method: "GET", path: "/v1/forecast" } });
     expect(await slugsFor("forecast")).toEqual(["thing"]);
-    await ctx.db.prisma.endpoint.updateMany({ where: { tenantId: id, path: "/v1/alpha" }, data: { isActive: false } });
+    await ctx().db.prisma.endpoint.updateMany({ where: { tenantId: id, path: "/v1/alpha" }, data: { isActive: false } });
     expect(await slugsFor("alpha")).toEqual([]);
-    await ctx.db.prisma.endpoint.deleteMany({ where: { tenantId: id, path: "/v1/forecast" } });
+    await ctx().db.prisma.endpoint.deleteMany({ where: { tenantId: id, path: "/v1/forecast" } });
     expect(await slugsFor("forecast")).toEqual([]);
   });
 
   it("keeps the listing flag in step with wallet, endpoints and status", async () => {
     const id = await api({ slug: "flag", name: "Flag" });
-    const listed = async () => (await ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id } })).directoryListed;
+    const listed = async () => (await ctx().db.prisma.tenant.findUniqueOrThrow({ where: { id } })).directoryListed;
     expect(await listed()).toBe(true);
-    await ctx.db.prisma.wallet.delete({ where: { tenantId: id } });
+    await ctx().db.prisma.wallet.delete({ where: { tenantId: id } });
     expect(await listed()).toBe(false);
-    await ctx.db.prisma.wallet.create({ data: { tenantId: id, type: "dev", credentialsEnc: "sealed" } });
+    await ctx().db.prisma.wallet.create({ data: { tenantId: id, type: "dev", credentialsEnc: "sealed" } });
     expect(await listed()).toBe(true);
-    await ctx.db.prisma.endpoint.deleteMany({ where: { tenantId: id } });
+    await ctx().db.prisma.endpoint.deleteMany({ where: { tenantId: id } });
     expect(await listed()).toBe(false);
-    await ctx.db.prisma.endpoint.create({ data: { tenantId: id, method: "GET", path: "/x" } });
+    await ctx().db.prisma.endpoint.create({ data: { tenantId: id, method: "GET", path: "/x" } });
     expect(await listed()).toBe(true);
-    await ctx.db.prisma.tenant.update({ where: { id }, data: { listed: false } });
+    await ctx().db.prisma.tenant.update({ where: { id }, data: { listed: false } });
     expect(await listed()).toBe(false);
   });
 });

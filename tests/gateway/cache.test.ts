@@ -1,20 +1,11 @@
 // Response caching end to end (spec 4.1 rule 4): GET 2xx only, X-Cache / X-Cache-Age, bypasses for
 // responses the origin marks private, and payment still applying to hits. With REDIS_URL the cache
 // is shared by both gateway instances; without it each instance has its own bounded memory cache.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, usingRedis, type TestContext } from "../helpers/context.ts";
-import { call, header, payChallenge, startGateways, testClock } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { usingRedis } from "../helpers/context.ts";
+import { call, header, payChallenge, testClock, useGatewayTest } from "../helpers/gateway.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevLightningNode;
-let urls: string[];
-let gateways: Gateway[];
-let closeGateways: () => Promise<void>;
 const clock = testClock();
 
 /** Origin answers: a body naming how many times it was asked, with per-route headers. */
@@ -25,9 +16,11 @@ const extraHeaders: Record<string, Record<string, string | string[]>> = {
   "/v1/vary": { vary: "Authorization" },
 };
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
+// The clock only moves forward here (an hour per test), so nothing cached in the store outlives its test.
+const t = useGatewayTest({
+  gateways: 2,
+  gatewayOptions: { clock: clock.now },
+  routes: (origin) => {
   for (const path of ["/v1/free", "/v1/paid", "/v1/bucket", "/v1/kb", "/v1/post", ...Object.keys(extraHeaders)]) {
     origin.route(path, (req, res) => {
       const query = new URL(req.url, "http://o").searchParams;
@@ -37,14 +30,7 @@ beforeAll(async () => {
       res.writeHead(status, { "content-type": "application/json", "cache-control": "public, max-age=60", ...extraHeaders[path] }).end(body);
     });
   }
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ urls, gateways, close: closeGateways } = await startGateways(ctx, devNode, 2, { clock: clock.now }));
-});
-
-afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
+  },
 });
 
 let base: string;
@@ -52,28 +38,28 @@ let base2: string;
 let otherBase: string;
 
 beforeEach(async () => {
-  await ctx.reset();
+  await t.ctx.reset();
   // Each test moves the clock past every entry an earlier test stored (TTLs are 60 s).
   clock.advance(3_600_000);
-  gateways.forEach((g) => g.tenants.invalidate());
-  origin.received.length = 0;
-  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
+  t.gateways.forEach((g) => g.tenants.invalidate());
+  t.origin.received.length = 0;
+  const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
   const cached = { cacheTtlSeconds: 60 };
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/free", ...cached });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 2, ...cached });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 5, tokenBudget: 4, ...cached });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/kb", pricingModel: "per_kb", priceSats: 10, unitCostSats: 1, ...cached });
-  await endpointFactory(ctx.db.prisma, tenantId, { method: "POST", path: "/v1/post", ...cached });
-  for (const path of Object.keys(extraHeaders)) await endpointFactory(ctx.db.prisma, tenantId, { path, ...cached });
-  const other = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await endpointFactory(ctx.db.prisma, other.tenantId, { path: "/v1/free", ...cached });
-  base = `${urls[0]}/gw/${slug}`;
-  base2 = `${urls[1]}/gw/${slug}`;
-  otherBase = `${urls[0]}/gw/${other.slug}`;
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/free", ...cached });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 2, ...cached });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 5, tokenBudget: 4, ...cached });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/kb", pricingModel: "per_kb", priceSats: 10, unitCostSats: 1, ...cached });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { method: "POST", path: "/v1/post", ...cached });
+  for (const path of Object.keys(extraHeaders)) await endpointFactory(t.ctx.db.prisma, tenantId, { path, ...cached });
+  const other = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await endpointFactory(t.ctx.db.prisma, other.tenantId, { path: "/v1/free", ...cached });
+  base = `${t.urls[0]}/gw/${slug}`;
+  base2 = `${t.urls[1]}/gw/${slug}`;
+  otherBase = `${t.urls[0]}/gw/${other.slug}`;
 });
 
-const originCalls = (path: string) => origin.received.filter((r) => r.url.split("?")[0] === path).length;
+const originCalls = (path: string) => t.origin.received.filter((r) => r.url.split("?")[0] === path).length;
 
 describe("response cache", () => {
   it("answers MISS, then HIT with its age, per query, until the TTL ends", async () => {
@@ -95,26 +81,26 @@ describe("response cache", () => {
   });
 
   it("still charges for a hit: a per_request proof is consumed and a session debited", async () => {
-    const first = await payChallenge(devNode, await call(`${base}/v1/paid`));
+    const first = await payChallenge(t.devNode, await call(`${base}/v1/paid`));
     const miss = await call(`${base}/v1/paid`, { authorization: first.authorization });
     expect([miss.status, header(miss, "x-cache"), header(miss, "x-hub-payment")]).toEqual([200, "MISS", "charged"]);
     // No payment, no data: the cache never bypasses the 402.
     const unpaid = await call(`${base}/v1/paid`);
     expect([unpaid.status, header(unpaid, "x-cache")]).toEqual([402, undefined]);
-    const second = await payChallenge(devNode, await call(`${base}/v1/paid`));
+    const second = await payChallenge(t.devNode, await call(`${base}/v1/paid`));
     const hit = await call(`${base}/v1/paid`, { authorization: second.authorization });
     expect([hit.status, header(hit, "x-cache"), header(hit, "x-hub-payment")]).toEqual([200, "HIT", "charged"]);
-    expect((await ctx.db.prisma.proof.findUniqueOrThrow({ where: { paymentHash: second.paymentHash } })).state).toBe("consumed");
+    expect((await t.ctx.db.prisma.proof.findUniqueOrThrow({ where: { paymentHash: second.paymentHash } })).state).toBe("consumed");
     expect((await call(`${base}/v1/paid`, { authorization: second.authorization })).status).toBe(402);
     expect(originCalls("/v1/paid")).toBe(1);
 
-    const bucket = await payChallenge(devNode, await call(`${base}/v1/bucket`));
+    const bucket = await payChallenge(t.devNode, await call(`${base}/v1/bucket`));
     const opened = await call(`${base}/v1/bucket`, { authorization: bucket.authorization });
     const token = header(opened, "x-session-token")!;
     const bucketHit = await call(`${base}/v1/bucket`, { "x-session-token": token });
     expect([header(bucketHit, "x-cache"), header(bucketHit, "x-session-balance")]).toEqual(["HIT", "2"]);
 
-    const kb = await payChallenge(devNode, await call(`${base}/v1/kb`));
+    const kb = await payChallenge(t.devNode, await call(`${base}/v1/kb`));
     const kbMiss = await call(`${base}/v1/kb`, { authorization: kb.authorization });
     expect([header(kbMiss, "x-cache"), header(kbMiss, "x-data-cost-sats"), header(kbMiss, "x-session-balance")]).toEqual(["MISS", "2", "8"]);
     const kbHit = await call(`${base}/v1/kb`, { "x-session-token": header(kbMiss, "x-session-token")! });

@@ -1,41 +1,21 @@
-// Prepaid credit end to end (spec 2.3, 4.1 rule 7, INTEROP.md): X-Hub-Credit buys a sats budget
+// Prepaid credit end to end (spec 2.3, 4.1 rule 7, ../shared/INTEROP.md): X-Hub-Credit buys a sats budget
 // usable on every per_request endpoint of one provider, each call burning that endpoint's price.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import bolt11 from "bolt11";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { MAX_CREDIT_SATS } from "../../lib/pricing/quote.ts";
 import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
 import { attenuateAuthorization } from "../helpers/attenuate.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { call, header, payChallenge, startGateways, testClock } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { call, header, payChallenge, testClock, useGatewayTest } from "../helpers/gateway.ts";
+import { statusRoute } from "../helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevLightningNode;
-let urls: string[];
-let gateways: Gateway[];
-let closeGateways: () => Promise<void>;
 const clock = testClock();
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
-  for (const path of ["/v1/a", "/v1/b", "/v1/bucket"]) {
-    origin.route(path, (req, res) => {
-      const status = Number(new URL(req.url, "http://o").searchParams.get("status") ?? 200);
-      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ path }));
-    });
-  }
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ urls, gateways, close: closeGateways } = await startGateways(ctx, devNode, 2, { clock: clock.now }));
-});
-
-afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
+const t = useGatewayTest({
+  gateways: 2,
+  clock,
+  routes: (origin) => {
+    for (const path of ["/v1/a", "/v1/b", "/v1/bucket"]) origin.route(path, statusRoute(path));
+  },
 });
 
 let base: string;
@@ -44,33 +24,29 @@ let otherBase: string;
 let tenantId: string;
 
 beforeEach(async () => {
-  await ctx.reset();
-  clock.reset();
-  gateways.forEach((g) => g.tenants.invalidate());
-  origin.received.length = 0;
-  const tenant = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
+  const tenant = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
   tenantId = tenant.tenantId;
-  await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3 });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/b", pricingModel: "per_request", priceSats: 5 });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 10, tokenBudget: 5 });
-  const other = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, other.tenantId, devNode.nodePubkey);
-  await endpointFactory(ctx.db.prisma, other.tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3 });
-  base = `${urls[0]}/gw/${tenant.slug}`;
-  base2 = `${urls[1]}/gw/${tenant.slug}`;
-  otherBase = `${urls[0]}/gw/${other.slug}`;
+  await webhookSubscriptionFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId);
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/b", pricingModel: "per_request", priceSats: 5 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 10, tokenBudget: 5 });
+  const other = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, other.tenantId, t.devNode.nodePubkey);
+  await endpointFactory(t.ctx.db.prisma, other.tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3 });
+  base = `${t.urls[0]}/gw/${tenant.slug}`;
+  base2 = `${t.urls[1]}/gw/${tenant.slug}`;
+  otherBase = `${t.urls[0]}/gw/${other.slug}`;
 });
 
 /** Forgeries counted against this client's IP this minute (spec 5.1: five demote it); the count outlives a test. */
 async function forgeryStrikes(): Promise<number> {
-  return Number((await ctx.store.get("rl:forged:127.0.0.1")) ?? (await ctx.store.get("rl:forged:::ffff:127.0.0.1")) ?? 0);
+  return Number((await t.ctx.store.get("rl:forged:127.0.0.1")) ?? (await t.ctx.store.get("rl:forged:::ffff:127.0.0.1")) ?? 0);
 }
 
 async function buyCredit(sats: number) {
   const challenge = await call(`${base}/v1/a`, { "x-hub-credit": String(sats) });
-  return { challenge, ...(await payChallenge(devNode, challenge)) };
+  return { challenge, ...(await payChallenge(t.devNode, challenge)) };
 }
 
 describe("prepaid credit", () => {
@@ -79,7 +55,7 @@ describe("prepaid credit", () => {
     expect(challenge.json).toMatchObject({ error: "Payment Required", amountSats: 20, creditSats: 20 });
     expect(typeof challenge.json.creditSats).toBe("number");
     expect(bolt11.decode(challenge.json.paymentRequest).satoshis).toBe(20);
-    expect(await ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ purpose: "credit", amountSats: 20, status: "pending" });
+    expect(await t.ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ purpose: "credit", amountSats: 20, status: "pending" });
 
     const steps: [string, string, number, string | undefined][] = [
       [base, "/v1/a", 200, "17"],
@@ -96,11 +72,11 @@ describe("prepaid credit", () => {
       expect([spent.status, header(spent, "x-hub-payment"), header(spent, "x-hub-payment-code")]).toEqual([402, "not_charged", "payment_failed"]);
       expect(spent.json.creditSats).toBeUndefined();
     }
-    expect(await ctx.db.prisma.credit.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ tenantId, balanceSats: 2, initialSats: 20 });
-    const settled = await ctx.db.prisma.outboxEvent.findMany({ where: { type: "invoice.settled" } });
+    expect(await t.ctx.db.prisma.credit.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ tenantId, balanceSats: 2, initialSats: 20 });
+    const settled = await t.ctx.db.prisma.outboxEvent.findMany({ where: { type: "invoice.settled" } });
     expect(settled).toHaveLength(1);
     expect(settled[0].data).toMatchObject({ paymentHash, amountSats: 20, purpose: "credit", source: "proof" });
-    expect(origin.received).toHaveLength(4);
+    expect(t.origin.received).toHaveLength(4);
   });
 
   it("answers 400 naming X-Hub-Credit for amounts out of range or on a session endpoint, before any invoice", async () => {
@@ -112,7 +88,7 @@ describe("prepaid credit", () => {
     const session = await call(`${base}/v1/bucket`, { "x-hub-credit": "100" });
     expect(session.status).toBe(400);
     expect(session.json.error.message).toMatch(/X-Hub-Credit.*per_request/);
-    expect(await ctx.db.prisma.invoice.count()).toBe(0);
+    expect(await t.ctx.db.prisma.invoice.count()).toBe(0);
   });
 
   it("returns the price to the credit when the origin fails and keeps it on another 4xx", async () => {
@@ -136,14 +112,14 @@ describe("prepaid credit", () => {
     clock.advance(29 * 86_400_000);
     expect((await call(`${base}/v1/a`, { authorization })).status).toBe(200);
     // The credit row lapses by the database's clock, whatever a gateway's clock says of the token.
-    await ctx.db.sql.query(`UPDATE "Credit" SET "expiresAt" = now() - interval '1 second' WHERE "paymentHash" = $1`, [paymentHash]);
+    await t.ctx.db.sql.query(`UPDATE "Credit" SET "expiresAt" = now() - interval '1 second' WHERE "paymentHash" = $1`, [paymentHash]);
     const lapsed = await call(`${base}/v1/a`, { authorization });
     expect([lapsed.status, header(lapsed, "x-hub-payment")]).toEqual([402, "not_charged"]);
     // And the token itself lapses by the gateway's.
     clock.advance(2 * 86_400_000);
     const expired = await call(`${base}/v1/a`, { authorization });
     expect([expired.status, header(expired, "x-hub-payment")]).toEqual([402, "not_charged"]);
-    expect((await ctx.db.prisma.credit.findUniqueOrThrow({ where: { paymentHash } })).balanceSats).toBe(4);
+    expect((await t.ctx.db.prisma.credit.findUniqueOrThrow({ where: { paymentHash } })).balanceSats).toBe(4);
   });
 
   it("is never usable at another provider nor on a session endpoint: a fresh 402 for that endpoint, not a forgery", async () => {
@@ -159,7 +135,7 @@ describe("prepaid credit", () => {
     expect([session.status, header(session, "x-hub-payment"), header(session, "x-hub-payment-code")]).toEqual([402, "not_charged", "payment_failed"]);
     expect(session.json).toMatchObject({ amountSats: 10, model: "token_bucket", tokenBudget: 5 });
     // Each challenge sells that endpoint, at that provider.
-    const sold = await ctx.db.prisma.invoice.findMany({ where: { paymentHash: { in: [elsewhere.json.paymentHash, session.json.paymentHash] } }, include: { endpoint: true } });
+    const sold = await t.ctx.db.prisma.invoice.findMany({ where: { paymentHash: { in: [elsewhere.json.paymentHash, session.json.paymentHash] } }, include: { endpoint: true } });
     expect(sold.map((i) => [i.tenantId === tenantId, i.endpoint?.path, i.purpose]).sort()).toEqual([
       [false, "/v1/a", "per_request"],
       [true, "/v1/bucket", "session"],
@@ -168,7 +144,7 @@ describe("prepaid credit", () => {
     const delegated = await call(`${base}/v1/bucket`, { authorization: attenuateAuthorization(authorization, ["method=POST"]) });
     expect(delegated.status).toBe(402);
     expect(await forgeryStrikes()).toBe(strikesBefore);
-    expect(await ctx.db.prisma.credit.count()).toBe(0);
+    expect(await t.ctx.db.prisma.credit.count()).toBe(0);
     expect((await call(`${base}/v1/a`, { authorization })).status).toBe(200);
   });
 
@@ -190,8 +166,8 @@ describe("prepaid credit", () => {
     expect(results.filter((r) => r.status === 402)).toHaveLength(14);
     const balances = results.filter((r) => r.status === 200).map((r) => Number(header(r, "x-session-balance")));
     expect(balances.sort((a, b) => a - b)).toEqual([0, 3, 6, 9, 12, 15, 18, 21, 24, 27]);
-    expect(await ctx.db.prisma.credit.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ balanceSats: 0 });
-    expect(await ctx.db.prisma.outboxEvent.count({ where: { type: "invoice.settled" } })).toBe(1);
-    expect(origin.received).toHaveLength(10);
+    expect(await t.ctx.db.prisma.credit.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ balanceSats: 0 });
+    expect(await t.ctx.db.prisma.outboxEvent.count({ where: { type: "invoice.settled" } })).toBe(1);
+    expect(t.origin.received).toHaveLength(10);
   });
 });

@@ -5,24 +5,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { createFreeTryVerifier } from "../../lib/payments/free-try.ts";
 import { mintFreeTryToken } from "../../lib/payments/free-try-issuer.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { call, header, startGateways, testClock } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { call, header, testClock, useGatewayTest } from "../helpers/gateway.ts";
+import { statusRoute } from "../helpers/origin.ts";
 
 const ISSUER = "https://id.example.test/";
 const AUDIENCE = "l402-hub-test";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevLightningNode;
-let urls: string[];
-let gateways: Gateway[];
-let closeGateways: () => Promise<void>;
 let jwksServer: http.Server;
 let jwksUrl: string;
 let jwksFetches = 0;
@@ -41,41 +32,33 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => jwksServer.listen(0, "127.0.0.1", resolve));
   jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
-
-  ctx = await createTestContext({ FREE_TRY_ISSUER: ISSUER, FREE_TRY_JWKS_URL: jwksUrl, FREE_TRY_AUDIENCE: AUDIENCE });
-  origin = await startTestOrigin();
-  for (const path of ["/v1/a", "/v1/b", "/v1/c"]) {
-    origin.route(path, (req, res) => {
-      const status = Number(new URL(req.url, "http://o").searchParams.get("status") ?? 200);
-      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ path }));
-    });
-  }
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ urls, gateways, close: closeGateways } = await startGateways(ctx, devNode, 2, { clock: clock.now }));
 });
 
 afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
   await new Promise<void>((resolve) => jwksServer?.close(() => resolve()));
+});
+
+// Registered after the JWKS server's beforeAll: the configuration names its URL.
+const t = useGatewayTest({
+  env: () => ({ FREE_TRY_ISSUER: ISSUER, FREE_TRY_JWKS_URL: jwksUrl, FREE_TRY_AUDIENCE: AUDIENCE }),
+  gateways: 2,
+  clock,
+  routes: (origin) => {
+    for (const path of ["/v1/a", "/v1/b", "/v1/c"]) origin.route(path, statusRoute(path));
+  },
 });
 
 let base: string;
 let base2: string;
 
 beforeEach(async () => {
-  await ctx.reset();
-  clock.reset();
-  gateways.forEach((g) => g.tenants.invalidate());
-  origin.received.length = 0;
-  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3, freeTryEnabled: true });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/b", pricingModel: "token_bucket", priceSats: 9, tokenBudget: 3, freeTryEnabled: true });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/c", pricingModel: "per_request", priceSats: 3 });
-  base = `${urls[0]}/gw/${slug}`;
-  base2 = `${urls[1]}/gw/${slug}`;
+  const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3, freeTryEnabled: true });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/b", pricingModel: "token_bucket", priceSats: 9, tokenBudget: 3, freeTryEnabled: true });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/c", pricingModel: "per_request", priceSats: 3 });
+  base = `${t.urls[0]}/gw/${slug}`;
+  base2 = `${t.urls[1]}/gw/${slug}`;
 });
 
 /** An identity provider token, valid for an hour from the test clock unless told otherwise. */
@@ -99,7 +82,7 @@ describe("free try", () => {
     const alice = await idpToken("alice");
     const free = await call(`${base}/v1/a`, bearer(alice));
     expect([free.status, header(free, "x-free-try"), header(free, "x-hub-payment")]).toEqual([200, "used", undefined]);
-    expect(origin.received.at(-1)!.headers.authorization).toBeUndefined();
+    expect(t.origin.received.at(-1)!.headers.authorization).toBeUndefined();
 
     const again = await call(`${base2}/v1/a`, bearer(alice));
     expect([again.status, header(again, "x-free-try")]).toEqual([402, undefined]);
@@ -114,14 +97,14 @@ describe("free try", () => {
     // The next UTC day brings a new free call.
     clock.advance(86_400_000);
     expect(header(await call(`${base}/v1/a`, bearer(await idpToken("alice"))), "x-free-try")).toBe("used");
-    expect(await ctx.db.prisma.freeTryUse.count()).toBe(4);
+    expect(await t.ctx.db.prisma.freeTryUse.count()).toBe(4);
     // Seven verifications, but the key set is fetched at most once per gateway instance (it is cached).
     expect(jwksFetches - fetchesBefore).toBeGreaterThan(0);
     expect(jwksFetches - fetchesBefore).toBeLessThanOrEqual(2);
   });
 
   it("accepts our own issuer's tokens (GET /api/free-try/token)", async () => {
-    const { token } = await mintFreeTryToken({ appSecret: ctx.config.appSecret, issuer: ctx.config.siteUrl, userId: "user-1", now: new Date(clock.now()) });
+    const { token } = await mintFreeTryToken({ appSecret: t.ctx.config.appSecret, issuer: t.ctx.config.siteUrl, userId: "user-1", now: new Date(clock.now()) });
     const res = await call(`${base}/v1/a`, bearer(token));
     expect([res.status, header(res, "x-free-try")]).toEqual([200, "used"]);
     expect((await call(`${base}/v1/a`, bearer(token))).status).toBe(402);
@@ -143,8 +126,8 @@ describe("free try", () => {
     }
     const expired = await call(`${base}/v1/a`, bearer(await idpToken("carol", { expiresInSeconds: -120 })));
     expect(expired.status).toBe(402);
-    expect(origin.received).toHaveLength(0);
-    expect(await ctx.db.prisma.freeTryUse.count()).toBe(0);
+    expect(t.origin.received).toHaveLength(0);
+    expect(await t.ctx.db.prisma.freeTryUse.count()).toBe(0);
   });
 
   it("gives the free try back when the origin fails, so the retry is free too", async () => {
@@ -160,13 +143,13 @@ describe("free try", () => {
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => call(`${i % 2 ? base2 : base}/v1/a`, bearer(erin))));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 402)).toHaveLength(11);
-    expect(origin.received).toHaveLength(1);
+    expect(t.origin.received).toHaveLength(1);
   });
 
   it("treats an unreachable key set as unverifiable (no free call, no accusation)", async () => {
     const verifier = createFreeTryVerifier({
-      appSecret: ctx.config.appSecret,
-      ownIssuer: ctx.config.siteUrl,
+      appSecret: t.ctx.config.appSecret,
+      ownIssuer: t.ctx.config.siteUrl,
       external: { issuer: ISSUER, jwksUrl: "http://127.0.0.1:9/jwks.json", audience: AUDIENCE },
       jwksTimeoutMs: 500,
     });

@@ -3,54 +3,30 @@
 // `X-Bolthub-Payment-Code` (its free retry after upstream_failed_retryable and its receipts depend
 // on them). The gateway accepts the first as an alias of X-Hub-Credit and sends the others beside
 // X-Hub-Payment / X-Hub-Payment-Code, with the same values; none of them crosses to or from origins.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { call, header, payChallenge, startGateways, type CallResult } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { call, header, payChallenge, useGatewayTest, type CallResult } from "../helpers/gateway.ts";
+import { statusRoute } from "../helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevLightningNode;
-let gateways: Gateway[];
-let urls: string[];
-let closeGateways: () => Promise<void>;
 let base: string;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
-  for (const path of ["/v1/a", "/v1/b", "/v1/bucket", "/v1/free"]) {
-    origin.route(path, (req, res) => {
-      const status = Number(new URL(req.url, "http://o").searchParams.get("status") ?? 200);
-      // An origin that tries to speak for the gateway in either namespace.
-      res.writeHead(status, { "content-type": "application/json", "x-bolthub-payment": "reverted", "x-bolthub-payment-code": "upstream_failed_retryable" });
-      res.end(JSON.stringify({ path }));
-    });
-  }
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ gateways, urls, close: closeGateways } = await startGateways(ctx, devNode, 1));
-});
-
-afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
+const t = useGatewayTest({
+  routes: (origin) => {
+    // An origin that tries to speak for the gateway in either namespace.
+    for (const path of ["/v1/a", "/v1/b", "/v1/bucket", "/v1/free"]) {
+      origin.route(path, statusRoute(path, { "x-bolthub-payment": "reverted", "x-bolthub-payment-code": "upstream_failed_retryable" }));
+    }
+  },
 });
 
 beforeEach(async () => {
-  await ctx.reset();
-  gateways.forEach((g) => g.tenants.invalidate());
-  origin.received.length = 0;
-  const tenant = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenant.tenantId, devNode.nodePubkey);
-  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3 });
-  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/b", pricingModel: "per_request", priceSats: 5 });
-  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 10, tokenBudget: 5 });
-  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/free" });
-  base = `${urls[0]}/gw/${tenant.slug}`;
+  const tenant = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenant.tenantId, t.devNode.nodePubkey);
+  await endpointFactory(t.ctx.db.prisma, tenant.tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3 });
+  await endpointFactory(t.ctx.db.prisma, tenant.tenantId, { path: "/v1/b", pricingModel: "per_request", priceSats: 5 });
+  await endpointFactory(t.ctx.db.prisma, tenant.tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 10, tokenBudget: 5 });
+  await endpointFactory(t.ctx.db.prisma, tenant.tenantId, { path: "/v1/free" });
+  base = `${t.urls[0]}/gw/${tenant.slug}`;
 });
 
 /** Both payment header pairs of a response: [X-Hub-Payment, X-Hub-Payment-Code, X-Bolthub-Payment, X-Bolthub-Payment-Code]. */
@@ -63,8 +39,8 @@ describe("the deployed client's header names", () => {
     for (const name of ["x-hub-credit", "x-bolthub-credit"]) {
       const challenge = await call(`${base}/v1/a`, { [name]: "20" });
       expect(challenge.json, name).toMatchObject({ error: "Payment Required", amountSats: 20, creditSats: 20 });
-      const { authorization, paymentHash } = await payChallenge(devNode, challenge);
-      expect(await ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ purpose: "credit", amountSats: 20 });
+      const { authorization, paymentHash } = await payChallenge(t.devNode, challenge);
+      expect(await t.ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash } })).toMatchObject({ purpose: "credit", amountSats: 20 });
       const first = await call(`${base}/v1/a`, { authorization });
       const second = await call(`${base}/v1/b`, { authorization });
       expect([first.status, header(first, "x-session-balance"), second.status, header(second, "x-session-balance")], name).toEqual([200, "17", 200, "12"]);
@@ -82,11 +58,11 @@ describe("the deployed client's header names", () => {
     expect([invalid.status, invalid.json.error.message]).toEqual([400, expect.stringMatching(/^X-Bolthub-Credit must be at least 3 sats/)]);
     const session = await call(`${base}/v1/bucket`, { "x-bolthub-credit": "100" });
     expect([session.status, session.json.error.message]).toEqual([400, expect.stringMatching(/^X-Bolthub-Credit buys prepaid credit for per_request endpoints/)]);
-    expect(await ctx.db.prisma.invoice.count()).toBe(1);
+    expect(await t.ctx.db.prisma.invoice.count()).toBe(1);
   });
 
   it("sends X-Bolthub-Payment and X-Bolthub-Payment-Code beside X-Hub-Payment with the same values", async () => {
-    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/a`));
+    const { authorization } = await payChallenge(t.devNode, await call(`${base}/v1/a`));
     const failed = await call(`${base}/v1/a?status=503`, { authorization });
     expect([failed.status, ...paymentPairs(failed)]).toEqual([503, "reverted", "upstream_failed_retryable", "reverted", "upstream_failed_retryable"]);
     const served = await call(`${base}/v1/a`, { authorization });
@@ -108,9 +84,9 @@ describe("the deployed client's header names", () => {
 
   it("never forwards X-Bolthub-* headers to the origin", async () => {
     await call(`${base}/v1/free`, { "x-bolthub-credit": "20", "x-bolthub-payment": "charged", "x-bolthub-anything": "1", "x-other": "kept" });
-    expect(origin.received).toHaveLength(1);
-    const names = Object.keys(origin.received[0].headers);
+    expect(t.origin.received).toHaveLength(1);
+    const names = Object.keys(t.origin.received[0].headers);
     expect(names.filter((name) => name.startsWith("x-bolthub-"))).toEqual([]);
-    expect(origin.received[0].headers["x-other"]).toBe("kept");
+    expect(t.origin.received[0].headers["x-other"]).toBe("kept");
   });
 });

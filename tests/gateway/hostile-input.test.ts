@@ -3,48 +3,33 @@
 import http from "node:http";
 import net from "node:net";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { useGatewayTest } from "../helpers/gateway.ts";
+import { json } from "../helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let gateway: Gateway;
+const t = useGatewayTest({
+  gatewayOptions: {
+    rateLimits: { endpointPerMinute: 1e6, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1, challengesPerMinute: 1e6 },
+    limits: { bodyReadTimeoutMs: 500 },
+  },
+  resetEachTest: false,
+  routes: (origin) => {
+    origin.route("/v1/paid", json(200, { ok: true }));
+    origin.route("/v1/free", json(200, { ok: true }));
+  },
+});
 let port: number;
 let slug: string;
 let tenantId: string;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
-  origin.route("/v1/paid", json(200, { ok: true }));
-  origin.route("/v1/free", json(200, { ok: true }));
-  const devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url }));
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 5 });
-  await endpointFactory(ctx.db.prisma, tenantId, { method: "POST", path: "/v1/free" });
-  gateway = createGateway({
-    config: ctx.config,
-    prisma: ctx.db.prisma,
-    store: ctx.store,
-    devNode,
-    log: createLogger("silent"),
-    rateLimits: { endpointPerMinute: 1e6, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1, challengesPerMinute: 1e6 },
-    limits: { bodyReadTimeoutMs: 500 },
-  });
-  port = await gateway.listen(0, "127.0.0.1");
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await origin?.close();
-  await ctx?.close();
+  ({ tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url }));
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 5 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { method: "POST", path: "/v1/free" });
+  port = Number(new URL(t.urls[0]).port);
 });
 
 const paidUrl = () => `http://127.0.0.1:${port}/gw/${slug}/v1/paid`;
@@ -66,8 +51,8 @@ describe("fuzzed credentials", () => {
       }),
       { numRuns: 150 },
     );
-    expect(origin.received.filter((r) => r.url.startsWith("/v1/paid"))).toHaveLength(0);
-    expect(await ctx.db.prisma.proof.count()).toBe(0);
+    expect(t.origin.received.filter((r) => r.url.startsWith("/v1/paid"))).toHaveLength(0);
+    expect(await t.ctx.db.prisma.proof.count()).toBe(0);
   }, 120_000);
 
   it("answers odd and unicode paths with 400 or 404, never 500", async () => {
@@ -106,11 +91,11 @@ describe("oversize and slow requests", () => {
 
   it("gives up on a body that trickles in (slowloris) with 408 and never calls the origin", async () => {
     const head = `POST /gw/${slug}/v1/free HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nabc`;
-    const before = origin.received.length;
+    const before = t.origin.received.length;
     const started = Date.now();
     expect(await rawStatus(head)).toBe(408);
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(origin.received.length).toBe(before);
+    expect(t.origin.received.length).toBe(before);
   });
 
   it("counts the bytes of a chunked body that declares no length", async () => {

@@ -2,36 +2,24 @@
 // (fetchWithL402, parseL402) and the fixed regular expressions deployed clients use.
 import { fetchWithL402, parseL402 } from "@getalby/lightning-tools/402/l402";
 import { decodeInvoice } from "@getalby/lightning-tools/bolt11";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { useGatewayTest } from "../helpers/gateway.ts";
+import { json } from "../helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let gateway: Gateway;
-let devNode: DevLightningNode;
+// The default rate limits, as a deployed gateway has them.
+const t = useGatewayTest({
+  gatewayOptions: { rateLimits: {} },
+  resetEachTest: false,
+  routes: (origin) => origin.route("/v1/quote", json(200, { quote: 42 })),
+});
 let base: string;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
-  origin.route("/v1/quote", json(200, { quote: 42 }));
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/quote", pricingModel: "per_request", priceSats: 21 });
-  gateway = createGateway({ config: ctx.config, prisma: ctx.db.prisma, store: ctx.store, devNode, log: createLogger("silent") });
-  base = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}/gw/${slug}`;
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await origin?.close();
-  await ctx?.close();
+  const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/quote", pricingModel: "per_request", priceSats: 21 });
+  base = `${t.urls[0]}/gw/${slug}`;
 });
 
 describe("interoperability", () => {
@@ -40,7 +28,7 @@ describe("interoperability", () => {
     const wallet = {
       payInvoice: async ({ invoice }: { invoice: string }) => {
         paid.push(invoice);
-        return { preimage: (await devNode.pay(invoice)).preimage };
+        return { preimage: (await t.devNode.pay(invoice)).preimage };
       },
     };
     const res = await fetchWithL402(`${base}/v1/quote`, {}, { wallet });

@@ -1,49 +1,43 @@
 // Timeouts, client aborts, wallet outages and expired tokens: nothing charged, nothing leaked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
+import type { Gateway } from "../../lib/gateway/server.ts";
 import { mintL402Macaroon } from "../../lib/l402/macaroon.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { startGateways, useGatewayTest } from "../helpers/gateway.ts";
+import { json } from "../helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let gateway: Gateway;
 let walletless: Gateway;
-let devNode: DevLightningNode;
 let base: string;
 let tenantId: string;
 let slowId: string;
 let slug: string;
 const originClosed: string[] = [];
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
-  origin.route("/v1/slow", (_req, res) => {
-    res.on("close", () => originClosed.push("slow"));
-    setTimeout(() => res.writeHead(200).end("late"), 3_000);
-  });
-  origin.route("/v1/quick", json(200, { ok: true }));
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url }));
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
-  slowId = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/slow", pricingModel: "per_request", priceSats: 3 })).id;
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/quick", pricingModel: "per_request", priceSats: 3 });
-  const common = { config: ctx.config, prisma: ctx.db.prisma, store: ctx.store, log: createLogger("silent"), limits: { originTimeoutMs: 400 } };
-  gateway = createGateway({ ...common, devNode });
-  walletless = createGateway({ ...common, devNode: null });
-  base = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}/gw/${slug}`;
-  await walletless.listen(0, "127.0.0.1");
+// The default rate limits and a short origin timeout, for this gateway and a second one without a wallet.
+const gatewayOptions = { rateLimits: {}, limits: { originTimeoutMs: 400 } };
+const t = useGatewayTest({
+  gatewayOptions,
+  resetEachTest: false,
+  routes: (origin) => {
+    origin.route("/v1/slow", (_req, res) => {
+      res.on("close", () => originClosed.push("slow"));
+      setTimeout(() => res.writeHead(200).end("late"), 3_000);
+    });
+    origin.route("/v1/quick", json(200, { ok: true }));
+  },
 });
 
+beforeAll(async () => {
+  ({ tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url }));
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
+  slowId = (await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/slow", pricingModel: "per_request", priceSats: 3 })).id;
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/quick", pricingModel: "per_request", priceSats: 3 });
+  base = `${t.urls[0]}/gw/${slug}`;
+  [walletless] = (await startGateways(t.ctx, null, 1, gatewayOptions)).gateways;
+});
 afterAll(async () => {
-  await Promise.all([gateway?.close(), walletless?.close()]);
-  await origin?.close();
-  await ctx?.close();
+  await walletless?.close();
 });
 
 async function paidProof(path: string) {
@@ -51,7 +45,7 @@ async function paidProof(path: string) {
   const body = (await challenge.body.json()) as { paymentRequest: string };
   const header = [challenge.headers["www-authenticate"]].flat()[0] as string;
   const macaroon = /macaroon="([^"]+)"/.exec(header)![1];
-  const { preimage, paymentHash } = await devNode.pay(body.paymentRequest);
+  const { preimage, paymentHash } = await t.devNode.pay(body.paymentRequest);
   return { authorization: `L402 ${macaroon}:${preimage}`, paymentHash, preimage };
 }
 
@@ -66,7 +60,7 @@ describe("origin failures", () => {
     // The error table's code for a 504, not bad_gateway (issue 25 item 2).
     expect(((await res.body.json()) as { error: { code: string } }).error.code).toBe("gateway_timeout");
     expect(Date.now() - started).toBeLessThan(2_500);
-    expect((await ctx.db.prisma.proof.findUniqueOrThrow({ where: { paymentHash } })).state).toBe("released");
+    expect((await t.ctx.db.prisma.proof.findUniqueOrThrow({ where: { paymentHash } })).state).toBe("released");
   });
 
   it("cancels the origin request and releases the proof when the client goes away", async () => {
@@ -77,10 +71,10 @@ describe("origin failures", () => {
     controller.abort();
     await pending;
     const deadline = Date.now() + 2_000;
-    while (Date.now() < deadline && (await ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state !== "released") {
+    while (Date.now() < deadline && (await t.ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state !== "released") {
       await new Promise((r) => setTimeout(r, 25));
     }
-    expect((await ctx.db.prisma.proof.findUniqueOrThrow({ where: { paymentHash } })).state).toBe("released");
+    expect((await t.ctx.db.prisma.proof.findUniqueOrThrow({ where: { paymentHash } })).state).toBe("released");
     expect(originClosed.length).toBeGreaterThan(0);
   });
 });
@@ -98,7 +92,7 @@ describe("payment layer refusals", () => {
   it("answers an expired token with a fresh challenge, not_charged", async () => {
     const { preimage, paymentHash } = await paidProof("/v1/slow");
     const { macaroon } = mintL402Macaroon({
-      appSecret: ctx.config.appSecret,
+      appSecret: t.ctx.config.appSecret,
       paymentHash,
       tenantId,
       scope: { kind: "endpoint", endpointId: slowId },

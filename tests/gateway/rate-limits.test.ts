@@ -1,43 +1,33 @@
 // Rate limits through the real gateway (spec 8): anonymous per-endpoint limit with Retry-After,
 // credentialed callers skipping it, demotion after repeated forgeries, trusted proxies.
 // What counts as credentialed, and the challenge limit: tests/security/rate-limit-credentials.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
-import { call, payChallenge } from "../helpers/gateway.ts";
+import { call, payChallenge, useGatewayTest } from "../helpers/gateway.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { json } from "../helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let gateway: Gateway;
+// The default limits: this file tests them.
+const t = useGatewayTest({
+  env: { TRUSTED_PROXIES: "127.0.0.1,::1,::ffff:127.0.0.1" },
+  gatewayOptions: { rateLimits: {} },
+  resetEachTest: false,
+  routes: (origin) => {
+    origin.route("/v1/free", json(200, { ok: true }));
+    origin.route("/v1/limited", json(200, { ok: true }));
+    origin.route("/v1/pass", json(200, { ok: true }));
+  },
+});
 let base: string;
-let devNode: DevLightningNode;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ TRUSTED_PROXIES: "127.0.0.1,::1,::ffff:127.0.0.1" });
-  origin = await startTestOrigin();
-  origin.route("/v1/free", json(200, { ok: true }));
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/free" });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/limited", rateLimitPerMinute: 2 });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 1 });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/pass", pricingModel: "time_pass", priceSats: 1, durationMinutes: 60 });
-  origin.route("/v1/limited", json(200, { ok: true }));
-  origin.route("/v1/pass", json(200, { ok: true }));
-  gateway = createGateway({ config: ctx.config, prisma: ctx.db.prisma, store: ctx.store, devNode, log: createLogger("silent") });
-  base = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}/gw/${slug}`;
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await origin?.close();
-  await ctx?.close();
+  const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/free" });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/limited", rateLimitPerMinute: 2 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 1 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/pass", pricingModel: "time_pass", priceSats: 1, durationMinutes: 60 });
+  base = `${t.urls[0]}/gw/${slug}`;
 });
 
 async function status(path: string, ip: string, headers: Record<string, string> = {}) {
@@ -64,7 +54,7 @@ describe("gateway rate limits", () => {
 
   it("lets credentialed callers past the anonymous limit until repeated forgeries demote them", async () => {
     const ip = "198.51.100.4";
-    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/pass`, { "x-forwarded-for": ip }));
+    const { authorization } = await payChallenge(t.devNode, await call(`${base}/v1/pass`, { "x-forwarded-for": ip }));
     const genuine = { authorization };
     const before = [];
     for (let i = 0; i < 40; i++) before.push((await status("/v1/pass", ip, genuine)).status);

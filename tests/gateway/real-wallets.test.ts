@@ -4,52 +4,49 @@ import bolt11 from "bolt11";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
 import { sealSecret } from "../../lib/crypto/secret-box.ts";
-import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
 import { FakeLnbits } from "../fakes/lightning/lnbits.ts";
 import { FakeNostrRelay } from "../fakes/lightning/nostr-relay.ts";
 import { FakeNwcWalletService } from "../fakes/lightning/nwc-wallet-service.ts";
 import { LOOPBACK_WALLET_POLICY, LOOPBACK_WALLET_TARGETS } from "../fakes/lightning/loopback-policy.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
 import { pollInvoiceSettlements } from "../../lib/payments/record-settlement.ts";
 import { openWalletBackend } from "../../lib/wallets/open-wallet.ts";
 import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { useGatewayTest } from "../helpers/gateway.ts";
+import { json } from "../helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let gateway: Gateway;
-let port: number;
 let relay: FakeNostrRelay;
 let nwc: FakeNwcWalletService;
 let lnbits: FakeLnbits;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ WALLET_ALLOWED_TARGETS: LOOPBACK_WALLET_TARGETS });
-  origin = await startTestOrigin();
-  origin.route("/v1/data", json(200, { data: 1 }));
   relay = await FakeNostrRelay.start();
   nwc = await FakeNwcWalletService.start({ relayUrl: relay.url, encryption: ["nip44_v2", "nip04"] });
   lnbits = await FakeLnbits.start();
-  gateway = createGateway({ config: ctx.config, prisma: ctx.db.prisma, store: ctx.store, devNode: null, log: createLogger("silent") });
-  port = await gateway.listen(0, "127.0.0.1");
 });
 
 afterAll(async () => {
-  await gateway?.close();
   await nwc?.close();
   await relay?.close();
   await lnbits?.close();
-  await origin?.close();
-  await ctx?.close();
+});
+
+// Registered after the wallets' hooks: after hooks run in reverse, so its gateway closes before
+// the wallets do.
+// The gateway pays through the tenants' own wallets (no dev node), under the default rate limits.
+const t = useGatewayTest({
+  env: { WALLET_ALLOWED_TARGETS: LOOPBACK_WALLET_TARGETS },
+  devNode: false,
+  gatewayOptions: { rateLimits: {} },
+  resetEachTest: false,
+  routes: (origin) => origin.route("/v1/data", json(200, { data: 1 })),
 });
 
 async function tenantWithWallet(type: "nwc" | "lnbits", credentials: object) {
-  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
-  await ctx.db.prisma.wallet.create({ data: { tenantId, type, credentialsEnc: sealSecret(ctx.config.appSecret, JSON.stringify(credentials)) } });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/data", pricingModel: "per_request", priceSats: 13 });
-  return { tenantId, base: `http://127.0.0.1:${port}/gw/${slug}` };
+  const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await webhookSubscriptionFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId);
+  await t.ctx.db.prisma.wallet.create({ data: { tenantId, type, credentialsEnc: sealSecret(t.ctx.config.appSecret, JSON.stringify(credentials)) } });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/data", pricingModel: "per_request", priceSats: 13 });
+  return { tenantId, base: `${t.urls[0]}/gw/${slug}` };
 }
 
 describe.each([
@@ -68,14 +65,14 @@ describe.each([
     // The payer pays the provider's wallet; the worker hears about it from the wallet.
     const paid = markPaid(body.paymentHash);
     const { recorded } = await pollInvoiceSettlements({
-      prisma: ctx.db.prisma,
+      prisma: t.ctx.db.prisma,
       walletFor: async (id) => {
-        const wallet = await ctx.db.prisma.wallet.findUniqueOrThrow({ where: { tenantId: id } });
-        return openWalletBackend({ appSecret: ctx.config.appSecret, wallet, devNode: null, targetPolicy: LOOPBACK_WALLET_POLICY });
+        const wallet = await t.ctx.db.prisma.wallet.findUniqueOrThrow({ where: { tenantId: id } });
+        return openWalletBackend({ appSecret: t.ctx.config.appSecret, wallet, devNode: null, targetPolicy: LOOPBACK_WALLET_POLICY });
       },
     });
     expect(recorded).toBe(1);
-    const events = await ctx.db.prisma.outboxEvent.findMany({ where: { tenantId, type: "invoice.settled" } });
+    const events = await t.ctx.db.prisma.outboxEvent.findMany({ where: { tenantId, type: "invoice.settled" } });
     expect(events.map((e) => (e.data as { source: string }).source)).toEqual(["wallet"]);
 
     const header = [challenge.headers["www-authenticate"]].flat()[0] as string;
@@ -85,6 +82,6 @@ describe.each([
     expect(served.headers["x-hub-payment"]).toBe("charged");
     await served.body.dump();
     // The wallet already reported it: the proof does not add a second event.
-    expect(await ctx.db.prisma.outboxEvent.count({ where: { tenantId, type: "invoice.settled" } })).toBe(1);
+    expect(await t.ctx.db.prisma.outboxEvent.count({ where: { tenantId, type: "invoice.settled" } })).toBe(1);
   });
 });

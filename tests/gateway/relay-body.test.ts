@@ -4,25 +4,20 @@
 // client leaving mid-body closes the origin request.
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { noRateLimits } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { useGatewayTest } from "../helpers/gateway.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let gateway: Gateway;
 let base: string;
 const big = randomBytes(6 * 1024 * 1024);
 const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
 let endlessClosed: Promise<void>;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
+// No wallet: every route here is free; rate limits off (noRateLimits).
+const t = useGatewayTest({
+  devNode: false,
+  resetEachTest: false,
+  routes: (origin) => {
   // 6 MB in 64 KB writes that respect the origin socket's own backpressure.
   origin.route("/v1/big", async (_req, res) => {
     res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(big.length) });
@@ -57,17 +52,15 @@ beforeAll(async () => {
     }
     res.end();
   });
-  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  for (const path of ["/v1/big", "/v1/broken", "/v1/endless", "/v1/empty", "/v1/chunked"]) await endpointFactory(ctx.db.prisma, tenantId, { path });
-  gateway = createGateway({ config: ctx.config, prisma: ctx.db.prisma, store: ctx.store, log: createLogger("silent"), rateLimits: noRateLimits, devNode: null });
-  base = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}/gw/${slug}`;
+  },
 });
 
-afterAll(async () => {
-  await gateway?.close();
-  await origin?.close();
-  await ctx?.close();
+beforeAll(async () => {
+  const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  for (const path of ["/v1/big", "/v1/broken", "/v1/endless", "/v1/empty", "/v1/chunked"]) await endpointFactory(t.ctx.db.prisma, tenantId, { path });
+  base = `${t.urls[0]}/gw/${slug}`;
 });
+
 
 /** GET with node:http, reading the body with pauses (a slow client): the bytes, and whether it ended cleanly. */
 function slowGet(url: string, pauseEveryBytes: number): Promise<{ status: number; body: Buffer; complete: boolean }> {

@@ -2,24 +2,13 @@
 // one database), a real origin, dev node payments, an injectable clock. Concurrency here is what
 // PostgreSQL decides when DATABASE_URL is set.
 import net from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { hashToken } from "../../lib/crypto/secret-box.ts";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import type { DevLightningNode as DevNode } from "../../lib/lightning/dev-node.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { expireSessions } from "../../lib/payments/expire-sessions.ts";
 import { callDebit } from "../../lib/pricing/quote.ts";
 import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { call, header, payChallenge, startGateways, testClock, type CallResult } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { call, header, payChallenge, startGateways, testClock, useGatewayTest, type CallResult } from "../helpers/gateway.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevNode;
-let urls: string[];
-let gateways: Gateway[];
-let closeGateways: () => Promise<void>;
 const clock = testClock();
 const day = 86_400_000;
 
@@ -38,38 +27,28 @@ function originAnswer(req: { url: string }, res: import("node:http").ServerRespo
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ path: req.url }));
 }
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
-  for (const path of ["/v1/bucket", "/v1/pass", "/v1/meter", "/v1/kb", "/v1/other"]) origin.route(path, originAnswer);
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ urls, gateways, close: closeGateways } = await startGateways(ctx, devNode, 2, { clock: clock.now }));
-});
-
-afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
+const t = useGatewayTest({
+  gateways: 2,
+  clock,
+  routes: (origin) => {
+    for (const path of ["/v1/bucket", "/v1/pass", "/v1/meter", "/v1/kb", "/v1/other"]) origin.route(path, originAnswer);
+  },
 });
 
 type Setup = { tenantId: string; base: string; base2: string; ids: Record<string, string> };
 let setup: Setup;
 
 beforeEach(async () => {
-  await ctx.reset();
-  clock.reset();
-  gateways.forEach((g) => g.tenants.invalidate());
-  origin.received.length = 0;
-  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
+  const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await webhookSubscriptionFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId);
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
   const ids: Record<string, string> = {};
-  ids.bucket = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 10, tokenBudget: 3 })).id;
-  ids.pass = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/pass", pricingModel: "time_pass", priceSats: 20, durationMinutes: 60 })).id;
-  ids.meter = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/meter", pricingModel: "metered", priceSats: 10, unitCostSats: 3 })).id;
-  ids.kb = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/kb", pricingModel: "per_kb", priceSats: 10, unitCostSats: 2 })).id;
-  ids.other = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/other", pricingModel: "token_bucket", priceSats: 10, tokenBudget: 3 })).id;
-  setup = { tenantId, base: `${urls[0]}/gw/${slug}`, base2: `${urls[1]}/gw/${slug}`, ids };
+  ids.bucket = (await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 10, tokenBudget: 3 })).id;
+  ids.pass = (await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/pass", pricingModel: "time_pass", priceSats: 20, durationMinutes: 60 })).id;
+  ids.meter = (await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/meter", pricingModel: "metered", priceSats: 10, unitCostSats: 3 })).id;
+  ids.kb = (await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/kb", pricingModel: "per_kb", priceSats: 10, unitCostSats: 2 })).id;
+  ids.other = (await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/other", pricingModel: "token_bucket", priceSats: 10, tokenBudget: 3 })).id;
+  setup = { tenantId, base: `${t.urls[0]}/gw/${slug}`, base2: `${t.urls[1]}/gw/${slug}`, ids };
 });
 
 /**
@@ -77,12 +56,12 @@ beforeEach(async () => {
  * database's decision, so the tests move the row rather than the gateway's clock.
  */
 async function endSessionIn(token: string, offset: string): Promise<void> {
-  await ctx.db.sql.query(`UPDATE "PaymentSession" SET "expiresAt" = now() + $2::interval WHERE "tokenHash" = $1`, [hashToken(token), offset]);
+  await t.ctx.db.sql.query(`UPDATE "PaymentSession" SET "expiresAt" = now() + $2::interval WHERE "tokenHash" = $1`, [hashToken(token), offset]);
 }
 
 /** Pays for a session on `path` and opens it with the proof's first call. */
 async function openSession(path: string, query = ""): Promise<{ token: string; authorization: string; paymentHash: string; first: CallResult }> {
-  const { authorization, paymentHash } = await payChallenge(devNode, await call(`${setup.base}${path}`));
+  const { authorization, paymentHash } = await payChallenge(t.devNode, await call(`${setup.base}${path}`));
   const first = await call(`${setup.base}${path}${query}`, { authorization });
   expect(first.status, first.text).toBe(200);
   const token = header(first, "x-session-token")!;
@@ -96,7 +75,7 @@ async function openSession(path: string, query = ""): Promise<{ token: string; a
  */
 function stalledClient(url: string, token: string, hangUpAfter: "headers" | "origin"): Promise<string> {
   const target = new URL(url);
-  const seen = origin.received.length;
+  const seen = t.origin.received.length;
   return new Promise((resolve, reject) => {
     let head = "";
     const socket = net.connect(Number(target.port), target.hostname, () => {
@@ -121,7 +100,7 @@ function stalledClient(url: string, token: string, hangUpAfter: "headers" | "ori
     socket.on("error", reject);
     if (hangUpAfter === "origin") {
       const poll = setInterval(() => {
-        if (origin.received.length > seen) {
+        if (t.origin.received.length > seen) {
           clearInterval(poll);
           hangUp();
         }
@@ -134,20 +113,20 @@ async function waitForBalance(expected: number) {
   const deadline = Date.now() + 5_000;
   let balance: number | null = null;
   while (Date.now() < deadline && balance !== expected) {
-    balance = (await ctx.db.prisma.paymentSession.findFirstOrThrow()).balance;
+    balance = (await t.ctx.db.prisma.paymentSession.findFirstOrThrow()).balance;
     await new Promise((r) => setTimeout(r, 20));
   }
   expect(balance).toBe(expected);
 }
 
-const eventsOf = (type: string) => ctx.db.prisma.outboxEvent.findMany({ where: { type }, orderBy: { createdAt: "asc" } });
+const eventsOf = (type: string) => t.ctx.db.prisma.outboxEvent.findMany({ where: { type }, orderBy: { createdAt: "asc" } });
 
 describe("token_bucket", () => {
   it("sells tokenBudget requests: 402 with the model, a session on the proof, the token spends it to zero, then a new invoice", async () => {
     const challenge = await call(`${setup.base}/v1/bucket`);
     expect(challenge.status).toBe(402);
     expect(challenge.json).toMatchObject({ error: "Payment Required", amountSats: 10, model: "token_bucket", tokenBudget: 3 });
-    const { authorization, paymentHash } = await payChallenge(devNode, challenge);
+    const { authorization, paymentHash } = await payChallenge(t.devNode, challenge);
 
     const first = await call(`${setup.base}/v1/bucket?q=1`, { authorization });
     expect(first.status).toBe(200);
@@ -159,7 +138,7 @@ describe("token_bucket", () => {
     expect(header(first, "access-control-expose-headers")).toContain("X-Session-Token");
 
     // The balance lives in the database; the token is only stored hashed.
-    const row = await ctx.db.prisma.paymentSession.findUniqueOrThrow({ where: { paymentHash } });
+    const row = await t.ctx.db.prisma.paymentSession.findUniqueOrThrow({ where: { paymentHash } });
     expect(row).toMatchObject({ tokenHash: hashToken(token), model: "token_bucket", balance: 2, initialBalance: 3 });
 
     const second = await call(`${setup.base2}/v1/bucket`, { "x-session-token": token });
@@ -171,10 +150,10 @@ describe("token_bucket", () => {
     expect(header(depleted, "x-hub-payment")).toBe("not_charged");
     expect(header(depleted, "x-hub-payment-code")).toBe("payment_failed");
     expect(depleted.json.paymentHash).not.toBe(paymentHash);
-    expect(origin.received).toHaveLength(3);
-    expect(origin.received.every((r) => r.headers["x-session-token"] === undefined && r.headers.authorization === undefined)).toBe(true);
+    expect(t.origin.received).toHaveLength(3);
+    expect(t.origin.received.every((r) => r.headers["x-session-token"] === undefined && r.headers.authorization === undefined)).toBe(true);
 
-    expect((await ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash } })).status).toBe("settled");
+    expect((await t.ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash } })).status).toBe("settled");
     expect(await eventsOf("invoice.settled")).toHaveLength(1);
     const created = await eventsOf("session.created");
     expect(created).toHaveLength(1);
@@ -187,7 +166,7 @@ describe("token_bucket", () => {
     expect(again.status).toBe(200);
     expect(header(again, "x-session-token")).toBeUndefined();
     expect(header(again, "x-session-balance")).toBe("1");
-    expect(await ctx.db.prisma.paymentSession.count({ where: { paymentHash } })).toBe(1);
+    expect(await t.ctx.db.prisma.paymentSession.count({ where: { paymentHash } })).toBe(1);
     expect(await eventsOf("session.created")).toHaveLength(1);
     expect(await eventsOf("invoice.settled")).toHaveLength(1);
   });
@@ -208,8 +187,8 @@ describe("token_bucket", () => {
       "upstream_rejected",
       "1",
     ]);
-    await ctx.db.prisma.tenant.update({ where: { id: setup.tenantId }, data: { originUrl: "http://127.0.0.1:9" } });
-    gateways.forEach((g) => g.tenants.invalidate());
+    await t.ctx.db.prisma.tenant.update({ where: { id: setup.tenantId }, data: { originUrl: "http://127.0.0.1:9" } });
+    t.gateways.forEach((g) => g.tenants.invalidate());
     const unreachable = await call(`${setup.base}/v1/bucket`, { "x-session-token": token });
     expect([unreachable.status, unreachable.json.error.code, header(unreachable, "x-hub-payment"), header(unreachable, "x-session-balance")]).toEqual([
       502,
@@ -221,7 +200,7 @@ describe("token_bucket", () => {
 
   it("answers 401 to tampered, malformed and unknown tokens and counts them as forgeries; expired and depleted sessions get 402 and do not count", async () => {
     const { token } = await openSession("/v1/bucket");
-    const strikes = async () => Number((await ctx.store.get("rl:forged:127.0.0.1")) ?? (await ctx.store.get("rl:forged:::ffff:127.0.0.1")) ?? 0);
+    const strikes = async () => Number((await t.ctx.store.get("rl:forged:127.0.0.1")) ?? (await t.ctx.store.get("rl:forged:::ffff:127.0.0.1")) ?? 0);
     const tampered = token.slice(0, -1) + (token.endsWith("A") ? "B" : "A");
     for (const bad of [tampered, "hst_short", "not-a-token"]) {
       const res = await call(`${setup.base}/v1/bucket`, { "x-session-token": bad });
@@ -241,31 +220,31 @@ describe("token_bucket", () => {
     expect(expired.status).toBe(402);
     expect(header(expired, "x-hub-payment")).toBe("not_charged");
     expect(await strikes()).toBe(4);
-    expect(origin.received.filter((r) => r.url === "/v1/other")).toHaveLength(0);
+    expect(t.origin.received.filter((r) => r.url === "/v1/other")).toHaveLength(0);
   });
 
   it("serves exactly the budget to concurrent calls on two gateway instances", async () => {
-    await ctx.db.prisma.endpoint.update({ where: { id: setup.ids.bucket }, data: { tokenBudget: 6 } });
+    await t.ctx.db.prisma.endpoint.update({ where: { id: setup.ids.bucket }, data: { tokenBudget: 6 } });
     const { token } = await openSession("/v1/bucket");
     const results = await Promise.all(Array.from({ length: 30 }, (_, i) => call(`${i % 2 ? setup.base2 : setup.base}/v1/bucket?i=${i}`, { "x-session-token": token })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 402)).toHaveLength(25);
     expect(results.filter((r) => r.status === 402).every((r) => header(r, "x-hub-payment") === "not_charged")).toBe(true);
-    expect(origin.received).toHaveLength(6);
-    expect((await ctx.db.prisma.paymentSession.findFirstOrThrow()).balance).toBe(0);
+    expect(t.origin.received).toHaveLength(6);
+    expect((await t.ctx.db.prisma.paymentSession.findFirstOrThrow()).balance).toBe(0);
     const balances = results.filter((r) => r.status === 200).map((r) => Number(header(r, "x-session-balance")));
     expect(balances.sort()).toEqual([0, 1, 2, 3, 4]);
   });
 
   it("opens one session when one proof is presented concurrently on two instances, and only one response carries the token", async () => {
-    const { authorization, paymentHash } = await payChallenge(devNode, await call(`${setup.base}/v1/bucket`));
+    const { authorization, paymentHash } = await payChallenge(t.devNode, await call(`${setup.base}/v1/bucket`));
     const results = await Promise.all(Array.from({ length: 16 }, (_, i) => call(`${i % 2 ? setup.base2 : setup.base}/v1/bucket`, { authorization })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     expect(results.filter((r) => header(r, "x-session-token") !== undefined)).toHaveLength(1);
-    expect(await ctx.db.prisma.paymentSession.count({ where: { paymentHash } })).toBe(1);
+    expect(await t.ctx.db.prisma.paymentSession.count({ where: { paymentHash } })).toBe(1);
     expect(await eventsOf("session.created")).toHaveLength(1);
     expect(await eventsOf("invoice.settled")).toHaveLength(1);
-    expect(origin.received).toHaveLength(3);
+    expect(t.origin.received).toHaveLength(3);
   });
 });
 
@@ -273,7 +252,7 @@ describe("time_pass", () => {
   it("serves every call inside the window without a balance, then 402 after it; session.expired is written exactly once", async () => {
     const challenge = await call(`${setup.base}/v1/pass`);
     expect(challenge.json).toMatchObject({ amountSats: 20, model: "time_pass", durationMinutes: 60 });
-    const { authorization } = await payChallenge(devNode, challenge);
+    const { authorization } = await payChallenge(t.devNode, challenge);
     const first = await call(`${setup.base}/v1/pass`, { authorization });
     const token = header(first, "x-session-token")!;
     expect(header(first, "x-session-balance")).toBeUndefined();
@@ -283,23 +262,23 @@ describe("time_pass", () => {
       expect([res.status, header(res, "x-hub-payment")]).toEqual([200, "charged"]);
     }
     // A pass spends nothing, so it writes nothing: the row is as it was created.
-    const row = await ctx.db.prisma.paymentSession.findFirstOrThrow();
+    const row = await t.ctx.db.prisma.paymentSession.findFirstOrThrow();
     expect(row.updatedAt.getTime()).toBe(row.createdAt.getTime());
 
     await endSessionIn(token, "1 minute");
     expect((await call(`${setup.base}/v1/pass`, { "x-session-token": token })).status).toBe(200);
-    expect(await expireSessions({ prisma: ctx.db.prisma })).toBe(0);
+    expect(await expireSessions({ prisma: t.ctx.db.prisma })).toBe(0);
     await endSessionIn(token, "-1 second");
     const after = await call(`${setup.base}/v1/pass`, { "x-session-token": token });
     expect([after.status, header(after, "x-hub-payment")]).toEqual([402, "not_charged"]);
 
     // Two workers at once: the conditional mark lets exactly one write the event.
-    const counts = await Promise.all([1, 2, 3].map(() => expireSessions({ prisma: ctx.db.prisma })));
+    const counts = await Promise.all([1, 2, 3].map(() => expireSessions({ prisma: t.ctx.db.prisma })));
     expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
-    expect(await expireSessions({ prisma: ctx.db.prisma })).toBe(0);
+    expect(await expireSessions({ prisma: t.ctx.db.prisma })).toBe(0);
     const expired = await eventsOf("session.expired");
     expect(expired).toHaveLength(1);
-    const ended = await ctx.db.prisma.paymentSession.findUniqueOrThrow({ where: { id: row.id } });
+    const ended = await t.ctx.db.prisma.paymentSession.findUniqueOrThrow({ where: { id: row.id } });
     expect(expired[0].data).toEqual({ sessionId: row.id, endpointId: setup.ids.pass, model: "time_pass", remainingBalance: null, expiredAt: ended.expiresAt.toISOString() });
   });
 });
@@ -308,12 +287,12 @@ describe("metered", () => {
   it("takes unitCostSats per call from the deposit, at the unit price it was sold at", async () => {
     const challenge = await call(`${setup.base}/v1/meter`);
     expect(challenge.json).toMatchObject({ amountSats: 10, model: "metered", unitCostSats: 3 });
-    const { authorization } = await payChallenge(devNode, challenge);
+    const { authorization } = await payChallenge(t.devNode, challenge);
     const first = await call(`${setup.base}/v1/meter`, { authorization });
     expect(header(first, "x-session-balance")).toBe(String(10 - callDebit("metered", 3)));
     const token = header(first, "x-session-token")!;
     // A later price change does not alter the paid deal.
-    await ctx.db.prisma.endpoint.update({ where: { id: setup.ids.meter }, data: { unitCostSats: 5 } });
+    await t.ctx.db.prisma.endpoint.update({ where: { id: setup.ids.meter }, data: { unitCostSats: 5 } });
     expect(header(await call(`${setup.base}/v1/meter`, { "x-session-token": token }), "x-session-balance")).toBe("4");
     const failed = await call(`${setup.base}/v1/meter?status=502`, { "x-session-token": token });
     expect([failed.status, header(failed, "x-hub-payment"), header(failed, "x-session-balance")]).toEqual([502, "refunded_to_balance", "4"]);
@@ -322,11 +301,11 @@ describe("metered", () => {
   });
 
   it("serves exactly floor(deposit / unit) concurrent calls", async () => {
-    await ctx.db.prisma.endpoint.update({ where: { id: setup.ids.meter }, data: { priceSats: 20 } });
+    await t.ctx.db.prisma.endpoint.update({ where: { id: setup.ids.meter }, data: { priceSats: 20 } });
     const { token } = await openSession("/v1/meter");
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => call(`${i % 2 ? setup.base2 : setup.base}/v1/meter`, { "x-session-token": token })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(5); // 20 sats: 6 calls of 3 including the first
-    expect((await ctx.db.prisma.paymentSession.findFirstOrThrow()).balance).toBe(2);
+    expect((await t.ctx.db.prisma.paymentSession.findFirstOrThrow()).balance).toBe(2);
   });
 });
 
@@ -334,7 +313,7 @@ describe("per_kb", () => {
   it("charges each response by size with X-Data-Size-KB and X-Data-Cost-Sats, and never delivers what the balance cannot pay for", async () => {
     const challenge = await call(`${setup.base}/v1/kb`);
     expect(challenge.json).toMatchObject({ amountSats: 10, model: "per_kb", unitCostSats: 2 });
-    const { authorization } = await payChallenge(devNode, challenge);
+    const { authorization } = await payChallenge(t.devNode, challenge);
     const first = await call(`${setup.base}/v1/kb?bytes=1536`, { authorization });
     expect(first.status).toBe(200);
     expect(first.text).toBe("k".repeat(1536));
@@ -346,7 +325,7 @@ describe("per_kb", () => {
     expect(tooBig.status).toBe(402);
     expect(tooBig.text).not.toContain("kkkk");
     expect(header(tooBig, "x-hub-payment")).toBe("not_charged");
-    expect((await ctx.db.prisma.paymentSession.findFirstOrThrow()).balance).toBe(7);
+    expect((await t.ctx.db.prisma.paymentSession.findFirstOrThrow()).balance).toBe(7);
     // The same without Content-Length: counted as it arrives.
     expect((await call(`${setup.base}/v1/kb?bytes=4096&chunked=1`, { "x-session-token": token })).status).toBe(402);
 
@@ -362,9 +341,9 @@ describe("per_kb", () => {
     // (tests/security/per-kb-reset.test.ts); the rest comes back.
     // The body must outgrow loopback's socket buffers (4 MB sent + up to 32 MB received on Linux),
     // so this gateway meters bodies up to 64 MB.
-    const big = await startGateways(ctx, devNode, 1, { clock: clock.now, limits: { perKbMaxBytes: 64 * 1024 * 1024 } });
+    const big = await startGateways(t.ctx, t.devNode, 1, { clock: clock.now, limits: { perKbMaxBytes: 64 * 1024 * 1024 } });
     try {
-      await ctx.db.prisma.endpoint.update({ where: { id: setup.ids.kb }, data: { priceSats: 100_000, unitCostSats: 1 } });
+      await t.ctx.db.prisma.endpoint.update({ where: { id: setup.ids.kb }, data: { priceSats: 100_000, unitCostSats: 1 } });
       const { token } = await openSession("/v1/kb", "?bytes=0");
       const bytes = 48 * 1024 * 1024;
       const head = await stalledClient(`${big.urls[0]}${new URL(setup.base).pathname}/v1/kb?bytes=${bytes}`, token, "headers");
@@ -375,7 +354,7 @@ describe("per_kb", () => {
       do {
         previous = balance;
         await new Promise((r) => setTimeout(r, 200));
-        balance = (await ctx.db.prisma.paymentSession.findFirstOrThrow()).balance!;
+        balance = (await t.ctx.db.prisma.paymentSession.findFirstOrThrow()).balance!;
       } while (balance !== previous);
       expect(balance).toBeGreaterThan(100_000 - 49152);
       expect(balance).toBeLessThan(100_000);
@@ -386,16 +365,16 @@ describe("per_kb", () => {
 
   it("charges nothing when the client leaves while the body is still being measured", async () => {
     const { token } = await openSession("/v1/kb", "?bytes=0");
-    origin.route("/v1/kb", (_req, res) => {
+    t.origin.route("/v1/kb", (_req, res) => {
       res.writeHead(200, { "content-type": "text/plain" });
       res.write("k".repeat(1000)); // and then nothing: the gateway is still buffering
     });
     try {
       expect(await stalledClient(`${setup.base}/v1/kb`, token, "origin")).toBe("");
       await new Promise((r) => setTimeout(r, 300));
-      expect((await ctx.db.prisma.paymentSession.findFirstOrThrow()).balance).toBe(10);
+      expect((await t.ctx.db.prisma.paymentSession.findFirstOrThrow()).balance).toBe(10);
     } finally {
-      origin.route("/v1/kb", originAnswer);
+      t.origin.route("/v1/kb", originAnswer);
     }
   });
 
@@ -407,6 +386,6 @@ describe("per_kb", () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 200).every((r) => r.text.length === 1024)).toBe(true);
     expect(results.filter((r) => r.status === 402).every((r) => !r.text.includes("kkkk"))).toBe(true);
-    expect((await ctx.db.prisma.paymentSession.findFirstOrThrow()).balance).toBe(0);
+    expect((await t.ctx.db.prisma.paymentSession.findFirstOrThrow()).balance).toBe(0);
   });
 });

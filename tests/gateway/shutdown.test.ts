@@ -1,29 +1,26 @@
 // Gateway shutdown drains: calls in flight finish and settle, new connections are refused, open
 // streams end at an event boundary, and a call that outlasts the drain is cut and not charged.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import http from "node:http";
 import { request } from "undici";
 import { createParser } from "eventsource-parser";
 import type { Gateway } from "../../lib/gateway/server.ts";
 import { hashToken, randomToken } from "../../lib/crypto/secret-box.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, usingPostgres, type TestContext } from "../helpers/context.ts";
-import { call, payChallenge, startGateways } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { usingPostgres } from "../helpers/context.ts";
+import { call, payChallenge, startGateways, useGatewayTest } from "../helpers/gateway.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevLightningNode;
 let slug: string;
 let tenantId: string;
 let streamEndpointId: string;
 /** Origin stream responses still open (the stream test watches them end). */
 const openOriginStreams = new Set<http.ServerResponse>();
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
+// No gateway for the file: each test starts one of its own and shuts it down (startGateway).
+const t = useGatewayTest({
+  gateways: 0,
+  resetEachTest: false,
+  routes: (origin) => {
   origin.route("/v1/slow", (_req, res) => void setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end('{"late":true}'), 300));
   origin.route("/v1/stuck", (_req, res) => void setTimeout(() => res.writeHead(200).end("too late"), 5_000));
   origin.route("/v1/stream", (_req, res) => {
@@ -35,41 +32,39 @@ beforeAll(async () => {
     setTimeout(() => res.write("data: tw"), 50);
     setTimeout(() => res.write("o\n\n"), 600);
   });
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url }));
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/slow", pricingModel: "per_request", priceSats: 2 });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/stuck", pricingModel: "per_request", priceSats: 2 });
-  streamEndpointId = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/stream", pricingModel: "time_pass", priceSats: 5, durationMinutes: 60, streaming: true })).id;
+  },
+});
+
+beforeAll(async () => {
+  ({ tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url }));
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/slow", pricingModel: "per_request", priceSats: 2 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/stuck", pricingModel: "per_request", priceSats: 2 });
+  streamEndpointId = (await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/stream", pricingModel: "time_pass", priceSats: 5, durationMinutes: 60, streaming: true })).id;
 });
 
 /** Waits until the origin has received a request for `path` (the call is in flight at the origin); `since`: requests received before the call. */
 async function atOrigin(path: string, since = 0) {
-  const arrived = () => origin.received.slice(since).some((r) => r.url === path);
+  const arrived = () => t.origin.received.slice(since).some((r) => r.url === path);
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline && !arrived()) await new Promise((r) => setTimeout(r, 10));
   expect(arrived()).toBe(true);
 }
 
-afterAll(async () => {
-  await origin?.close();
-  await ctx?.close();
-});
-
 /** One gateway of its own per test: each test shuts its gateway down. */
 async function startGateway(limits: { shutdownDrainMs?: number } = {}): Promise<{ gateway: Gateway; base: string; port: number }> {
-  const { gateways, urls } = await startGateways(ctx, devNode, 1, { limits: { streamTickMs: 50, streamCloseGraceMs: 1_000, ...limits } });
+  const { gateways, urls } = await startGateways(t.ctx, t.devNode, 1, { limits: { streamTickMs: 50, streamCloseGraceMs: 1_000, ...limits } });
   return { gateway: gateways[0], base: `${urls[0]}/gw/${slug}`, port: Number(new URL(urls[0]).port) };
 }
 
 async function proofState(paymentHash: string) {
-  return (await ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state ?? null;
+  return (await t.ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state ?? null;
 }
 
 describe("gateway shutdown", () => {
   it("lets a paid call in flight finish and consume its proof, and refuses new connections", async () => {
     const { gateway, base, port } = await startGateway();
-    const { authorization, paymentHash } = await payChallenge(devNode, await call(`${base}/v1/slow`));
+    const { authorization, paymentHash } = await payChallenge(t.devNode, await call(`${base}/v1/slow`));
     const inFlight = call(`${base}/v1/slow`, { authorization });
     await atOrigin("/v1/slow");
     const closing = gateway.close();
@@ -91,7 +86,7 @@ describe("gateway shutdown", () => {
 
   it("cuts a call that outlasts the drain, without charging it", async () => {
     const { gateway, base } = await startGateway({ shutdownDrainMs: 200 });
-    const { authorization, paymentHash } = await payChallenge(devNode, await call(`${base}/v1/stuck`));
+    const { authorization, paymentHash } = await payChallenge(t.devNode, await call(`${base}/v1/stuck`));
     const inFlight = call(`${base}/v1/stuck`, { authorization }).then(
       (r) => `answered ${r.status}`,
       (err: Error) => `failed: ${err.name}`,
@@ -112,15 +107,15 @@ describe("gateway shutdown", () => {
   // has one connection).
   it.skipIf(!usingPostgres)("waits for the handler of a call whose client left to give its claim back", async () => {
     const { gateway, base } = await startGateway();
-    const { authorization, paymentHash } = await payChallenge(devNode, await call(`${base}/v1/stuck`));
+    const { authorization, paymentHash } = await payChallenge(t.devNode, await call(`${base}/v1/stuck`));
     const client = new AbortController();
-    const since = origin.received.length;
+    const since = t.origin.received.length;
     const inFlight = request(`${base}/v1/stuck`, { headers: { authorization }, signal: client.signal }).then(
       () => "answered",
       () => "left",
     );
     await atOrigin("/v1/stuck", since);
-    const blocker = await ctx.db.pg!.connect();
+    const blocker = await t.ctx.db.pg!.connect();
     let unblock: NodeJS.Timeout | undefined;
     try {
       await blocker.query("BEGIN");
@@ -143,7 +138,7 @@ describe("gateway shutdown", () => {
   it("ends open streams at the next event boundary, without cutting an event", async () => {
     const { gateway, base } = await startGateway();
     const token = randomToken("hst_", 32);
-    await ctx.db.prisma.paymentSession.create({
+    await t.ctx.db.prisma.paymentSession.create({
       data: { tenantId, endpointId: streamEndpointId, model: "time_pass", tokenHash: hashToken(token), paymentHash: randomToken("", 32), balance: null, initialBalance: null, expiresAt: new Date(Date.now() + 3_600_000) },
     });
     const res = await request(`${base}/v1/stream`, { headers: { "x-session-token": token } });

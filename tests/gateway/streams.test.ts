@@ -2,32 +2,24 @@
 // SSE client (eventsource-parser) and two gateway instances with short stream timings and an
 // injectable clock.
 import type { ServerResponse } from "node:http";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { request } from "undici";
 import { hashToken } from "../../lib/crypto/secret-box.ts";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { call, header, payChallenge, startGateways, testClock } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { call, header, payChallenge, startGateways, testClock, useGatewayTest } from "../helpers/gateway.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevLightningNode;
-let urls: string[];
-let gateways: Gateway[];
-let closeGateways: () => Promise<void>;
 const clock = testClock();
 
 /** Streams the origin has open, newest last: tests write frames into them. */
 type OriginStream = { res: ServerResponse; closed: boolean };
 const originStreams: OriginStream[] = [];
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
+const t = useGatewayTest({
+  gateways: 2,
+  clock,
+  gatewayOptions: { limits: { streamTickMs: 20, streamKeepAliveMs: 250, streamHeadersTimeoutMs: 600, streamCloseGraceMs: 300 } },
+  routes: (origin) => {
   origin.route("/v1/plain", (_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end("{}"));
   for (const path of ["/v1/events", "/v1/free-events", "/v1/pass", "/v1/bucket", "/v1/meter", "/v1/kb"]) {
     origin.route(path, (req, res) => {
@@ -47,40 +39,26 @@ beforeAll(async () => {
       else start();
     });
   }
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ urls, gateways, close: closeGateways } = await startGateways(ctx, devNode, 2, {
-    clock: clock.now,
-    limits: { streamTickMs: 20, streamKeepAliveMs: 250, streamHeadersTimeoutMs: 600, streamCloseGraceMs: 300 },
-  }));
-});
-
-afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
+  },
 });
 
 let base: string;
 let base2: string;
 
 beforeEach(async () => {
-  await ctx.reset();
-  clock.reset();
-  gateways.forEach((g) => g.tenants.invalidate());
-  origin.received.length = 0;
   originStreams.length = 0;
-  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
+  const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
   const stream = { streaming: true };
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/events", pricingModel: "per_request", priceSats: 4, ...stream, idleTimeoutSeconds: 30, maxStreamSeconds: 600 });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/free-events", ...stream });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/plain" });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/pass", pricingModel: "time_pass", priceSats: 20, durationMinutes: 1, ...stream });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 9, tokenBudget: 3, ...stream });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/meter", pricingModel: "metered", priceSats: 10, unitCostSats: 2, ...stream });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/kb", pricingModel: "per_kb", priceSats: 10, unitCostSats: 2, ...stream });
-  base = `${urls[0]}/gw/${slug}`;
-  base2 = `${urls[1]}/gw/${slug}`;
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/events", pricingModel: "per_request", priceSats: 4, ...stream, idleTimeoutSeconds: 30, maxStreamSeconds: 600 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/free-events", ...stream });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/plain" });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/pass", pricingModel: "time_pass", priceSats: 20, durationMinutes: 1, ...stream });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 9, tokenBudget: 3, ...stream });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/meter", pricingModel: "metered", priceSats: 10, unitCostSats: 2, ...stream });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/kb", pricingModel: "per_kb", priceSats: 10, unitCostSats: 2, ...stream });
+  base = `${t.urls[0]}/gw/${slug}`;
+  base2 = `${t.urls[1]}/gw/${slug}`;
 });
 
 async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000) {
@@ -127,7 +105,7 @@ describe("per_request streams", () => {
   it("answers 402 first, then streams one paid connection unbuffered; the proof is consumed and a reconnect pays again", async () => {
     const challenge = await call(`${base}/v1/events`);
     expect(challenge.status).toBe(402);
-    const { authorization, paymentHash } = await payChallenge(devNode, challenge);
+    const { authorization, paymentHash } = await payChallenge(t.devNode, challenge);
 
     const stream = await openStream(`${base}/v1/events`, { authorization });
     expect(stream.status).toBe(200);
@@ -143,7 +121,7 @@ describe("per_request streams", () => {
       { event: undefined, id: undefined, data: "one" },
       { event: "tick", id: "2", data: "a\nb" },
     ]);
-    await waitFor(async () => (await ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state === "consumed", "the proof to be consumed");
+    await waitFor(async () => (await t.ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state === "consumed", "the proof to be consumed");
 
     latestOrigin().res.end();
     await waitFor(() => stream.ended, "the stream to end");
@@ -152,7 +130,7 @@ describe("per_request streams", () => {
   });
 
   it("sends keep-alive comments while the origin is silent, never inside an origin event", async () => {
-    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/events`));
+    const { authorization } = await payChallenge(t.devNode, await call(`${base}/v1/events`));
     const stream = await openStream(`${base}/v1/events`, { authorization });
     latestOrigin().res.write("data: par");
     await new Promise((r) => setTimeout(r, 700)); // well past the 250 ms keep-alive interval
@@ -167,12 +145,12 @@ describe("per_request streams", () => {
   });
 
   it("gives the proof back when the stream delivers no content, and fails over to 504 when the origin is slow to answer", async () => {
-    const { authorization, paymentHash } = await payChallenge(devNode, await call(`${base}/v1/events`));
+    const { authorization, paymentHash } = await payChallenge(t.devNode, await call(`${base}/v1/events`));
     const empty = await openStream(`${base}/v1/events?empty=1`, { authorization });
     expect(empty.status).toBe(200);
     await waitFor(() => empty.ended, "the empty stream to end");
     expect(empty.comments).toEqual(["nothing to say today"]);
-    await waitFor(async () => (await ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state === "released", "the proof to be released");
+    await waitFor(async () => (await t.ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state === "released", "the proof to be released");
 
     const started = Date.now();
     const late = await call(`${base}/v1/events?late=1`, { authorization });
@@ -190,7 +168,7 @@ describe("per_request streams", () => {
   });
 
   it("closes a stream whose origin stays silent past the idle timeout, and one that outlives its maximum", async () => {
-    const first = await payChallenge(devNode, await call(`${base}/v1/events`));
+    const first = await payChallenge(t.devNode, await call(`${base}/v1/events`));
     const idle = await openStream(`${base}/v1/events`, first);
     latestOrigin().res.write("data: hello\n\n");
     await waitFor(() => idle.events.length === 1, "the event");
@@ -198,7 +176,7 @@ describe("per_request streams", () => {
     clock.advance(31_000);
     await waitFor(() => idle.ended && idleOrigin.closed, "the idle stream to close");
 
-    const second = await payChallenge(devNode, await call(`${base}/v1/events`));
+    const second = await payChallenge(t.devNode, await call(`${base}/v1/events`));
     const long = await openStream(`${base}/v1/events`, second);
     const longOrigin = latestOrigin();
     // Steps shorter than the 30 s idle timeout: a tick landing between a step and its event still
@@ -212,25 +190,25 @@ describe("per_request streams", () => {
     clock.advance(24_000);
     await waitFor(() => long.ended && longOrigin.closed, "the long stream to close");
     expect(long.events.map((e) => e.event)).not.toContain("payment_required");
-    await waitFor(() => gateways.every((g) => g.openStreams() === 0), "no open streams");
+    await waitFor(() => t.gateways.every((g) => g.openStreams() === 0), "no open streams");
   });
 
   it("releases the origin connection and the stream when the client goes away", async () => {
-    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/events`));
+    const { authorization } = await payChallenge(t.devNode, await call(`${base}/v1/events`));
     const stream = await openStream(`${base}/v1/events`, { authorization });
     latestOrigin().res.write("data: x\n\n");
     await waitFor(() => stream.events.length === 1, "the event");
-    expect(gateways[0].openStreams()).toBe(1);
+    expect(t.gateways[0].openStreams()).toBe(1);
     const upstream = latestOrigin();
     stream.abort();
     await waitFor(() => upstream.closed, "the origin connection to close");
-    await waitFor(() => gateways[0].openStreams() === 0, "the stream to be released");
+    await waitFor(() => t.gateways[0].openStreams() === 0, "the stream to be released");
   });
 });
 
 describe("free streams", () => {
   it("never queue behind the origin connection pool, and ordinary calls still get through", async () => {
-    const small = await startGateways(ctx, devNode, 1, { clock: clock.now, limits: { originConnections: 2, streamTickMs: 20 } });
+    const small = await startGateways(t.ctx, t.devNode, 1, { clock: clock.now, limits: { originConnections: 2, streamTickMs: 20 } });
     try {
       const at = `${small.urls[0]}${new URL(base).pathname}`;
       const streams = await Promise.all([1, 2, 3, 4, 5].map(() => openStream(`${at}/v1/free-events`)));
@@ -250,7 +228,7 @@ describe("free streams", () => {
 
 describe("session streams", () => {
   it("time_pass: reconnects free within the window; when it ends mid-stream, a payment_required frame follows the current event", async () => {
-    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/pass`));
+    const { authorization } = await payChallenge(t.devNode, await call(`${base}/v1/pass`));
     const first = await openStream(`${base}/v1/pass`, { authorization });
     expect(first.status).toBe(200);
     const token = first.headers["x-session-token"] as string;
@@ -278,13 +256,13 @@ describe("session streams", () => {
     await waitFor(() => firstOrigin.closed && secondOrigin.closed, "the origin connections to close");
 
     // New calls are the database's decision (its clock, not the gateway's): end the pass there too.
-    await ctx.db.sql.query(`UPDATE "PaymentSession" SET "expiresAt" = now() - interval '1 second' WHERE "tokenHash" = $1`, [hashToken(token)]);
+    await t.ctx.db.sql.query(`UPDATE "PaymentSession" SET "expiresAt" = now() - interval '1 second' WHERE "tokenHash" = $1`, [hashToken(token)]);
     const after = await call(`${base}/v1/pass`, { "x-session-token": token });
     expect([after.status, header(after, "x-hub-payment")]).toEqual([402, "not_charged"]);
   });
 
   it("time_pass: a window that ends while the origin stays mid-event closes after the grace period", async () => {
-    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/pass`));
+    const { authorization } = await payChallenge(t.devNode, await call(`${base}/v1/pass`));
     const stream = await openStream(`${base}/v1/pass`, { authorization });
     latestOrigin().res.write("data: stuck");
     await new Promise((r) => setTimeout(r, 50));
@@ -294,7 +272,7 @@ describe("session streams", () => {
   });
 
   it("token_bucket and metered debit one unit per connection, and a stream with no content gives it back", async () => {
-    const bucket = await payChallenge(devNode, await call(`${base}/v1/bucket`));
+    const bucket = await payChallenge(t.devNode, await call(`${base}/v1/bucket`));
     const opened = await openStream(`${base}/v1/bucket`, { authorization: bucket.authorization });
     expect(opened.headers["x-session-balance"]).toBe("2");
     const token = opened.headers["x-session-token"] as string;
@@ -305,24 +283,24 @@ describe("session streams", () => {
     expect(empty.headers["x-session-balance"]).toBe("1");
     await waitFor(() => empty.ended, "the empty stream to end");
     // The refund lands after the stream; the next connection shows it.
-    await waitFor(async () => (await ctx.db.prisma.paymentSession.findFirst({ where: { model: "token_bucket" } }))?.balance === 2, "the refund");
+    await waitFor(async () => (await t.ctx.db.prisma.paymentSession.findFirst({ where: { model: "token_bucket" } }))?.balance === 2, "the refund");
     const next = await openStream(`${base}/v1/bucket`, { "x-session-token": token });
     expect(next.headers["x-session-balance"]).toBe("1");
     next.abort();
 
-    const meter = await payChallenge(devNode, await call(`${base}/v1/meter`));
+    const meter = await payChallenge(t.devNode, await call(`${base}/v1/meter`));
     const metered = await openStream(`${base}/v1/meter`, { authorization: meter.authorization });
     expect([metered.status, metered.headers["x-session-balance"]]).toEqual([200, "8"]);
     // A client that leaves before any content was delivered also gets the unit back.
     metered.abort();
-    await waitFor(async () => (await ctx.db.prisma.paymentSession.findFirst({ where: { model: "metered" } }))?.balance === 10, "the metered refund");
+    await waitFor(async () => (await t.ctx.db.prisma.paymentSession.findFirst({ where: { model: "metered" } }))?.balance === 10, "the metered refund");
   });
 
   it("refuses per_kb streams with 503 before any invoice", async () => {
     const res = await call(`${base}/v1/kb`);
     expect([res.status, res.json.error.code]).toEqual([503, "service_unavailable"]);
     expect(res.json.error.message).toMatch(/per_kb/);
-    expect(await ctx.db.prisma.invoice.count()).toBe(0);
-    expect(origin.received).toHaveLength(0);
+    expect(await t.ctx.db.prisma.invoice.count()).toBe(0);
+    expect(t.origin.received).toHaveLength(0);
   });
 });

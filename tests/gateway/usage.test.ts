@@ -1,29 +1,21 @@
 // Usage counting: what each kind of call adds to UsageCounter, several gateway instances adding
 // into one row, and the analytics API reading counts and earnings (from settled invoices) back.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { getAnalytics } from "../../lib/analytics/get-analytics.ts";
 import { analyticsQuerySchema } from "../../lib/analytics/schemas.ts";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { call, header, payChallenge, startGateways } from "../helpers/gateway.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { call, header, payChallenge, useGatewayTest } from "../helpers/gateway.ts";
+import { json } from "../helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevLightningNode;
-let gateways: Gateway[];
-let urls: string[];
-let closeGateways: () => Promise<void>;
 let tenantId: string;
 let slug: string;
 const ids: Record<string, string> = {};
 let failNext = 0;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
+const t = useGatewayTest({
+  gateways: 2,
+  gatewayOptions: { limits: { usageFlushMs: 3_600_000 } },
+  routes: (origin) => {
   origin.route("/v1/paid", json(200, { ok: true }));
   origin.route("/v1/free", json(200, { free: true }));
   origin.route("/v1/missing", json(404, { error: "no such thing" }));
@@ -34,32 +26,24 @@ beforeAll(async () => {
     }
     return json(200, { ok: true })(req, res);
   });
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ gateways, urls, close: closeGateways } = await startGateways(ctx, devNode, 2, { limits: { usageFlushMs: 3_600_000 } }));
+  },
 });
 
 beforeEach(async () => {
-  await ctx.reset();
-  ({ tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url }));
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
-  ids.paid = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 5 })).id;
-  ids.free = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/free", pricingModel: null, priceSats: 0 })).id;
-  ids.missing = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/missing", pricingModel: "per_request", priceSats: 2 })).id;
-  ids.flaky = (await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/flaky", pricingModel: "per_request", priceSats: 3 })).id;
+  ({ tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url }));
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
+  ids.paid = (await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 5 })).id;
+  ids.free = (await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/free", pricingModel: null, priceSats: 0 })).id;
+  ids.missing = (await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/missing", pricingModel: "per_request", priceSats: 2 })).id;
+  ids.flaky = (await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/flaky", pricingModel: "per_request", priceSats: 3 })).id;
   failNext = 0;
 });
 
-afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
-});
-
-const gw = (i: number, path: string) => `${urls[i]}/gw/${slug}${path}`;
+const gw = (i: number, path: string) => `${t.urls[i]}/gw/${slug}${path}`;
 
 async function counters(endpointId: string) {
-  await Promise.all(gateways.map((g) => g.flushUsage()));
-  const rows = await ctx.db.prisma.usageCounter.findMany({ where: { endpointId } });
+  await Promise.all(t.gateways.map((g) => g.flushUsage()));
+  const rows = await t.ctx.db.prisma.usageCounter.findMany({ where: { endpointId } });
   const sum = { requests: 0, paidRequests: 0, servedRequests: 0, refunds: 0, upstreamErrors: 0 };
   for (const row of rows) for (const key of Object.keys(sum) as (keyof typeof sum)[]) sum[key] += row[key];
   return { rows: rows.length, ...sum };
@@ -68,7 +52,7 @@ async function counters(endpointId: string) {
 describe("usage counters", () => {
   it("counts the 402, the paid call and the spent proof's second 402; one row per endpoint and hour", async () => {
     const challenge = await call(gw(0, "/v1/paid"));
-    const { authorization } = await payChallenge(devNode, challenge);
+    const { authorization } = await payChallenge(t.devNode, challenge);
     expect((await call(gw(1, "/v1/paid"), { authorization })).status).toBe(200);
     expect((await call(gw(0, "/v1/paid"), { authorization })).status).toBe(402);
     expect(await counters(ids.paid)).toEqual({ rows: 1, requests: 3, paidRequests: 1, servedRequests: 1, refunds: 0, upstreamErrors: 0 });
@@ -80,7 +64,7 @@ describe("usage counters", () => {
   });
 
   it("counts an origin 4xx as paid (it stays charged) but not served", async () => {
-    const { authorization } = await payChallenge(devNode, await call(gw(0, "/v1/missing")));
+    const { authorization } = await payChallenge(t.devNode, await call(gw(0, "/v1/missing")));
     const res = await call(gw(0, "/v1/missing"), { authorization });
     expect(res.status).toBe(404);
     expect(header(res, "x-hub-payment-code")).toBe("upstream_rejected");
@@ -88,7 +72,7 @@ describe("usage counters", () => {
   });
 
   it("counts a retryable origin failure as a refund and an upstream error, then the free retry as paid", async () => {
-    const { authorization } = await payChallenge(devNode, await call(gw(0, "/v1/flaky")));
+    const { authorization } = await payChallenge(t.devNode, await call(gw(0, "/v1/flaky")));
     failNext = 1;
     const failed = await call(gw(0, "/v1/flaky"), { authorization });
     expect(failed.status).toBe(503);
@@ -106,20 +90,20 @@ describe("usage counters", () => {
   it("skips counts of an endpoint deleted before the flush and keeps the rest of the batch", async () => {
     await call(gw(0, "/v1/free"));
     await call(gw(0, "/v1/paid"));
-    await ctx.db.prisma.endpoint.delete({ where: { id: ids.paid } });
+    await t.ctx.db.prisma.endpoint.delete({ where: { id: ids.paid } });
     expect(await counters(ids.free)).toMatchObject({ requests: 1 });
-    expect(await ctx.db.prisma.usageCounter.count({ where: { endpointId: ids.paid } })).toBe(0);
+    expect(await t.ctx.db.prisma.usageCounter.count({ where: { endpointId: ids.paid } })).toBe(0);
   });
 });
 
 describe("analytics", () => {
   it("reads counts per bucket and earnings from settled invoices, per endpoint and in total", async () => {
-    const { authorization } = await payChallenge(devNode, await call(gw(0, "/v1/paid")));
+    const { authorization } = await payChallenge(t.devNode, await call(gw(0, "/v1/paid")));
     expect((await call(gw(0, "/v1/paid"), { authorization })).status).toBe(200);
     await call(gw(1, "/v1/free"));
-    await Promise.all(gateways.map((g) => g.flushUsage()));
+    await Promise.all(t.gateways.map((g) => g.flushUsage()));
 
-    const analytics = await getAnalytics({ prisma: ctx.db.prisma, tenantId, query: analyticsQuerySchema.parse({}) });
+    const analytics = await getAnalytics({ prisma: t.ctx.db.prisma, tenantId, query: analyticsQuerySchema.parse({}) });
     expect(analytics.series).toHaveLength(30);
     expect(analytics.totals).toEqual({ requests: 3, paidRequests: 1, servedRequests: 2, refunds: 0, upstreamErrors: 0, earningsSats: 5 });
     const today = analytics.series.at(-1)!;
@@ -129,12 +113,12 @@ describe("analytics", () => {
     // Every endpoint is listed, used or not, so the dashboard can show zeros.
     expect(analytics.endpoints.map((e) => e.endpointId).sort()).toEqual(Object.values(ids).sort());
 
-    const week = await getAnalytics({ prisma: ctx.db.prisma, tenantId, query: analyticsQuerySchema.parse({ granularity: "week" }) });
+    const week = await getAnalytics({ prisma: t.ctx.db.prisma, tenantId, query: analyticsQuerySchema.parse({ granularity: "week" }) });
     expect(week.series).toHaveLength(12);
     expect(new Date(week.series[0].start).getUTCDay()).toBe(1); // ISO weeks start on Monday
     expect(week.totals.earningsSats).toBe(5);
 
-    const one = await getAnalytics({ prisma: ctx.db.prisma, tenantId, query: analyticsQuerySchema.parse({ endpointId: ids.free }) });
+    const one = await getAnalytics({ prisma: t.ctx.db.prisma, tenantId, query: analyticsQuerySchema.parse({ endpointId: ids.free }) });
     expect(one.totals).toMatchObject({ requests: 1, earningsSats: 0 });
     expect(one.endpoints).toHaveLength(1);
   });

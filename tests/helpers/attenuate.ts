@@ -1,4 +1,4 @@
-// Offline delegation the way deployed clients do it (INTEROP.md "Delegation caveats"): import the
+// Offline delegation the way deployed clients do it (../shared/INTEROP.md "Delegation caveats"): import the
 // paid macaroon with the `macaroon` package, append first-party caveats (the package re-chains the
 // HMAC), and write libmacaroons V2 binary again. The framing is written here because the package's
 // own exportBinary() (3.0.4) throws past two caveats; the deployed SDK frames it by hand too.

@@ -47,3 +47,14 @@ export async function startTestOrigin(): Promise<TestOrigin> {
 export function json(status: number, body: unknown): OriginRoute {
   return (_req, res) => void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 }
+
+/**
+ * The gateway tests' usual route: answers the status the query's `?status=` names (default 200)
+ * with the JSON `{path}`, plus any extra response headers.
+ */
+export function statusRoute(path: string, headers: Record<string, string> = {}): OriginRoute {
+  return (req, res) => {
+    const status = Number(new URL(req.url, "http://origin").searchParams.get("status") ?? 200);
+    res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify({ path }));
+  };
+}

@@ -1,27 +1,20 @@
 // Retention: old finished deliveries, their events and old raw health samples go; pending work,
 // recent history, health rollups and the money ledger stay.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { retention, trimRetainedData } from "../../lib/jobs/retention.ts";
 import { platformJobs } from "../../lib/jobs/schedule.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
 import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { useTestContext } from "../helpers/context.ts";
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
-beforeEach(() => ctx.reset());
+const ctx = useTestContext();
 
 const now = new Date("2026-11-21T12:00:00Z");
 const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000);
 
 async function seed() {
-  const { prisma } = ctx.db;
-  const { tenantId } = await tenantFactory(prisma, ctx.config.appSecret);
+  const { prisma } = ctx().db;
+  const { tenantId } = await tenantFactory(prisma, ctx().config.appSecret);
   const endpoint = await endpointFactory(prisma, tenantId, { pricingModel: "per_request", priceSats: 1 });
   const subscription = await prisma.webhookSubscription.create({ data: { tenantId, url: "https://example.com/hook", events: ["invoice.settled"], secretEnc: "sealed" } });
   const event = async (name: string, createdAt: Date, dispatched = true) =>
@@ -47,7 +40,7 @@ async function seed() {
 describe("retention", () => {
   it("trims finished deliveries and their events after 30 days and raw samples after 8, nothing else", async () => {
     await seed();
-    const { prisma } = ctx.db;
+    const { prisma } = ctx().db;
     const rollupsBefore = await prisma.endpointHealthDay.count();
     const result = await trimRetainedData({ prisma, now });
     expect(result).toEqual({ deliveries: 2, events: 3, healthSamples: 2 });
@@ -60,7 +53,7 @@ describe("retention", () => {
 
   it("works through a backlog in bounded batches across passes", async () => {
     const { tenantId } = await seed();
-    const { prisma } = ctx.db;
+    const { prisma } = ctx().db;
     const endpoint = await prisma.endpoint.findFirstOrThrow({ where: { tenantId } });
     await prisma.healthSample.createMany({ data: Array.from({ length: 25 }, () => ({ tenantId, endpointId: endpoint.id, ok: false, checkedAt: daysAgo(20) })) });
     const first = await trimRetainedData({ prisma, now, limits: { batchSize: 5, maxBatches: 2 } });
@@ -72,7 +65,7 @@ describe("retention", () => {
   });
 
   it("runs as a singleton worker job", () => {
-    const job = platformJobs({ prisma: ctx.db.prisma, devNode: null, log: createLogger("silent"), config: ctx.config }).find((j) => j.name === "retention");
+    const job = platformJobs({ prisma: ctx().db.prisma, devNode: null, log: createLogger("silent"), config: ctx().config }).find((j) => j.name === "retention");
     expect(job).toMatchObject({ singleton: true });
     expect(retention.deliveryDays).toBe(30);
   });

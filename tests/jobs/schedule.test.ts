@@ -1,6 +1,6 @@
 // The worker's real job list against real wallet backends (faithful local fakes): settlement
 // polling and node capacity work for LND too, not only the dev node.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sealSecret } from "../../lib/crypto/secret-box.ts";
 import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../fakes/lightning/lnd.ts";
 import { LOOPBACK_WALLET_POLICY, LOOPBACK_WALLET_TARGETS } from "../fakes/lightning/loopback-policy.ts";
@@ -9,46 +9,43 @@ import { lndCredentialsSchema } from "../../lib/lightning/credentials.ts";
 import { platformJobs } from "../../lib/jobs/schedule.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
 import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { useTestContext } from "../helpers/context.ts";
 
-let ctx: TestContext;
+const ctx = useTestContext({ WALLET_ALLOWED_TARGETS: LOOPBACK_WALLET_TARGETS });
 let lnd: FakeLnd;
 beforeAll(async () => {
-  ctx = await createTestContext({ WALLET_ALLOWED_TARGETS: LOOPBACK_WALLET_TARGETS });
   lnd = await FakeLnd.start();
 });
 afterAll(async () => {
   await lnd?.close();
-  await ctx?.close();
 });
-beforeEach(() => ctx.reset());
 
 async function lndTenant() {
-  const { tenantId } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
-  await webhookSubscriptionFactory(ctx.db.prisma, ctx.config.appSecret, tenantId);
+  const { tenantId } = await tenantFactory(ctx().db.prisma, ctx().config.appSecret);
+  await webhookSubscriptionFactory(ctx().db.prisma, ctx().config.appSecret, tenantId);
   const credentials = { restUrl: lnd.url, macaroonHex: lnd.bakeMacaroon(LND_RECOMMENDED_PERMISSIONS) };
-  await ctx.db.prisma.wallet.create({
-    data: { tenantId, type: "lnd", nodePubkey: lnd.node.nodePubkey, credentialsEnc: sealSecret(ctx.config.appSecret, JSON.stringify(credentials)) },
+  await ctx().db.prisma.wallet.create({
+    data: { tenantId, type: "lnd", nodePubkey: lnd.node.nodePubkey, credentialsEnc: sealSecret(ctx().config.appSecret, JSON.stringify(credentials)) },
   });
   return { tenantId, credentials };
 }
 
-const job = (name: string) => platformJobs({ prisma: ctx.db.prisma, devNode: null, log: createLogger("silent"), config: ctx.config }).find((j) => j.name === name)!;
+const job = (name: string) => platformJobs({ prisma: ctx().db.prisma, devNode: null, log: createLogger("silent"), config: ctx().config }).find((j) => j.name === name)!;
 
 describe("worker jobs with an LND wallet", () => {
   it("records a settlement the LND node reports", async () => {
     const { tenantId, credentials } = await lndTenant();
-    const endpoint = await endpointFactory(ctx.db.prisma, tenantId, { pricingModel: "per_request", priceSats: 4 });
+    const endpoint = await endpointFactory(ctx().db.prisma, tenantId, { pricingModel: "per_request", priceSats: 4 });
     const backend = new LndRestBackend({ credentials: lndCredentialsSchema.parse({ type: "lnd", ...credentials }), targetPolicy: LOOPBACK_WALLET_POLICY });
     const invoice = await backend.createInvoice({ amountSats: 4, description: "job test", expirySeconds: 600 });
     await backend.close?.();
-    await ctx.db.prisma.invoice.create({
+    await ctx().db.prisma.invoice.create({
       data: { tenantId, endpointId: endpoint.id, paymentHash: invoice.paymentHash, paymentRequest: invoice.paymentRequest, amountSats: 4, purpose: "per_request", expiresAt: invoice.expiresAt },
     });
     lnd.markPaid(invoice.paymentHash);
     await job("invoice-settlements").run();
-    expect((await ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash: invoice.paymentHash } })).status).toBe("settled");
-    expect(await ctx.db.prisma.outboxEvent.count({ where: { tenantId, type: "invoice.settled" } })).toBe(1);
+    expect((await ctx().db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash: invoice.paymentHash } })).status).toBe("settled");
+    expect(await ctx().db.prisma.outboxEvent.count({ where: { tenantId, type: "invoice.settled" } })).toBe(1);
   });
 
   it("reports a node without channels as degraded (no_channels) once the state persists", async () => {
@@ -56,7 +53,7 @@ describe("worker jobs with an LND wallet", () => {
     lnd.channels = [];
     const capacity = job("node-capacity");
     for (let i = 0; i < 3; i++) await capacity.run();
-    const events = await ctx.db.prisma.outboxEvent.findMany({ where: { tenantId, type: "node.capacity_changed" } });
+    const events = await ctx().db.prisma.outboxEvent.findMany({ where: { tenantId, type: "node.capacity_changed" } });
     expect(events).toHaveLength(1);
     expect(events[0].data).toMatchObject({ nodeId: lnd.node.nodePubkey, status: "degraded", reason: "no_channels", activeChannels: 0, totalChannels: 0 });
   });

@@ -1,43 +1,24 @@
-// Issue 26 item 4: a paid macaroon narrowed offline by its holder (INTEROP.md "Delegation caveats":
+// Issue 26 item 4: a paid macaroon narrowed offline by its holder (../shared/INTEROP.md "Delegation caveats":
 // method=, path_prefix=, valid_until=<ms>, n_uses=, max_sats=) was served as if it carried none of
 // them: a child credential meant for one path, one method, one use, 1 sat or a minute spent its
 // parent's whole credit. Every caveat is enforced now, counters exactly across gateway instances,
 // and a condition the gateway does not understand fails closed (401 unknown_caveat).
 // Credentials are attenuated with the `macaroon` package, as a deployed client does.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
 import { attenuateAuthorization } from "../helpers/attenuate.ts";
-import { createTestContext, usingPostgres, type TestContext } from "../helpers/context.ts";
-import { call, header, payChallenge, startGateways, testClock } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { usingPostgres } from "../helpers/context.ts";
+import { call, header, payChallenge, testClock, useGatewayTest } from "../helpers/gateway.ts";
+import { statusRoute } from "../helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevLightningNode;
-let urls: string[];
-let gateways: Gateway[];
-let closeGateways: () => Promise<void>;
 const clock = testClock();
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
-  for (const path of ["/v1/a", "/v1/ab", "/v1/a/deep", "/v1/b", "/v1/c", "/v1/bucket", "/v1/meter", "/v1/kb"]) {
-    origin.route(path, (req, res) => {
-      const status = Number(new URL(req.url, "http://o").searchParams.get("status") ?? 200);
-      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ path }));
-    });
-  }
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ urls, gateways, close: closeGateways } = await startGateways(ctx, devNode, 2, { clock: clock.now }));
-});
-
-afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
+const t = useGatewayTest({
+  gateways: 2,
+  clock,
+  routes: (origin) => {
+    for (const path of ["/v1/a", "/v1/ab", "/v1/a/deep", "/v1/b", "/v1/c", "/v1/bucket", "/v1/meter", "/v1/kb"]) origin.route(path, statusRoute(path));
+  },
 });
 
 let base: string;
@@ -45,33 +26,29 @@ let base2: string;
 let tenantId: string;
 
 beforeEach(async () => {
-  await ctx.reset();
-  clock.reset();
-  gateways.forEach((g) => g.tenants.invalidate());
-  origin.received.length = 0;
-  const tenant = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
+  const tenant = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
   tenantId = tenant.tenantId;
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3 });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/ab", pricingModel: "per_request", priceSats: 1 });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/a/deep", pricingModel: "per_request", priceSats: 1 });
-  await endpointFactory(ctx.db.prisma, tenantId, { method: "POST", path: "/v1/b", pricingModel: "per_request", priceSats: 2 });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/c", pricingModel: "per_request", priceSats: 2 });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 10, tokenBudget: 5 });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/meter", pricingModel: "metered", priceSats: 20, unitCostSats: 2 });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/kb", pricingModel: "per_kb", priceSats: 20, unitCostSats: 1 });
-  base = `${urls[0]}/gw/${tenant.slug}`;
-  base2 = `${urls[1]}/gw/${tenant.slug}`;
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/a", pricingModel: "per_request", priceSats: 3 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/ab", pricingModel: "per_request", priceSats: 1 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/a/deep", pricingModel: "per_request", priceSats: 1 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { method: "POST", path: "/v1/b", pricingModel: "per_request", priceSats: 2 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/c", pricingModel: "per_request", priceSats: 2 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 10, tokenBudget: 5 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/meter", pricingModel: "metered", priceSats: 20, unitCostSats: 2 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/kb", pricingModel: "per_kb", priceSats: 20, unitCostSats: 1 });
+  base = `${t.urls[0]}/gw/${tenant.slug}`;
+  base2 = `${t.urls[1]}/gw/${tenant.slug}`;
 });
 
 /** Buys `sats` of prepaid credit (usable on every per_request endpoint); the parent's Authorization. */
 async function buyCredit(sats: number): Promise<string> {
   const challenge = await call(`${base}/v1/a`, { "x-hub-credit": String(sats) });
-  return (await payChallenge(devNode, challenge)).authorization;
+  return (await payChallenge(t.devNode, challenge)).authorization;
 }
 
 async function creditLeft(): Promise<number> {
-  return (await ctx.db.prisma.credit.findFirstOrThrow({ where: { tenantId } })).balanceSats;
+  return (await t.ctx.db.prisma.credit.findFirstOrThrow({ where: { tenantId } })).balanceSats;
 }
 
 /** Asserts a 401 naming the failed caveat, with nothing charged and nothing sent to the origin. */
@@ -89,7 +66,7 @@ describe("each delegation caveat is enforced", () => {
     const before = await creditLeft();
     expectCaveatRefusal(await call(`${base}/v1/b`, { authorization: child }, "POST", "{}"), "method");
     expect(await creditLeft()).toBe(before);
-    expect(origin.received.map((r) => r.url)).toEqual(["/v1/a"]);
+    expect(t.origin.received.map((r) => r.url)).toEqual(["/v1/a"]);
   });
 
   it("path_prefix=: the prefix itself and below, on the canonical path, never a sibling", async () => {
@@ -159,7 +136,7 @@ describe("each delegation caveat is enforced", () => {
 
   it("a per_request proof (endpoint scope) obeys max_sats against its price", async () => {
     const challenge = await call(`${base}/v1/a`);
-    const { authorization } = await payChallenge(devNode, challenge);
+    const { authorization } = await payChallenge(t.devNode, challenge);
     expectCaveatRefusal(await call(`${base}/v1/a`, { authorization: attenuateAuthorization(authorization, ["max_sats=2"]) }), "max_sats");
     // Refused without consuming the proof: the parent redeems it.
     expect((await call(`${base}/v1/a`, { authorization })).status).toBe(200);
@@ -169,7 +146,7 @@ describe("each delegation caveat is enforced", () => {
 describe("session endpoints", () => {
   it("a caveated credential gets no X-Session-Token, so each call presents the macaroon and counts", async () => {
     const challenge = await call(`${base}/v1/bucket`);
-    const { authorization } = await payChallenge(devNode, challenge);
+    const { authorization } = await payChallenge(t.devNode, challenge);
     const child = attenuateAuthorization(authorization, ["n_uses=2"]);
     const first = await call(`${base}/v1/bucket`, { authorization: child });
     expect(first.status, first.text).toBe(200);
@@ -184,7 +161,7 @@ describe("session endpoints", () => {
   });
 
   it("metered: max_sats counts the unit cost of each call", async () => {
-    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/meter`));
+    const { authorization } = await payChallenge(t.devNode, await call(`${base}/v1/meter`));
     const child = attenuateAuthorization(authorization, ["max_sats=5"]);
     expect((await call(`${base}/v1/meter`, { authorization: child })).status).toBe(200);
     expect((await call(`${base}/v1/meter`, { authorization: child })).status).toBe(200);
@@ -194,7 +171,7 @@ describe("session endpoints", () => {
 
   it("max_sats where no sats price is known before the call (token_bucket, per_kb) is refused, never ignored", async () => {
     for (const path of ["/v1/bucket", "/v1/kb"]) {
-      const { authorization } = await payChallenge(devNode, await call(`${base}${path}`));
+      const { authorization } = await payChallenge(t.devNode, await call(`${base}${path}`));
       expectCaveatRefusal(await call(`${base}${path}`, { authorization: attenuateAuthorization(authorization, ["max_sats=1000"]) }), "max_sats");
       expect((await call(`${base}${path}`, { authorization: attenuateAuthorization(authorization, ["n_uses=1"]) })).status, path).toBe(200);
     }
@@ -230,8 +207,8 @@ describe("conditions the gateway does not understand", () => {
     expect(res.json.error.code).toBe("unknown_caveat");
     expect(res.json.error.message).toContain(caveat.split("=")[0]);
     // Refused before the credit was even opened: nothing spent.
-    expect(await ctx.db.prisma.credit.count()).toBe(0);
-    expect(origin.received).toHaveLength(0);
+    expect(await t.ctx.db.prisma.credit.count()).toBe(0);
+    expect(t.origin.received).toHaveLength(0);
   });
 });
 

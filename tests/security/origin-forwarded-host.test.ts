@@ -3,57 +3,41 @@
 // and a fixed "http". An origin that builds links from them, behind an endpoint that caches,
 // served an attacker's host to every later caller (the cache key has no Host). Both now come from
 // the tenant's configured gateway address (GATEWAY_URL_TEMPLATE).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { request } from "undici";
 import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { startGateways } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { useGatewayTest } from "../helpers/gateway.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let gatewayUrl: string;
-let closeGateways: () => Promise<void>;
 let slug: string;
 
-beforeAll(async () => {
-  ctx = await createTestContext({ GATEWAY_URL_TEMPLATE: "https://{slug}.gw.example.com" });
-  origin = await startTestOrigin();
-  origin.route("/v1/links", (req, res) => {
-    const self = `${req.headers["x-forwarded-proto"]}://${req.headers["x-forwarded-host"]}/v1/links?page=2`;
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ next: self }));
-  });
-  const started = await startGateways(ctx, new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret }), 1);
-  gatewayUrl = started.urls[0];
-  closeGateways = started.close;
-});
-
-afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
+const t = useGatewayTest({
+  env: { GATEWAY_URL_TEMPLATE: "https://{slug}.gw.example.com" },
+  routes: (origin) => {
+    origin.route("/v1/links", (req, res) => {
+      const self = `${req.headers["x-forwarded-proto"]}://${req.headers["x-forwarded-host"]}/v1/links?page=2`;
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ next: self }));
+    });
+  },
 });
 
 beforeEach(async () => {
-  await ctx.reset();
-  const tenant = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
+  const tenant = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
   slug = tenant.slug;
-  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/links", cacheTtlSeconds: 60 });
+  await endpointFactory(t.ctx.db.prisma, tenant.tenantId, { path: "/v1/links", cacheTtlSeconds: 60 });
 });
 
 /** The origin's "next" link through the path form, with the given Host (or the gateway's own address). */
 async function next(host?: string): Promise<string> {
-  const res = await request(`${gatewayUrl}/gw/${slug}/v1/links`, { headers: host ? { host } : {} });
+  const res = await request(`${t.urls[0]}/gw/${slug}/v1/links`, { headers: host ? { host } : {} });
   return (await res.body.json() as { next: string }).next;
 }
 
 describe("X-Forwarded-Host and X-Forwarded-Proto to origins", () => {
   it("name the tenant's configured gateway address, whatever Host the client sent", async () => {
     expect(await next("evil.test")).toBe(`https://${slug}.gw.example.com/v1/links?page=2`);
-    expect(origin.received.at(-1)!.headers["x-forwarded-host"]).toBe(`${slug}.gw.example.com`);
+    expect(t.origin.received.at(-1)!.headers["x-forwarded-host"]).toBe(`${slug}.gw.example.com`);
     // The cached answer a later caller gets carries no trace of the first caller's Host.
     expect(await next()).toBe(`https://${slug}.gw.example.com/v1/links?page=2`);
-    expect(origin.received.filter((r) => r.url === "/v1/links")).toHaveLength(1);
+    expect(t.origin.received.filter((r) => r.url === "/v1/links")).toHaveLength(1);
   });
 });

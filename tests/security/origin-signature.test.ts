@@ -3,50 +3,30 @@
 // refused every request whose timestamp was even 1 ms ahead of the origin's clock (a gateway clock
 // slightly ahead failed every call). The v1 `X-Gateway-Signature` stays byte for byte what deployed
 // verifiers compute; `X-Gateway-Signature-V2` also covers the query, and our verifier checks it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { canonicalOriginPayload, signOriginPayload, verifyGatewayRequest } from "@l402-hub/sdk/origin";
 import { readOriginSecrets } from "../../lib/tenants/secrets.ts";
 import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { call, startGateways } from "../helpers/gateway.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { call, useGatewayTest } from "../helpers/gateway.ts";
+import { json } from "../helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let urls: string[];
-let closeGateways: () => Promise<void>;
 let base: string;
 let secrets: { gatewaySecret: string; hmacSecret: string };
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
-  origin.route("/v1/transfer", json(200, { ok: true }));
-  const devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ urls, close: closeGateways } = await startGateways(ctx, devNode, 1));
-});
-
-afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
-});
+const t = useGatewayTest({ routes: (origin) => origin.route("/v1/transfer", json(200, { ok: true })) });
 
 beforeEach(async () => {
-  await ctx.reset();
-  origin.received.length = 0;
-  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/transfer" });
-  const tenant = await ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } });
-  secrets = readOriginSecrets(ctx.config.appSecret, tenant);
-  base = `${urls[0]}/gw/${slug}`;
+  const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/transfer" });
+  const tenant = await t.ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } });
+  secrets = readOriginSecrets(t.ctx.config.appSecret, tenant);
+  base = `${t.urls[0]}/gw/${slug}`;
 });
 
 /** One call through the gateway; what the origin received. */
 async function throughGateway(target: string) {
   expect((await call(`${base}${target}`)).status).toBe(200);
-  return origin.received.at(-1)!;
+  return t.origin.received.at(-1)!;
 }
 
 describe("the query string is signed", () => {

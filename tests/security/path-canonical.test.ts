@@ -1,51 +1,29 @@
 // Issue 23 finding 3: encoded, re-cased or decorated spellings of an expensive path must never be
 // priced as a cheaper template. The gateway matches, charges for and forwards ONE canonical path
-// (INTEROP.md "Delegation caveats": unreserved characters decoded, hex in upper case, `.` segments
+// (../shared/INTEROP.md "Delegation caveats": unreserved characters decoded, hex in upper case, `.` segments
 // and repeated or trailing slashes dropped), and refuses spellings an origin could read as another
 // endpoint (`..`, encoded slashes, letter case of a literal, `;` parameters, fragments) with 400.
 // Real gateway, real recording origin, paid with the dev node: the table asserts the price each
 // spelling is offered at (402 amountSats) and the exact path the origin then receives.
 import net from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { payChallenge, startGateways, type CallResult } from "../helpers/gateway.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { payChallenge, type CallResult, useGatewayTest } from "../helpers/gateway.ts";
+import { json } from "../helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevLightningNode;
-let port: number;
-let closeGateways: () => Promise<void>;
 let slug: string;
 
 const TOP_PRICE = 1000;
 const ENTITY_PRICE = 1;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  const started = await startGateways(ctx, devNode, 1);
-  port = Number(new URL(started.urls[0]).port);
-  closeGateways = started.close;
-});
-
-afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
-});
+const t = useGatewayTest();
 
 beforeEach(async () => {
-  await ctx.reset();
-  origin.received.length = 0;
-  const tenant = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
+  const tenant = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
   slug = tenant.slug;
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenant.tenantId, devNode.nodePubkey);
-  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/entity/top", pricingModel: "per_request", priceSats: TOP_PRICE });
-  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/entity/{id}", pricingModel: "per_request", priceSats: ENTITY_PRICE });
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenant.tenantId, t.devNode.nodePubkey);
+  await endpointFactory(t.ctx.db.prisma, tenant.tenantId, { path: "/v1/entity/top", pricingModel: "per_request", priceSats: TOP_PRICE });
+  await endpointFactory(t.ctx.db.prisma, tenant.tenantId, { path: "/v1/entity/{id}", pricingModel: "per_request", priceSats: ENTITY_PRICE });
 });
 
 /**
@@ -54,7 +32,7 @@ beforeEach(async () => {
  */
 function rawGet(target: string, headers: Record<string, string> = {}): Promise<CallResult> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1");
+    const socket = net.connect(Number(new URL(t.urls[0]).port), "127.0.0.1");
     const chunks: Buffer[] = [];
     socket.on("data", (d) => chunks.push(d));
     socket.on("error", reject);
@@ -138,25 +116,25 @@ const refused = [
 
 describe("canonical request path", () => {
   it.each(topSpellings)("%s is priced as /v1/entity/top and forwarded as /v1/entity/top", async (spelling) => {
-    origin.route("/v1/entity/top", json(200, { route: "top" }));
+    t.origin.route("/v1/entity/top", json(200, { route: "top" }));
     const challenge = await rawGet(spelling);
     expect(challenge.status, challenge.text).toBe(402);
     expect(challenge.json.amountSats).toBe(TOP_PRICE);
-    const { authorization } = await payChallenge(devNode, challenge);
+    const { authorization } = await payChallenge(t.devNode, challenge);
     const paid = await rawGet(spelling, { authorization });
     expect(paid.status, paid.text).toBe(200);
-    expect(origin.received.map((r) => r.url)).toEqual(["/v1/entity/top"]);
+    expect(t.origin.received.map((r) => r.url)).toEqual(["/v1/entity/top"]);
   });
 
   it.each(entitySpellings)("%s is priced as /v1/entity/{id} and forwarded as %s", async (spelling, canonical) => {
-    origin.route(canonical, json(200, { route: "entity" }));
+    t.origin.route(canonical, json(200, { route: "entity" }));
     const challenge = await rawGet(spelling);
     expect(challenge.status, challenge.text).toBe(402);
     expect(challenge.json.amountSats).toBe(ENTITY_PRICE);
-    const { authorization } = await payChallenge(devNode, challenge);
+    const { authorization } = await payChallenge(t.devNode, challenge);
     const paid = await rawGet(spelling, { authorization });
     expect(paid.status, paid.text).toBe(200);
-    expect(origin.received.map((r) => r.url)).toEqual([canonical]);
+    expect(t.origin.received.map((r) => r.url)).toEqual([canonical]);
   });
 
   it.each(refused)("%s is refused with 400 naming the problem, before any invoice", async (spelling) => {
@@ -165,15 +143,15 @@ describe("canonical request path", () => {
     expect(res.json.error.code).toBe("bad_request");
     expect(res.json.error.message).toMatch(/path|fragment/i);
     expect(res.headers["www-authenticate"]).toBeUndefined();
-    expect(await ctx.db.prisma.invoice.count()).toBe(0);
-    expect(origin.received).toHaveLength(0);
+    expect(await t.ctx.db.prisma.invoice.count()).toBe(0);
+    expect(t.origin.received).toHaveLength(0);
   });
 
   it("forwards the query with the canonical path, encoding only what the origin would otherwise see altered", async () => {
-    origin.route("/v1/entity/abc", json(200, { route: "entity" }));
+    t.origin.route("/v1/entity/abc", json(200, { route: "entity" }));
     const challenge = await rawGet("/v1/entity/ab%63?q=a'b&r=%7e");
-    const { authorization } = await payChallenge(devNode, challenge);
+    const { authorization } = await payChallenge(t.devNode, challenge);
     expect((await rawGet("/v1/entity/ab%63?q=a'b&r=%7e", { authorization })).status).toBe(200);
-    expect(origin.received.map((r) => r.url)).toEqual(["/v1/entity/abc?q=a%27b&r=%7e"]);
+    expect(t.origin.received.map((r) => r.url)).toEqual(["/v1/entity/abc?q=a%27b&r=%7e"]);
   });
 });

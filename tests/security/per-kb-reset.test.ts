@@ -3,53 +3,35 @@
 // the bytes handed to the client's socket; only the part the socket never took is refunded.
 // Real gateway, real origin, dev node payments, a raw TCP client that resets (RST) mid-body.
 import net from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { perKbCost } from "../../lib/pricing/quote.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { call, header, payChallenge, startGateways } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { call, header, payChallenge, useGatewayTest } from "../helpers/gateway.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevLightningNode;
-let gatewayUrl: string;
-let closeGateways: () => Promise<void>;
 let base: string;
 const deposit = 100_000;
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  origin = await startTestOrigin();
-  origin.route("/v1/kb", (req, res) => {
-    const body = Buffer.alloc(Number(new URL(req.url, "http://o").searchParams.get("bytes") ?? 0), "k");
-    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": body.length }).end(body);
-  });
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  const started = await startGateways(ctx, devNode, 1, { limits: { perKbMaxBytes: 64 * 1024 * 1024 } });
-  gatewayUrl = started.urls[0];
-  closeGateways = started.close;
-});
-
-afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
+const t = useGatewayTest({
+  gatewayOptions: { limits: { perKbMaxBytes: 64 * 1024 * 1024 } },
+  routes: (origin) => {
+    origin.route("/v1/kb", (req, res) => {
+      const body = Buffer.alloc(Number(new URL(req.url, "http://o").searchParams.get("bytes") ?? 0), "k");
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": body.length }).end(body);
+    });
+  },
 });
 
 beforeEach(async () => {
-  await ctx.reset();
-  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
+  const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
   // 1 sat per KB: the charge in sats is the body's size in KB, rounded up.
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/kb", pricingModel: "per_kb", priceSats: deposit, unitCostSats: 1 });
-  base = `${gatewayUrl}/gw/${slug}`;
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/kb", pricingModel: "per_kb", priceSats: deposit, unitCostSats: 1 });
+  base = `${t.urls[0]}/gw/${slug}`;
 });
 
 /** Buys a per_kb session and returns its token (the first call reads an empty body). */
 async function openSession(): Promise<string> {
-  const { authorization } = await payChallenge(devNode, await call(`${base}/v1/kb`));
+  const { authorization } = await payChallenge(t.devNode, await call(`${base}/v1/kb`));
   const first = await call(`${base}/v1/kb?bytes=0`, { authorization });
   expect(first.status, first.text).toBe(200);
   return header(first, "x-session-token")!;
@@ -97,7 +79,7 @@ async function settledBalance(): Promise<number> {
   let previous = -1;
   for (let i = 0; i < 50; i++) {
     await new Promise((r) => setTimeout(r, 100));
-    const balance = (await ctx.db.prisma.paymentSession.findFirstOrThrow()).balance!;
+    const balance = (await t.ctx.db.prisma.paymentSession.findFirstOrThrow()).balance!;
     if (balance === previous) return balance;
     previous = balance;
   }

@@ -4,64 +4,54 @@
 // store), and a closed stream frees its slot. Same class: one address on a tenant's free streaming
 // endpoints, GATEWAY_FREE_STREAMS_PER_IP (2 here). Real gateways (two, one store), real SSE origin.
 import type { ServerResponse } from "node:http";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { request, type Dispatcher } from "undici";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { call, payChallenge, startGateways } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { call, payChallenge, useGatewayTest } from "../helpers/gateway.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevLightningNode;
-let urls: string[];
-let closeGateways: () => Promise<void>;
 let slug: string;
 const originStreams: ServerResponse[] = [];
 
-beforeAll(async () => {
-  ctx = await createTestContext({ GATEWAY_STREAMS_PER_SESSION: "2", GATEWAY_FREE_STREAMS_PER_IP: "2" });
-  origin = await startTestOrigin();
-  const live = (_req: unknown, res: ServerResponse) => {
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    res.flushHeaders();
-    res.write("data: hello\n\n");
-    originStreams.push(res);
-  };
-  origin.route("/v1/live", live);
-  origin.route("/v1/free-live", live);
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  ({ urls, close: closeGateways } = await startGateways(ctx, devNode, 2, { limits: { streamTickMs: 20, streamCloseGraceMs: 100 } }));
+const t = useGatewayTest({
+  env: { GATEWAY_STREAMS_PER_SESSION: "2", GATEWAY_FREE_STREAMS_PER_IP: "2" },
+  gateways: 2,
+  gatewayOptions: { limits: { streamTickMs: 20, streamCloseGraceMs: 100 } },
+  routes: (origin) => {
+    const live = (_req: unknown, res: ServerResponse) => {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      res.flushHeaders();
+      res.write("data: hello\n\n");
+      originStreams.push(res);
+    };
+    origin.route("/v1/live", live);
+    origin.route("/v1/free-live", live);
+  },
 });
 
-afterAll(async () => {
+// Registered after useGatewayTest: after hooks run in reverse, so the origin's streams end before the gateways close.
+afterAll(() => {
   for (const res of originStreams) res.end();
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
 });
 
 beforeEach(async () => {
-  await ctx.reset();
-  const tenant = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
+  const tenant = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
   slug = tenant.slug;
-  await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenant.tenantId, devNode.nodePubkey);
-  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/live", pricingModel: "time_pass", priceSats: 20, durationMinutes: 60, streaming: true });
-  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/free-live", streaming: true });
+  await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenant.tenantId, t.devNode.nodePubkey);
+  await endpointFactory(t.ctx.db.prisma, tenant.tenantId, { path: "/v1/live", pricingModel: "time_pass", priceSats: 20, durationMinutes: 60, streaming: true });
+  await endpointFactory(t.ctx.db.prisma, tenant.tenantId, { path: "/v1/free-live", streaming: true });
 });
 
 type OpenStream = { status: number; headers: Dispatcher.ResponseData["headers"]; text: () => Promise<string>; close: () => void };
 
 /** Opens a stream through gateway `i` and leaves it open (its body unread until text() or close()). */
 async function openStream(i: number, headers: Record<string, string>, path = "/v1/live"): Promise<OpenStream> {
-  const res = await request(`${urls[i]}/gw/${slug}${path}`, { headers });
+  const res = await request(`${t.urls[i]}/gw/${slug}${path}`, { headers });
   return { status: res.statusCode, headers: res.headers, text: () => res.body.text(), close: () => res.body.destroy() };
 }
 
 /** Buys a time pass: the first stream, opened with the proof, and the session token it returns. */
 async function buyPass(): Promise<{ first: OpenStream; token: string; authorization: string }> {
-  const { authorization } = await payChallenge(devNode, await call(`${urls[0]}/gw/${slug}/v1/live`));
+  const { authorization } = await payChallenge(t.devNode, await call(`${t.urls[0]}/gw/${slug}/v1/live`));
   const first = await openStream(0, { authorization });
   expect(first.status).toBe(200);
   return { first, token: String(first.headers["x-session-token"]), authorization };

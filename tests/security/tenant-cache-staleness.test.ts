@@ -2,32 +2,20 @@
 // result after it, or a suspension (or a price change) is ignored for the cache's 60 s TTL.
 // Deterministic: the real database answers, and the test holds that answer back until it has
 // changed the tenant and invalidated the cache.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../lib/db/client.ts";
 import { TenantCache } from "../../lib/gateway/tenant-cache.ts";
 import { tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { useTestContext } from "../helpers/context.ts";
 
-let ctx: TestContext;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-
-afterAll(async () => {
-  await ctx?.close();
-});
-
-beforeEach(async () => {
-  await ctx.reset();
-});
+const ctx = useTestContext();
 
 /** The real client, whose tenant lookups return only once `release()` is called (for the lookups made while held). */
 function heldPrisma(): { prisma: PrismaClient; hold(): void; release(): void; lookups(): number } {
   let gate: Promise<void> = Promise.resolve();
   let open: () => void = () => {};
   let lookups = 0;
-  const real = ctx.db.prisma;
+  const real = ctx().db.prisma;
   const prisma = {
     tenant: {
       findUnique: async (args: Parameters<PrismaClient["tenant"]["findUnique"]>[0]) => {
@@ -49,14 +37,14 @@ function heldPrisma(): { prisma: PrismaClient; hold(): void; release(): void; lo
 
 describe("tenant cache and invalidation", () => {
   it("does not keep a load that raced an invalidation", async () => {
-    const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+    const { tenantId, slug } = await tenantFactory(ctx().db.prisma, ctx().config.appSecret);
     const held = heldPrisma();
-    const cache = new TenantCache({ prisma: held.prisma, store: ctx.store, appSecret: ctx.config.appSecret });
+    const cache = new TenantCache({ prisma: held.prisma, store: ctx().store, appSecret: ctx().config.appSecret });
 
     held.hold();
     const inFlight = cache.get(slug); // reads "active", answer held back
     await new Promise((r) => setTimeout(r, 50));
-    await ctx.db.prisma.tenant.update({ where: { id: tenantId }, data: { status: "suspended" } });
+    await ctx().db.prisma.tenant.update({ where: { id: tenantId }, data: { status: "suspended" } });
     cache.invalidate(tenantId);
     held.release();
     expect((await inFlight)?.status).toBe("active"); // the request that started before may see the old state
@@ -67,18 +55,18 @@ describe("tenant cache and invalidation", () => {
   });
 
   it("keeps a load that no invalidation raced (one lookup per TTL)", async () => {
-    const { slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+    const { slug } = await tenantFactory(ctx().db.prisma, ctx().config.appSecret);
     const held = heldPrisma();
-    const cache = new TenantCache({ prisma: held.prisma, store: ctx.store, appSecret: ctx.config.appSecret });
+    const cache = new TenantCache({ prisma: held.prisma, store: ctx().store, appSecret: ctx().config.appSecret });
     await Promise.all([cache.get(slug), cache.get(slug)]);
     await cache.get(slug);
     expect(held.lookups()).toBe(1);
   });
 
   it("lets a new load started after an invalidation share with later requests, whatever the old one does", async () => {
-    const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret);
+    const { tenantId, slug } = await tenantFactory(ctx().db.prisma, ctx().config.appSecret);
     const held = heldPrisma();
-    const cache = new TenantCache({ prisma: held.prisma, store: ctx.store, appSecret: ctx.config.appSecret });
+    const cache = new TenantCache({ prisma: held.prisma, store: ctx().store, appSecret: ctx().config.appSecret });
     held.hold();
     const old = cache.get(slug);
     await new Promise((r) => setTimeout(r, 50));

@@ -1,7 +1,7 @@
 // node.capacity_changed from its real source: the worker's capacity job reads the dev node's
 // (simulated) channels, debounces, and writes one event per workspace paid through that node,
 // with exactly the spec 6.1 payload; the events are delivered and verify with the SDK.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { platformJobs } from "../../lib/jobs/schedule.ts";
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
@@ -12,37 +12,32 @@ import { WebhookSender } from "../../lib/webhooks/deliver.ts";
 import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
 import type { TargetPolicy } from "../../lib/origin/ssrf.ts";
 import { devWalletFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import { useTestContext } from "../helpers/context.ts";
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from "./https-receiver.ts";
 
-let ctx: TestContext;
 let devNode: DevLightningNode;
 let receiver: HttpsReceiver;
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(() => ctx?.close());
+const ctx = useTestContext();
 beforeEach(async () => {
-  await ctx.reset();
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
+  devNode = new DevLightningNode({ prisma: ctx().db.prisma, appSecret: ctx().config.appSecret });
   receiver = await startHttpsReceiver();
 });
 afterEach(() => receiver.close());
 
-const prisma = () => ctx.db.prisma;
+const prisma = () => ctx().db.prisma;
 const policy: TargetPolicy = { resolver: async () => [{ address: "127.0.0.1", family: 4 }], allowedTargets: ["127.0.0.0/8"] };
 
 /** The worker's own job, wired as server.ts wires it. */
 function capacityJob() {
-  const job = platformJobs({ prisma: prisma(), devNode, log: createLogger("silent"), config: ctx.config }).find((j) => j.name === "node-capacity");
+  const job = platformJobs({ prisma: prisma(), devNode, log: createLogger("silent"), config: ctx().config }).find((j) => j.name === "node-capacity");
   if (!job) throw new Error("node-capacity job missing");
   return job;
 }
 
 /** A tenant subscribed to every event: capacity events are written for tenants that receive them. */
 async function subscribedTenant() {
-  const tenant = await tenantFactory(prisma(), ctx.config.appSecret);
-  await webhookSubscriptionFactory(prisma(), ctx.config.appSecret, tenant.tenantId);
+  const tenant = await tenantFactory(prisma(), ctx().config.appSecret);
+  await webhookSubscriptionFactory(prisma(), ctx().config.appSecret, tenant.tenantId);
   return tenant;
 }
 
@@ -54,18 +49,18 @@ describe("node capacity monitor", () => {
   it("is scheduled as a singleton at NODE_CAPACITY_CHECK_SECONDS", () => {
     const job = capacityJob();
     expect(job.singleton).toBe(true);
-    expect(job.intervalMs).toBe(ctx.config.nodeCapacityCheckSeconds * 1000);
-    expect(ctx.config.nodeCapacityCheckSeconds).toBe(300);
+    expect(job.intervalMs).toBe(ctx().config.nodeCapacityCheckSeconds * 1000);
+    expect(ctx().config.nodeCapacityCheckSeconds).toBe(300);
   });
 
   it("tells every workspace paid through the node, after 3 checks, and pairs the recovery with ok", async () => {
     const a = await subscribedTenant();
     const b = await subscribedTenant();
     const elsewhere = await subscribedTenant();
-    await devWalletFactory(prisma(), ctx.config.appSecret, a.tenantId, devNode.nodePubkey);
-    await devWalletFactory(prisma(), ctx.config.appSecret, b.tenantId, devNode.nodePubkey);
+    await devWalletFactory(prisma(), ctx().config.appSecret, a.tenantId, devNode.nodePubkey);
+    await devWalletFactory(prisma(), ctx().config.appSecret, b.tenantId, devNode.nodePubkey);
     // A wallet on another node that this worker cannot read: skipped, never degraded.
-    await devWalletFactory(prisma(), ctx.config.appSecret, elsewhere.tenantId, `03${"ab".repeat(32)}`);
+    await devWalletFactory(prisma(), ctx().config.appSecret, elsewhere.tenantId, `03${"ab".repeat(32)}`);
     const job = capacityJob();
 
     await job.run();
@@ -105,7 +100,7 @@ describe("node capacity monitor", () => {
 
   it("reports peers_offline, receiving_full and receiving_low from the channel state", async () => {
     const { tenantId } = await subscribedTenant();
-    await devWalletFactory(prisma(), ctx.config.appSecret, tenantId, devNode.nodePubkey);
+    await devWalletFactory(prisma(), ctx().config.appSecret, tenantId, devNode.nodePubkey);
     const cases: [Parameters<DevLightningNode["setSimulatedChannels"]>[0], string][] = [
       [[{ capacitySat: 1_000_000, remoteBalanceSat: 500_000, active: false }], "peers_offline"],
       [[{ capacitySat: 1_000_000, remoteBalanceSat: 500, active: true }], "receiving_full"],
@@ -131,7 +126,7 @@ describe("node capacity monitor", () => {
 
   it("skips a node whose reading fails or times out, without changing its state", async () => {
     const { tenantId } = await subscribedTenant();
-    await devWalletFactory(prisma(), ctx.config.appSecret, tenantId, devNode.nodePubkey);
+    await devWalletFactory(prisma(), ctx().config.appSecret, tenantId, devNode.nodePubkey);
     const failing = { getCapacity: async (): Promise<CapacityReading> => Promise.reject(new Error("lnd unreachable")) };
     expect(await checkNodeCapacity({ prisma: prisma(), walletFor: async () => failing })).toEqual({ nodes: 0, events: 0 });
     const slow = { getCapacity: () => new Promise<CapacityReading>(() => {}) };
@@ -144,12 +139,12 @@ describe("node capacity monitor", () => {
 
   it("delivers the event to a subscribed receiver, verifiable with the SDK", async () => {
     const { tenantId } = await subscribedTenant();
-    await devWalletFactory(prisma(), ctx.config.appSecret, tenantId, devNode.nodePubkey);
-    const sub = await createWebhook({ prisma: prisma(), appSecret: ctx.config.appSecret, policy, tenantId, input: { url: receiver.url(), events: ["node.capacity_changed"] } });
+    await devWalletFactory(prisma(), ctx().config.appSecret, tenantId, devNode.nodePubkey);
+    const sub = await createWebhook({ prisma: prisma(), appSecret: ctx().config.appSecret, policy, tenantId, input: { url: receiver.url(), events: ["node.capacity_changed"] } });
     devNode.setSimulatedChannels([{ capacitySat: 1_000_000, remoteBalanceSat: 1_000_000, active: false }]);
     for (let i = 0; i < 3; i += 1) await capacityJob().run();
     await dispatchOutbox({ prisma: prisma() });
-    const sender = new WebhookSender({ prisma: prisma(), appSecret: ctx.config.appSecret, policy, ca: selfSignedCertificate().cert });
+    const sender = new WebhookSender({ prisma: prisma(), appSecret: ctx().config.appSecret, policy, ca: selfSignedCertificate().cert });
     await sender.pump();
     await sender.close();
     expect(receiver.received).toHaveLength(1);

@@ -2,7 +2,7 @@
 // receiver on loopback (self-signed certificate), verified with the SDK and an independent Standard
 // Webhooks verifier; the retry schedule (the database's clock: tests move rows); redirects, timeouts, Retry-After;
 // DNS rebinding refused at connect time; one hanging receiver not delaying another.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
 import { recordInvoiceSettled } from "../../lib/payments/record-settlement.ts";
 import { claimProof } from "../../lib/payments/redeem-proof.ts";
@@ -18,18 +18,13 @@ import type { HostResolver, TargetPolicy } from "../../lib/origin/ssrf.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
 import { platformJobs } from "../../lib/jobs/schedule.ts";
 import { createLogger } from "../../lib/logging/logger.ts";
-import { createTestContext, testConfig, type TestContext } from "../helpers/context.ts";
+import { testConfig, useTestContext } from "../helpers/context.ts";
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from "./https-receiver.ts";
 
-let ctx: TestContext;
 let receiver: HttpsReceiver;
 const senders: WebhookSender[] = [];
-beforeAll(async () => {
-  ctx = await createTestContext();
-});
-afterAll(() => ctx?.close());
+const ctx = useTestContext();
 beforeEach(async () => {
-  await ctx.reset();
   receiver = await startHttpsReceiver();
 });
 afterEach(async () => {
@@ -37,7 +32,7 @@ afterEach(async () => {
   await receiver.close();
 });
 
-const prisma = () => ctx.db.prisma;
+const prisma = () => ctx().db.prisma;
 const loopbackDns: HostResolver = async () => [{ address: "127.0.0.1", family: 4 }];
 const loopbackPolicy: TargetPolicy = { resolver: loopbackDns, allowedTargets: ["127.0.0.0/8"] };
 
@@ -49,7 +44,7 @@ async function retryDelayOf(id?: string): Promise<number | null> {
 
 /** Brings a delivery's next attempt `ms` closer: the schedule runs on the database's clock, so tests move rows. */
 async function moveDue(ms: number): Promise<void> {
-  await ctx.db.sql.query(`UPDATE "WebhookDelivery" SET "nextAttemptAt" = "nextAttemptAt" - $1 * interval '1 millisecond'`, [ms]);
+  await ctx().db.sql.query(`UPDATE "WebhookDelivery" SET "nextAttemptAt" = "nextAttemptAt" - $1 * interval '1 millisecond'`, [ms]);
 }
 
 /** A settable clock starting at a fixed instant (what the sender signs with). */
@@ -59,7 +54,7 @@ function testClock(start = Date.parse("2026-11-21T12:00:00.000Z")) {
 }
 
 function sender(options: Partial<WebhookSenderOptions> = {}) {
-  const s = new WebhookSender({ prisma: prisma(), appSecret: ctx.config.appSecret, policy: loopbackPolicy, ca: selfSignedCertificate().cert, ...options });
+  const s = new WebhookSender({ prisma: prisma(), appSecret: ctx().config.appSecret, policy: loopbackPolicy, ca: selfSignedCertificate().cert, ...options });
   senders.push(s);
   return s;
 }
@@ -72,7 +67,7 @@ async function deliverAll(s: WebhookSender) {
 }
 
 async function subscribe(tenantId: string, events: string[] = ["*"], url = receiver.url(), policy = loopbackPolicy) {
-  return createWebhook({ prisma: prisma(), appSecret: ctx.config.appSecret, policy, tenantId, input: { url, events } });
+  return createWebhook({ prisma: prisma(), appSecret: ctx().config.appSecret, policy, tenantId, input: { url, events } });
 }
 
 function parse(req: ReceivedRequest): WebhookEnvelope {
@@ -92,9 +87,9 @@ async function standardWebhooksVerify(secret: string, req: ReceivedRequest): Pro
 
 describe("delivery to a real HTTPS receiver", () => {
   it("delivers invoice.settled written by the gateway's proof claim and by the wallet poll, verifiable by both schemes", async () => {
-    const devNode = new DevLightningNode({ prisma: prisma(), appSecret: ctx.config.appSecret });
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
-    await devWalletFactory(prisma(), ctx.config.appSecret, tenantId, devNode.nodePubkey);
+    const devNode = new DevLightningNode({ prisma: prisma(), appSecret: ctx().config.appSecret });
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
+    await devWalletFactory(prisma(), ctx().config.appSecret, tenantId, devNode.nodePubkey);
     const endpoint = await endpointFactory(prisma(), tenantId, { pricingModel: "per_request", priceSats: 7 });
     const sub = await subscribe(tenantId, ["invoice.settled"]);
     const invoices = [];
@@ -143,8 +138,8 @@ describe("delivery to a real HTTPS receiver", () => {
   });
 
   it("fans out to matching active subscriptions of the event's tenant only, once even if re-dispatched", async () => {
-    const a = (await tenantFactory(prisma(), ctx.config.appSecret)).tenantId;
-    const b = (await tenantFactory(prisma(), ctx.config.appSecret)).tenantId;
+    const a = (await tenantFactory(prisma(), ctx().config.appSecret)).tenantId;
+    const b = (await tenantFactory(prisma(), ctx().config.appSecret)).tenantId;
     const named = await subscribe(a, ["invoice.settled"]);
     const star = await subscribe(a, ["*"]);
     await subscribe(a, ["session.created"]);
@@ -163,13 +158,13 @@ describe("delivery to a real HTTPS receiver", () => {
   });
 
   it("writes an event only while an active subscription of its tenant receives its type", async () => {
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
     const settled = () => enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: eventExamples["invoice.settled"] });
     expect(await settled()).toBeNull();
     const other = await subscribe(tenantId, ["session.created"]);
     expect(await settled()).toBeNull();
     // Another tenant's subscription to everything does not count.
-    await subscribe((await tenantFactory(prisma(), ctx.config.appSecret)).tenantId, ["*"]);
+    await subscribe((await tenantFactory(prisma(), ctx().config.appSecret)).tenantId, ["*"]);
     expect(await settled()).toBeNull();
     const named = await subscribe(tenantId, ["invoice.settled"]);
     const first = await settled();
@@ -184,7 +179,7 @@ describe("delivery to a real HTTPS receiver", () => {
   });
 
   it("refuses malformed event data at the producer (the producer's transaction rolls back)", async () => {
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
     await expect(
       prisma().$transaction(async (tx) => {
         await tx.tenant.update({ where: { id: tenantId }, data: { description: "changed" } });
@@ -197,7 +192,7 @@ describe("delivery to a real HTTPS receiver", () => {
 
   it("retries after 10 s, 1 min and 5 min with the same id, then fails; a manual retry re-queues it", async () => {
     const clock = testClock();
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
     const sub = await subscribe(tenantId);
     receiver.answer(() => ({ status: 500, body: "boom" }));
     await enqueueEvent(prisma(), { tenantId, type: "session.created", data: eventExamples["session.created"] });
@@ -246,7 +241,7 @@ describe("delivery to a real HTTPS receiver", () => {
 
   it("honours a longer Retry-After on 429", async () => {
     const clock = testClock();
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
     await subscribe(tenantId);
     receiver.answer(() => ({ status: 429, headers: { "retry-after": "120" } }));
     await enqueueEvent(prisma(), { tenantId, type: "session.expired", data: eventExamples["session.expired"] });
@@ -257,7 +252,7 @@ describe("delivery to a real HTTPS receiver", () => {
   });
 
   it("does not follow redirects: a 3xx is a failed attempt", async () => {
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
     await subscribe(tenantId);
     receiver.answer((req) => (req.url === "/hook" ? { status: 307, headers: { location: receiver.url("/elsewhere") } } : { status: 200 }));
     await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: eventExamples["invoice.settled"] });
@@ -270,7 +265,7 @@ describe("delivery to a real HTTPS receiver", () => {
 
   it("gives up on a receiver that does not answer within the timeout (10 s by default)", async () => {
     expect(DELIVERY_TIMEOUT_MS).toBe(10_000);
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
     await subscribe(tenantId);
     receiver.answer(() => "hang");
     await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: eventExamples["invoice.settled"] });
@@ -283,7 +278,7 @@ describe("delivery to a real HTTPS receiver", () => {
   });
 
   it("rejects a receiver whose certificate is not trusted (TLS is verified)", async () => {
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
     await subscribe(tenantId);
     await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: eventExamples["invoice.settled"] });
     await deliverAll(sender({ ca: undefined }));
@@ -294,7 +289,7 @@ describe("delivery to a real HTTPS receiver", () => {
   });
 
   it("keeps bounded snippets and sends the test event through the same pipeline", async () => {
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
     const sub = await subscribe(tenantId, ["session.created"]);
     receiver.answer(() => ({ status: 200, body: "x".repeat(50_000) }));
     await sendTestDelivery({ prisma: prisma(), tenantId, webhookId: sub.id });
@@ -319,7 +314,7 @@ describe("SSRF at connect time", () => {
       return lookups === 1 ? [{ address: "93.184.215.14", family: 4 }] : [{ address: "127.0.0.1", family: 4 }];
     };
     const strict: TargetPolicy = { resolver: rebinding, allowedTargets: [] };
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
     // Save-time: the first answer is public, so the subscription is accepted.
     await subscribe(tenantId, ["*"], `https://rebind.test:${receiver.port}/hook`, strict);
     await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: eventExamples["invoice.settled"] });
@@ -332,7 +327,7 @@ describe("SSRF at connect time", () => {
   });
 
   it("refuses a stored IP-literal target in a blocked range, and any host with one blocked answer", async () => {
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
     const mixed: HostResolver = async () => [
       { address: "93.184.215.14", family: 4 },
       { address: "127.0.0.1", family: 4 },
@@ -351,7 +346,7 @@ describe("SSRF at connect time", () => {
   });
 
   it("reaches an allowed range through a name resolved by the pinned lookup (control)", async () => {
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
     await subscribe(tenantId, ["*"], `https://hooks.test:${receiver.port}/hook`);
     await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: eventExamples["invoice.settled"] });
     await deliverAll(sender());
@@ -362,7 +357,7 @@ describe("SSRF at connect time", () => {
 
 describe("the worker's webhook job", () => {
   it("fans out and sends with the configured SSRF policy and verified TLS", async () => {
-    const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+    const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
     // Saved under the test allow-list; each run below sends with its own configuration's policy.
     const sub = await subscribe(tenantId);
     await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: eventExamples["invoice.settled"] });
@@ -389,8 +384,8 @@ describe("the worker's webhook job", () => {
 describe("isolation between receivers", () => {
   it("does not let a hanging path hold up another subscription on the same host", async () => {
     receiver.answer((req) => (req.url === "/slow" ? "hang" : { status: 200 }));
-    const a = (await tenantFactory(prisma(), ctx.config.appSecret)).tenantId;
-    const b = (await tenantFactory(prisma(), ctx.config.appSecret)).tenantId;
+    const a = (await tenantFactory(prisma(), ctx().config.appSecret)).tenantId;
+    const b = (await tenantFactory(prisma(), ctx().config.appSecret)).tenantId;
     await subscribe(a, ["*"], receiver.url("/slow"));
     const fast = await subscribe(b, ["*"], receiver.url("/fast"));
     for (let i = 0; i < 12; i += 1) {
@@ -413,7 +408,7 @@ describe("isolation between receivers", () => {
     const hanging = await startHttpsReceiver();
     hanging.answer(() => "hang");
     try {
-      const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+      const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
       const slow = await subscribe(tenantId, ["*"], hanging.url());
       const fast = await subscribe(tenantId, ["*"]);
       for (let i = 0; i < 20; i += 1) await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: { ...eventExamples["invoice.settled"], amountSats: i + 1 } });

@@ -11,38 +11,35 @@ import { createWebhook } from "../../lib/webhooks/create-webhook.ts";
 import { eventExamples } from "../../lib/events/catalogue.ts";
 import type { TargetPolicy } from "../../lib/origin/ssrf.ts";
 import { tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, usingPostgres, type TestContext } from "../helpers/context.ts";
+import { useTestContext, usingPostgres } from "../helpers/context.ts";
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from "./https-receiver.ts";
 
-let ctx: TestContext;
 let second: Database | null = null;
 let receiver: HttpsReceiver;
+const ctx = useTestContext();
 beforeAll(async () => {
-  ctx = await createTestContext();
   // A second process's view of the same database: its own pool on PostgreSQL; PGlite has one connection.
-  if (usingPostgres) second = await openDatabase({ databaseUrl: ctx.config.databaseUrl, pgliteDir: null, poolSize: 10 });
+  if (usingPostgres) second = await openDatabase({ databaseUrl: ctx().config.databaseUrl, pgliteDir: null, poolSize: 10 });
 });
 afterAll(async () => {
   await second?.close();
-  await ctx?.close();
 });
 beforeEach(async () => {
-  await ctx.reset();
   receiver = await startHttpsReceiver();
 });
 afterEach(() => receiver.close());
 
 const policy: TargetPolicy = { resolver: async () => [{ address: "127.0.0.1", family: 4 }], allowedTargets: ["127.0.0.0/8"] };
-const prisma = () => ctx.db.prisma;
+const prisma = () => ctx().db.prisma;
 
-function newSender(db = ctx.db, options: { leaseMs?: number; maxInFlight?: number; perSubscription?: number } = {}) {
-  return new WebhookSender({ prisma: db.prisma, appSecret: ctx.config.appSecret, policy, ca: selfSignedCertificate().cert, ...options });
+function newSender(db = ctx().db, options: { leaseMs?: number; maxInFlight?: number; perSubscription?: number } = {}) {
+  return new WebhookSender({ prisma: db.prisma, appSecret: ctx().config.appSecret, policy, ca: selfSignedCertificate().cert, ...options });
 }
 
 async function queueEvents(count: number, subscriptions = 1) {
-  const { tenantId } = await tenantFactory(prisma(), ctx.config.appSecret);
+  const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
   for (let i = 0; i < subscriptions; i += 1) {
-    await createWebhook({ prisma: prisma(), appSecret: ctx.config.appSecret, policy, tenantId, input: { url: receiver.url(`/hook/${i}`), events: ["*"] } });
+    await createWebhook({ prisma: prisma(), appSecret: ctx().config.appSecret, policy, tenantId, input: { url: receiver.url(`/hook/${i}`), events: ["*"] } });
   }
   for (let i = 0; i < count; i += 1) {
     await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: { ...eventExamples["invoice.settled"], amountSats: i + 1 } });
@@ -62,7 +59,7 @@ describe("crash and restart", () => {
     expect(claimed[0].attempts).toBe(1);
 
     // A restarted worker (fresh process state) does not touch it while the lease holds...
-    const restarted = newSender(second ?? ctx.db, { leaseMs: DEFAULT_LEASE_MS });
+    const restarted = newSender(second ?? ctx().db, { leaseMs: DEFAULT_LEASE_MS });
     try {
       expect(await restarted.pump()).toBe(0);
       // ...and sends it once the lease has lapsed, as attempt 2 with the same id.
@@ -87,7 +84,7 @@ describe("crash and restart", () => {
     // The first process stops before its worker ran at all.
     const before = newSender();
     await before.close();
-    const after = newSender(second ?? ctx.db);
+    const after = newSender(second ?? ctx().db);
     try {
       expect(await after.pump()).toBe(3);
       await after.drain();
@@ -102,7 +99,7 @@ describe("crash and restart", () => {
 describe("workers racing", () => {
   it("claims each due delivery exactly once across concurrent claimers", async () => {
     await queueEvents(60, 3);
-    const dbs = [ctx.db, second ?? ctx.db, ctx.db, second ?? ctx.db];
+    const dbs = [ctx().db, second ?? ctx().db, ctx().db, second ?? ctx().db];
     const claims = await Promise.all(dbs.map((db) => claimDueDeliveries({ prisma: db.prisma, limit: 200, perSubscription: 200, leaseMs: 60_000 })));
     const ids = claims.flat().map((c) => c.id);
     expect(ids).toHaveLength(180);
@@ -113,8 +110,8 @@ describe("workers racing", () => {
   it("two workers pumping the same queue send every delivery exactly once", async () => {
     const total = 150;
     await queueEvents(total / 3, 3);
-    const a = newSender(ctx.db, { maxInFlight: 16, perSubscription: 8 });
-    const b = newSender(second ?? ctx.db, { maxInFlight: 16, perSubscription: 8 });
+    const a = newSender(ctx().db, { maxInFlight: 16, perSubscription: 8 });
+    const b = newSender(second ?? ctx().db, { maxInFlight: 16, perSubscription: 8 });
     try {
       const deadline = Date.now() + 30_000;
       while ((await prisma().webhookDelivery.count({ where: { status: "succeeded" } })) < total) {
@@ -138,6 +135,6 @@ describe("workers racing", () => {
     const first = await claimDueDeliveries({ prisma: prisma(), limit: 100, perSubscription: 4, leaseMs: 60_000 });
     expect(first).toHaveLength(4);
     // Another worker sees the 4 leases and claims nothing more for that subscription.
-    expect(await claimDueDeliveries({ prisma: (second ?? ctx.db).prisma, limit: 100, perSubscription: 4, leaseMs: 60_000 })).toHaveLength(0);
+    expect(await claimDueDeliveries({ prisma: (second ?? ctx().db).prisma, limit: 100, perSubscription: 4, leaseMs: 60_000 })).toHaveLength(0);
   });
 });

@@ -7,7 +7,7 @@
 // (StreamViewer). Rendered only once JavaScript runs: no dead buttons.
 import { useId, useState } from "react";
 import { describePrice, formatSats } from "@/lib/pricing/describe-price.ts";
-import type { PricingModel } from "@/lib/pricing/quote.ts";
+import { isSessionModel, type PricingModel } from "@/lib/pricing/quote.ts";
 import { buildTryItForm, buildTryItRequest, type TryItEndpoint, type TryItProblem } from "@/lib/try-it/build-request.ts";
 import { isBusy, paymentStep } from "@/lib/try-it/try-it-run.ts";
 import { CreditPurchase } from "./credit-purchase.tsx";
@@ -37,8 +37,6 @@ export type TryItProps = {
   signedIn: boolean;
 };
 
-const SESSION_MODELS = new Set<PricingModel>(["token_bucket", "time_pass", "metered", "per_kb"]);
-
 export function TryIt({ endpoint, gatewayBase, devWallet, signedIn }: TryItProps) {
   const uid = useId();
   const [open, setOpen] = useState(false);
@@ -62,8 +60,7 @@ export function TryIt({ endpoint, gatewayBase, devWallet, signedIn }: TryItProps
   }
 
   const model = endpoint.pricingModel;
-  const isSessionModel = model !== null && SESSION_MODELS.has(model);
-  const session = isSessionModel ? held.session : null;
+  const session = isSessionModel(model) ? held.session : null;
   const credit = model === "per_request" ? held.credit : null;
   const busy = isBusy(run);
   const price = describePrice(endpoint);

@@ -6,9 +6,10 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent, type ReactNode } from "react";
-import { ENDPOINT_LIMITS, HTTP_METHODS, MODEL_FIELDS, PRICING_MODELS, pathParameterNames, type EndpointResponse, type PricingModel } from "../../../../lib/endpoints/schemas.ts";
+import { ENDPOINT_LIMITS, HTTP_METHODS, MODEL_FIELDS, pathParameterNames, type EndpointResponse } from "../../../../lib/endpoints/schemas.ts";
 import { previewChallengeBody } from "../../../../lib/payments/challenge-body.ts";
 import { describePrice } from "../../../../lib/pricing/describe-price.ts";
+import { PRICING_MODELS, type PricingModel } from "../../../../lib/pricing/quote.ts";
 import { CodeBlock } from "../../../components/code-block.tsx";
 import { apiFetch } from "../../_components/api-client.ts";
 import { Field } from "../../_components/field.tsx";

@@ -1,4 +1,4 @@
-// The L402 header grammar (INTEROP.md "L402 challenge" and "Credentials"), as pure functions with
+// The L402 header grammar (../shared/INTEROP.md "L402 challenge" and "Credentials"), as pure functions with
 // no Node-only imports: part of the client SDK, which the gateway and lib/l402 import it from:
 //   challenge:  WWW-Authenticate: L402 macaroon="<std base64>", invoice="<bolt11>"  (+ the same with LSAT)
 //   credential: Authorization: L402 <macaroon base64>:<preimage hex>               (LSAT accepted too)

@@ -3,7 +3,7 @@
 // mcp.json says), arguments = query/path/header parameters by name plus `body` for the JSON request
 // body, price and model in the description. Pure: no I/O.
 
-/** `x-l402-pricing` of an operation (INTEROP.md "Discovery"). */
+/** `x-l402-pricing` of an operation (../shared/INTEROP.md "Discovery"). */
 export type ToolPricing = {
   model: "per_request" | "per_kb" | "token_bucket" | "time_pass" | "metered";
   priceSats: number;
