@@ -2,13 +2,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// `@l402-hub/sdk[/…]` runs from the package's TypeScript sources, as tsc, tsx and Next resolve it
-// through tsconfig.json's `paths` (docs/decisions.md, "The SDK as a workspace package"): the same
-// mapping, read from there, so the two cannot drift.
+// tsconfig.json's `paths`, as tsc, tsx and Next resolve them: "@/…" from the repository root (the
+// one import style across folders), and `@l402-hub/sdk[/…]` from the package's TypeScript sources
+// (docs/decisions.md, "The SDK as a workspace package"). Read from there, so the two cannot drift.
 const tsconfigPaths: Record<string, string[]> = JSON.parse(readFileSync(new URL("./tsconfig.json", import.meta.url), "utf8")).compilerOptions.paths;
 // Exact patterns before wildcards, longer prefixes first: the first matching alias wins, as in tsc.
-const sdkAliases = Object.entries(tsconfigPaths)
-  .filter(([pattern]) => pattern.startsWith("@l402-hub/sdk"))
+const pathAliases = Object.entries(tsconfigPaths)
   .sort(([a], [b]) => Number(a.includes("*")) - Number(b.includes("*")) || b.length - a.length)
   .map(([pattern, [target]]) => ({
     find: new RegExp(`^${pattern.replace(/[/.]/g, "\\$&").replace("*", "(.+)")}$`),
@@ -16,7 +15,7 @@ const sdkAliases = Object.entries(tsconfigPaths)
   }));
 
 export default defineConfig({
-  resolve: { alias: sdkAliases },
+  resolve: { alias: pathAliases },
   test: {
     include: ["lib/**/*.test.ts", "packages/*/src/**/*.test.ts", "tests/**/*.test.ts", "scripts/**/*.test.ts", "examples/**/*.test.ts"],
     exclude: ["node_modules", "e2e", ".next", "packages/*/dist"],

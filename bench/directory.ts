@@ -10,10 +10,10 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import pg from "pg";
-import { loadConfig } from "../lib/config/index.ts";
-import { openDatabase } from "../lib/db/client.ts";
-import { getDirectoryEntry } from "../lib/directory/get-directory-entry.ts";
-import { listDirectory } from "../lib/directory/list-directory.ts";
+import { loadConfig } from "@/lib/config/index.ts";
+import { openDatabase } from "@/lib/db/client.ts";
+import { getDirectoryEntry } from "@/lib/directory/get-directory-entry.ts";
+import { listDirectory } from "@/lib/directory/list-directory.ts";
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const apis = Number(process.env.BENCH_APIS ?? 10_000);

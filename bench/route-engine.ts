@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PROFILES, type Profile, RouteEngine } from "../examples/route-planning/engine/index.ts";
+import { PROFILES, type Profile, RouteEngine } from "@/examples/route-planning/engine/index.ts";
 
 function random(seed: number) {
   return () => {

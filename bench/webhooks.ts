@@ -12,7 +12,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import { startHttpsReceiver, selfSignedCertificate } from "../tests/webhooks/https-receiver.ts";
+import { startHttpsReceiver, selfSignedCertificate } from "@/tests/webhooks/https-receiver.ts";
 
 const self = fileURLToPath(import.meta.url);
 
@@ -39,12 +39,12 @@ if (process.argv.includes("--receivers")) {
 async function main() {
   if (process.env.BENCH_DB === "pglite") delete process.env.DATABASE_URL;
   else process.env.DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/postgres";
-  const { createTestContext } = await import("../tests/helpers/context.ts");
-  const { WebhookSender } = await import("../lib/webhooks/deliver.ts");
-  const { dispatchOutbox } = await import("../lib/webhooks/dispatch-outbox.ts");
-  const { createWebhook } = await import("../lib/webhooks/create-webhook.ts");
-  const { eventExamples } = await import("../lib/events/catalogue.ts");
-  const { tenantFactory } = await import("../prisma/factories.ts");
+  const { createTestContext } = await import("@/tests/helpers/context.ts");
+  const { WebhookSender } = await import("@/lib/webhooks/deliver.ts");
+  const { dispatchOutbox } = await import("@/lib/webhooks/dispatch-outbox.ts");
+  const { createWebhook } = await import("@/lib/webhooks/create-webhook.ts");
+  const { eventExamples } = await import("@/lib/events/catalogue.ts");
+  const { tenantFactory } = await import("@/prisma/factories.ts");
 
   const seconds = Number(process.env.BENCH_SECONDS ?? 4);
   const pairs = Number(process.env.BENCH_PAIRS ?? 3);

@@ -1,11 +1,11 @@
 // Building blocks for the seed, the tests and the e2e suite: real domain functions, sensible
 // defaults, every field overridable.
 import { randomBytes } from "node:crypto";
-import { sealSecret } from "../lib/crypto/secret-box.ts";
-import type { PrismaClient } from "../lib/db/client.ts";
-import type { Prisma } from "../lib/db/generated/client.ts";
-import { createTenant, type CreateTenantInput, type CreatedTenant } from "../lib/tenants/create-tenant.ts";
-import { generateWebhookSecret } from "../lib/webhooks/sign.ts";
+import { sealSecret } from "@/lib/crypto/secret-box.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { Prisma } from "@/lib/db/generated/client.ts";
+import { createTenant, type CreateTenantInput, type CreatedTenant } from "@/lib/tenants/create-tenant.ts";
+import { generateWebhookSecret } from "@/lib/webhooks/sign.ts";
 
 /** A tenant with owner and API key; the slug is random unless given. */
 export async function tenantFactory(

@@ -1,8 +1,8 @@
 // `npm run db:seed`: creates the demo tenant in the configured database (idempotent).
-import { getConfig } from "../lib/config/index.ts";
-import { openDatabase, databaseOptionsFrom } from "../lib/db/client.ts";
-import { seedDemoTenant } from "../lib/demo/seed-demo.ts";
-import { DevLightningNode } from "../lib/lightning/dev-node.ts";
+import { getConfig } from "@/lib/config/index.ts";
+import { openDatabase, databaseOptionsFrom } from "@/lib/db/client.ts";
+import { seedDemoTenant } from "@/lib/demo/seed-demo.ts";
+import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
 
 const config = getConfig();
 const db = await openDatabase(databaseOptionsFrom(config));

@@ -2,7 +2,7 @@
 // Talks HTTP to a running platform (SITE_URL) with HUB_ADMIN_TOKEN, exactly like any other client.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { getConfig, type Config } from "../lib/config/index.ts";
+import { getConfig, type Config } from "@/lib/config/index.ts";
 
 /** Printed by --help and after a usage error. */
 export const USAGE = `Usage: npm run hub -- <command> [options]

@@ -2,7 +2,7 @@
 // migrations up to prisma/schema.prisma. Usage: npm run db:migration -- add_something
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { diffMigrationsToSchema } from "../lib/db/schema-diff.ts";
+import { diffMigrationsToSchema } from "@/lib/db/schema-diff.ts";
 
 const name = (process.argv[2] ?? "").replace(/[^a-z0-9_]/gi, "_").toLowerCase();
 if (!name) {

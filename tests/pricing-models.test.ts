@@ -3,7 +3,7 @@
 // MCP tools' `x-l402-pricing` model, the session models its client recognises in a 402 body): this
 // holds the SDK's lists equal to the platform's, by type and by behaviour.
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { PRICING_MODELS, SESSION_MODELS, type PricingModel, type SessionModel } from "../lib/pricing/quote.ts";
+import { PRICING_MODELS, SESSION_MODELS, type PricingModel, type SessionModel } from "@/lib/pricing/quote.ts";
 import { createL402Client, L402Error, type L402ClientEvent, type PricingModelName } from "@l402-hub/sdk/client";
 import type { ToolPricing } from "@l402-hub/sdk/mcp";
 

@@ -2,7 +2,7 @@
 // client and toasts, and shows who is signed in with a sign-out button.
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import { signOut } from "../../lib/auth/next-auth.ts";
+import { signOut } from "@/lib/auth/next-auth.ts";
 import { DashboardProviders } from "./_components/providers.tsx";
 import { requireUser } from "./session.ts";
 

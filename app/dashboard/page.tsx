@@ -1,8 +1,8 @@
 // /dashboard: the user's workspaces. One workspace opens directly; none shows how to start.
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { getServerContext } from "../../lib/server-context.ts";
-import { listWorkspacesForUser } from "../../lib/workspaces/list-workspaces.ts";
+import { getServerContext } from "@/lib/server-context.ts";
+import { listWorkspacesForUser } from "@/lib/workspaces/list-workspaces.ts";
 import { CreateWorkspaceForm } from "./_components/create-workspace-form.tsx";
 import { requireUser } from "./session.ts";
 

@@ -4,10 +4,10 @@
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
-import { safeCallbackUrl } from "../../lib/auth/callback-url.ts";
-import { auth } from "../../lib/auth/next-auth.ts";
-import { getServerContext } from "../../lib/server-context.ts";
-import { getWorkspaceForUser } from "../../lib/workspaces/list-workspaces.ts";
+import { safeCallbackUrl } from "@/lib/auth/callback-url.ts";
+import { auth } from "@/lib/auth/next-auth.ts";
+import { getServerContext } from "@/lib/server-context.ts";
+import { getWorkspaceForUser } from "@/lib/workspaces/list-workspaces.ts";
 
 /** A same-site path to return to after sign-in (lib/auth/callback-url.ts); anything else becomes /dashboard. */
 export { safeCallbackUrl };

@@ -6,11 +6,11 @@ import { listDirectory } from "@/lib/directory/list-directory.ts";
 import { listDirectoryTags } from "@/lib/directory/list-tags.ts";
 import { parseDirectoryQueryLenient, type DirectoryQuery } from "@/lib/directory/schemas.ts";
 import { getServerContext } from "@/lib/server-context.ts";
-import { ApiCard } from "../components/api-card.tsx";
-import { directoryHref, type DirectoryLinkState } from "../components/directory-href.ts";
-import { EmptyState } from "../components/empty-state.tsx";
-import { Pagination } from "../components/pagination.tsx";
-import { SearchForm } from "../components/search-form.tsx";
+import { ApiCard } from "@/app/components/api-card.tsx";
+import { directoryHref, type DirectoryLinkState } from "@/app/components/directory-href.ts";
+import { EmptyState } from "@/app/components/empty-state.tsx";
+import { Pagination } from "@/app/components/pagination.tsx";
+import { SearchForm } from "@/app/components/search-form.tsx";
 
 // Reads the database on every request; `next build` must not need one.
 export const dynamic = "force-dynamic";

@@ -5,7 +5,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { paymentSteps, pricingModelGuide } from "@/lib/directory/payment-guide.ts";
 import { getServerContext } from "@/lib/server-context.ts";
-import { CodeBlock } from "../components/code-block.tsx";
+import { CodeBlock } from "@/app/components/code-block.tsx";
 
 // SITE_URL and the gateway address template are read at request time.
 export const dynamic = "force-dynamic";

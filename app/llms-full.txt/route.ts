@@ -1,6 +1,6 @@
 // GET /llms-full.txt: every listed API with every endpoint, price, parameters and example.
-import { streamLlmsFull } from "../../lib/directory/llms-txt.ts";
-import { getServerContext } from "../../lib/server-context.ts";
+import { streamLlmsFull } from "@/lib/directory/llms-txt.ts";
+import { getServerContext } from "@/lib/server-context.ts";
 
 export const dynamic = "force-dynamic";
 

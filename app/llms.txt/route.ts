@@ -1,8 +1,8 @@
 // GET /llms.txt: what the platform is, how to pay, the pricing models and the top 20 APIs (llmstxt.org).
-import { listTopApis } from "../../lib/directory/top-apis.ts";
-import { buildLlmsTxt, llmsTopCount } from "../../lib/directory/llms-txt.ts";
-import { listedTenantWhere } from "../../lib/directory/listing-rule.ts";
-import { getServerContext } from "../../lib/server-context.ts";
+import { listTopApis } from "@/lib/directory/top-apis.ts";
+import { buildLlmsTxt, llmsTopCount } from "@/lib/directory/llms-txt.ts";
+import { listedTenantWhere } from "@/lib/directory/listing-rule.ts";
+import { getServerContext } from "@/lib/server-context.ts";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@
 // polls until the k1 is signed; the poll then sets the session cookie and we go on.
 import { QRCodeSVG } from "qrcode.react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useBrowserValue } from "../components/use-browser-value.ts";
+import { useBrowserValue } from "@/app/components/use-browser-value.ts";
 
 type Challenge = { k1: string; lnurl: string; expiresAt: string };
 type WebLN = { enable(): Promise<void>; lnurl(lnurl: string): Promise<unknown> };

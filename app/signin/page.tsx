@@ -2,9 +2,9 @@
 // A signed-in visitor goes straight to where they were headed.
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { auth, emailSignInEnabled, signIn } from "../../lib/auth/next-auth.ts";
-import { getServerContext } from "../../lib/server-context.ts";
-import { safeCallbackUrl } from "../dashboard/session.ts";
+import { auth, emailSignInEnabled, signIn } from "@/lib/auth/next-auth.ts";
+import { getServerContext } from "@/lib/server-context.ts";
+import { safeCallbackUrl } from "@/app/dashboard/session.ts";
 import { LightningSignIn } from "./lightning-sign-in.tsx";
 
 export const metadata: Metadata = { title: "Sign in", robots: { index: false } };

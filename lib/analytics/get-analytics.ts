@@ -2,8 +2,8 @@
 // paid requests, served, refunds and origin errors from UsageCounter (which the gateway writes),
 // and earnings from the settled invoices themselves (the ledger, never a second count), bucketed
 // by UTC day, ISO week (Monday) or month, with empty buckets filled in.
-import { Prisma, type PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
+import { Prisma, type PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 import { defaultBuckets, maxBuckets, type AnalyticsQuery, type AnalyticsResponse, type Granularity } from "./schemas.ts";
 
 const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
 // The analytics query (GET /api/tenants/:tenantId/analytics) and its response.
 import { z } from "zod";
-import { AppError } from "../errors/index.ts";
+import { AppError } from "@/lib/errors/index.ts";
 
 export const granularities = ["day", "week", "month"] as const;
 export type Granularity = (typeof granularities)[number];

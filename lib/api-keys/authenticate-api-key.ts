@@ -1,6 +1,6 @@
 // Workspace API key check: keys are stored as SHA-256 hashes, so a lookup by hash is the check.
-import { hashToken } from "../crypto/secret-box.ts";
-import type { PrismaClient } from "../db/client.ts";
+import { hashToken } from "@/lib/crypto/secret-box.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 
 /** lastUsedAt is written at most this often per key, so a busy key costs no write per request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;

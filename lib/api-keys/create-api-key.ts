@@ -1,6 +1,6 @@
 // Issues a new workspace API key; only its hash is stored, the key is returned once.
-import type { PrismaClient } from "../db/client.ts";
-import { newApiKey } from "../tenants/create-tenant.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { newApiKey } from "@/lib/tenants/create-tenant.ts";
 
 export type CreateApiKeyOptions = { prisma: PrismaClient; tenantId: string; name: string };
 

@@ -1,5 +1,5 @@
 // Lists a workspace's API keys, revoked ones included (so a provider can see what was cut off).
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 
 export type ListApiKeysOptions = { prisma: PrismaClient; tenantId: string };
 

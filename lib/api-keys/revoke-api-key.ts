@@ -1,6 +1,6 @@
 // Revokes a workspace API key. Every request looks the key up, so revocation is immediate.
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 
 export type RevokeApiKeyOptions = { prisma: PrismaClient; tenantId: string; apiKeyId: string; now?: Date };
 

@@ -1,8 +1,8 @@
 // The wrapper of the public directory API routes (spec 4.3, 5.2): no authentication, the directory
 // rate limits (lib/directory/rate-limit.ts) before anything else, the one error model of withErrors,
 // and CORS open to every origin so browser agents and other directories can read it.
-import { checkDirectoryRateLimit, requestClientIp, type DirectoryRateLimits } from "../directory/rate-limit.ts";
-import { getServerContext } from "../server-context.ts";
+import { checkDirectoryRateLimit, requestClientIp, type DirectoryRateLimits } from "@/lib/directory/rate-limit.ts";
+import { getServerContext } from "@/lib/server-context.ts";
 import { withErrors, type RouteArgs, type RouteHandler } from "./handler.ts";
 
 /** Response headers every directory API answer carries. */

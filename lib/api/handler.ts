@@ -3,11 +3,11 @@
 // error body `{error: {code, message, details?}}`. Handlers only parse, call one lib function and
 // shape the response.
 import { z } from "zod";
-import { authenticateApiKey } from "../api-keys/authenticate-api-key.ts";
-import { safeEqual } from "../crypto/secret-box.ts";
-import { AppError, toErrorResponse, validationError } from "../errors/index.ts";
+import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key.ts";
+import { safeEqual } from "@/lib/crypto/secret-box.ts";
+import { AppError, toErrorResponse, validationError } from "@/lib/errors/index.ts";
 import { readBoundedBody } from "./read-bounded-body.ts";
-import { getServerContext, type ServerContext } from "../server-context.ts";
+import { getServerContext, type ServerContext } from "@/lib/server-context.ts";
 
 /** Dynamic route segments as Next 16 passes them (a promise). */
 export type RouteParams = Record<string, string>;
@@ -132,7 +132,7 @@ export function withSignedInUser<S extends z.ZodType | undefined = undefined>(
   return run(
     opts,
     async (req, _params, ctx) => {
-      const { getSignedInUserId } = await import("../auth/next-auth.ts");
+      const { getSignedInUserId } = await import("@/lib/auth/next-auth.ts");
       const userId = await getSignedInUserId();
       if (!userId) throw new AppError("unauthorized", "Sign in first: this needs a signed-in session");
       assertSameSiteWrite(req, ctx);
@@ -168,7 +168,7 @@ export function withAdmin<S extends z.ZodType | undefined = undefined>(
  * API-key requests (and tests) never load it.
  */
 async function sessionPrincipal(req: Request, tenantId: string, ctx: ServerContext): Promise<Principal> {
-  const { getSignedInUserId } = await import("../auth/next-auth.ts");
+  const { getSignedInUserId } = await import("@/lib/auth/next-auth.ts");
   const userId = await getSignedInUserId();
   if (!userId) throw new AppError("unauthorized", "Your session has expired; sign in again");
   const membership = await ctx.db.prisma.membership.findUnique({

@@ -2,7 +2,7 @@
 // body, or one whose Content-Length understates it, costs at most the limit (plus the chunk in
 // flight) before the 413, never its full size. A Content-Length above the limit is refused before
 // any byte is read.
-import { AppError } from "../errors/index.ts";
+import { AppError } from "@/lib/errors/index.ts";
 
 /** The 413 every bounded reader answers, naming the limit. */
 export function bodyTooLarge(maxBytes: number): AppError {

@@ -5,10 +5,10 @@
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import type { NextAuthConfig } from "next-auth";
 import Nodemailer from "next-auth/providers/nodemailer";
-import type { Config } from "../config/index.ts";
-import type { PrismaClient } from "../db/client.ts";
-import type { Logger } from "../logging/logger.ts";
-import { acceptInvitations } from "../workspaces/members.ts";
+import type { Config } from "@/lib/config/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { Logger } from "@/lib/logging/logger.ts";
+import { acceptInvitations } from "@/lib/workspaces/members.ts";
 import { siteRedirectUrl } from "./callback-url.ts";
 import { githubProvider } from "./github-provider.ts";
 import { deliverSignInMail } from "./sign-in-mail.ts";

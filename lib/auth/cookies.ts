@@ -1,6 +1,6 @@
 // Set-Cookie values for the LNURL-auth flow: the browser-binding cookie of a challenge, and the
 // Auth.js database-session cookie (same name and attributes Auth.js uses, so its adapter reads it).
-import { LNURL_BROWSER_COOKIE } from "../config/platform-cookies.ts";
+import { LNURL_BROWSER_COOKIE } from "@/lib/config/platform-cookies.ts";
 
 /** Auth.js's session cookie name: `__Secure-` prefixed on https sites. */
 export function sessionCookieName(siteUrl: string): string {

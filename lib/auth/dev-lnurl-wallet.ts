@@ -2,7 +2,7 @@
 // linking key derived from APP_SECRET and the site's domain, like LUD-05 derives one per domain
 // from a wallet seed. Everyone using one dev install signs in as the same "dev wallet" user.
 import { getPublicKey, signAsync, utils as secpUtils } from "@noble/secp256k1";
-import { deriveKey } from "../crypto/secret-box.ts";
+import { deriveKey } from "@/lib/crypto/secret-box.ts";
 import { compactToDer } from "./der-signature.ts";
 
 /** The dev wallet's linking key pair for a domain. */

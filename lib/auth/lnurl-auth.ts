@@ -5,9 +5,9 @@
 // updates), expires after CHALLENGE_TTL_MS, and only the browser that asked can claim it.
 import { randomBytes } from "node:crypto";
 import { verifyAsync } from "@noble/secp256k1";
-import { hashToken, safeEqual } from "../crypto/secret-box.ts";
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
+import { hashToken, safeEqual } from "@/lib/crypto/secret-box.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 import { derToCompact } from "./der-signature.ts";
 import { encodeLnurl } from "./lnurl.ts";
 

@@ -11,8 +11,8 @@ import { Auth, raw, skipCSRFCheck } from "@auth/core";
 import NextAuth, { type NextAuthConfig } from "next-auth";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { createLogger } from "../logging/logger.ts";
-import { getServerContext } from "../server-context.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { getServerContext } from "@/lib/server-context.ts";
 import { AUTH_BASE_PATH, buildAuthConfig, siteOrigin } from "./auth-config.ts";
 
 export { emailSignInEnabled } from "./auth-config.ts";

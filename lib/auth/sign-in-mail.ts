@@ -2,9 +2,9 @@
 // without SMTP, printed to the log and kept in the database for /dev/mailbox (shared by every web
 // process of an install). Production without SMTP_URL offers no e-mail sign-in at all.
 import { createTransport } from "nodemailer";
-import type { Config } from "../config/index.ts";
-import type { PrismaClient } from "../db/client.ts";
-import type { Logger } from "../logging/logger.ts";
+import type { Config } from "@/lib/config/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { Logger } from "@/lib/logging/logger.ts";
 
 /** How many mails /dev/mailbox shows. */
 export const DEV_MAILBOX_SIZE = 25;

@@ -1,8 +1,8 @@
 // The demo tenant's origin, served by the web app under /api/demo. Like any well-behaved origin
 // it verifies the gateway's signature (spec 5.4) with our own SDK helper and refuses the rest.
-import type { KeyValueStore } from "../store/types.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
 import { verifyGatewayRequest } from "@l402-hub/sdk/origin";
-import type { OriginSecrets } from "../tenants/secrets.ts";
+import type { OriginSecrets } from "@/lib/tenants/secrets.ts";
 
 const fortunes = [
   "A watched mempool never clears.",

@@ -1,9 +1,9 @@
 // The demo tenant a fresh embedded install starts with, so the home page and the directory are
 // not empty and the whole L402 flow can be tried with curl (README). Idempotent.
-import type { Config } from "../config/index.ts";
-import type { PrismaClient } from "../db/client.ts";
-import type { DevLightningNode } from "../lightning/dev-node.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
+import type { Config } from "@/lib/config/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
 
 export const demoTenant = {
   slug: "demo",

@@ -1,7 +1,7 @@
 // Pays an invoice of the dev Lightning node (dev wallets, the WebLN shim, tests). Only exists
 // while the dev node is on; its refusals keep their stable code in `details.reason`.
-import { AppError, type ErrorCode } from "../errors/index.ts";
-import { DevPaymentError, type DevLightningNode, type DevPayment, type DevPaymentErrorCode } from "../lightning/index.ts";
+import { AppError, type ErrorCode } from "@/lib/errors/index.ts";
+import { DevPaymentError, type DevLightningNode, type DevPayment, type DevPaymentErrorCode } from "@/lib/lightning/index.ts";
 
 export type PayDevInvoiceOptions = { devNode: DevLightningNode | null; invoice: string };
 

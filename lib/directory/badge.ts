@@ -4,7 +4,7 @@
 // words, so the colour is never the only carrier of the health state.
 import { makeBadge } from "badge-maker";
 import { z } from "zod";
-import { describePriceRange } from "../pricing/describe-price.ts";
+import { describePriceRange } from "@/lib/pricing/describe-price.ts";
 import type { DirectoryEntry } from "./schemas.ts";
 
 export const badgeStyles = ["flat", "flat-square", "plastic", "for-the-badge", "social"] as const;

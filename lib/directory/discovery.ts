@@ -2,8 +2,8 @@
 // l402-gateway.json (our discovery metadata, schema in docs/discovery.md), openapi.json (./openapi.ts)
 // and mcp.json (./mcp-config.ts). Any other name under /.well-known/ is 404: the prefix is reserved
 // for discovery and never reaches the origin. No Next or gateway imports: the gateway calls this.
-import { gatewayUrlFor, type Config } from "../config/index.ts";
-import type { PrismaClient } from "../db/client.ts";
+import { gatewayUrlFor, type Config } from "@/lib/config/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 import { endpointDisplayOrder, toEndpointDetail } from "./entry-shape.ts";
 import { listedTenantWhere } from "./listing-rule.ts";
 import { buildMcpConfig, mcpPackage } from "./mcp-config.ts";

@@ -1,7 +1,7 @@
 // Turns database rows into the spec's directory shapes (pure). Every directory surface goes
 // through here so the list, the detail page and later the feed and llms.txt agree field by field.
-import { gatewayUrlFor, type Config } from "../config/index.ts";
-import type { Endpoint, Tenant } from "../db/generated/client.ts";
+import { gatewayUrlFor, type Config } from "@/lib/config/index.ts";
+import type { Endpoint, Tenant } from "@/lib/db/generated/client.ts";
 import {
   endpointParameterSchema,
   type DirectoryEntry,

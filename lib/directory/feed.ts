@@ -1,9 +1,9 @@
 // `{api_url}/directory/feed.json`: JSON Feed 1.1 of the most recently listed APIs (spec 2.4, 4.3),
 // each item carrying the `_hub` extension {slug, gateway, endpointCount, endpoints}. Served as
 // application/feed+json. Recency is the tenant's creation time, as `sort=recent` in the list.
-import { gatewayUrlFor, type Config } from "../config/index.ts";
-import type { PrismaClient } from "../db/client.ts";
-import { describePriceRange, describePricingModels } from "../pricing/describe-price.ts";
+import { gatewayUrlFor, type Config } from "@/lib/config/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { describePriceRange, describePricingModels } from "@/lib/pricing/describe-price.ts";
 import { endpointDisplayOrder, toEndpointEntry } from "./entry-shape.ts";
 import { listedTenantWhere } from "./listing-rule.ts";
 

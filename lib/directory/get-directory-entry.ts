@@ -1,6 +1,6 @@
 // One listed API in full (spec 4.3 `GET /directory/:slug`, detail view of spec 2.4).
-import type { Config } from "../config/index.ts";
-import type { PrismaClient } from "../db/client.ts";
+import type { Config } from "@/lib/config/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 import { endpointDisplayOrder, toDirectoryEntry, toEndpointDetail } from "./entry-shape.ts";
 import { listedTenantWhere } from "./listing-rule.ts";
 import { loadQuality } from "./quality.ts";

@@ -1,6 +1,6 @@
 // The 7-day health history of one API for its page's sparkline: uptime per 6-hour bucket from the
 // worker's HealthSample rows (active endpoints only, as in ./quality.ts). Oldest bucket first.
-import { Prisma, type PrismaClient } from "../db/client.ts";
+import { Prisma, type PrismaClient } from "@/lib/db/client.ts";
 import { qualityWindowDays } from "./quality.ts";
 
 /** Hours per bucket: 28 bars over 7 days, readable at sparkline size. */

@@ -1,5 +1,5 @@
 // Slugs of every listed API with their last change, for the sitemap (and later the JSON feed).
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 import { listedTenantWhere } from "./listing-rule.ts";
 
 export type ListedSlug = { slug: string; updatedAt: Date };

@@ -2,8 +2,8 @@
 // full-text search (./search-query.ts) and a tag, sorted, paginated, shaped per spec 2.4.
 // `relevance` orders by search rank, or alphabetically by name without a search; `recent` puts
 // the newest listings first.
-import type { Config } from "../config/index.ts";
-import { Prisma, type PrismaClient } from "../db/client.ts";
+import type { Config } from "@/lib/config/index.ts";
+import { Prisma, type PrismaClient } from "@/lib/db/client.ts";
 import { endpointDisplayOrder, endpointRowSelect, toDirectoryEntry } from "./entry-shape.ts";
 import { listDirectoryTags } from "./list-tags.ts";
 import { listedTenantSql } from "./listing-rule.ts";

@@ -1,5 +1,5 @@
 // Tags of the listed APIs with how many APIs carry each (the categories view of spec 4.3).
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 import type { TagCount } from "./schemas.ts";
 
 /**

@@ -1,6 +1,6 @@
 // When a hosted tenant appears in the public directory, in both query languages we use (a Prisma
 // filter and a SQL fragment). tests/directory/listing-rules.test.ts holds both to the rule below.
-import { Prisma } from "../db/client.ts";
+import { Prisma } from "@/lib/db/client.ts";
 
 /**
  * A tenant is listed when it is active (not suspended or inactive), has not opted out

@@ -3,10 +3,10 @@
 // with how to pay, the five pricing models and the top 20 APIs; and `/llms-full.txt` with every
 // listed API and every endpoint (price, parameters, example), streamed page by page so a directory
 // of thousands of APIs never sits in memory at once.
-import type { Config } from "../config/index.ts";
-import type { PrismaClient } from "../db/client.ts";
-import { describePrice, describePriceRange } from "../pricing/describe-price.ts";
-import { prettyJson } from "../format/pretty-json.ts";
+import type { Config } from "@/lib/config/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { describePrice, describePriceRange } from "@/lib/pricing/describe-price.ts";
+import { prettyJson } from "@/lib/format/pretty-json.ts";
 import { callExample } from "./call-example.ts";
 import { endpointDisplayOrder, toDirectoryEntry, toEndpointDetail } from "./entry-shape.ts";
 import { listedTenantWhere } from "./listing-rule.ts";

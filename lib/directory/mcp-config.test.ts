@@ -2,7 +2,7 @@
 // exact version, so it works on any machine; the local checkout's entry only with dev features on.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../config/index.ts";
+import { loadConfig } from "@/lib/config/index.ts";
 import { buildMcpConfig, localCheckoutServerName, mcpPackage, mcpServerName, walletPlaceholder } from "./mcp-config.ts";
 
 const sdkPackage = JSON.parse(readFileSync(new URL("../../packages/sdk/package.json", import.meta.url), "utf8")) as { name: string; version: string; bin: Record<string, string> };

@@ -11,7 +11,7 @@
 // caps what it may spend. docs/discovery.md documents the contract.
 import path from "node:path";
 import sdkPackage from "@l402-hub/sdk/package.json" with { type: "json" };
-import { gatewayUrlFor, type Config } from "../config/index.ts";
+import { gatewayUrlFor, type Config } from "@/lib/config/index.ts";
 import { inputSchema, operationName, type DocumentedEndpoint } from "./openapi.ts";
 
 export type McpConfigApi = {

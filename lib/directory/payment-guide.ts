@@ -1,6 +1,6 @@
 // How to pay an L402 endpoint and what the five pricing models mean, written once for every
 // surface that explains it (the /docs page, llms.txt, llms-full.txt). Pure data, spec 1.2 and 2.2.
-import type { PricingModel } from "../pricing/quote.ts";
+import type { PricingModel } from "@/lib/pricing/quote.ts";
 
 /** One pricing model in plain words (spec 2.2), with the fields of the rule it uses. */
 export type PricingModelGuide = { model: PricingModel; name: string; summary: string; fields: string[] };

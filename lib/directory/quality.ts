@@ -11,7 +11,7 @@
 //
 // The numbers are read from EndpointHealthDay, which a trigger on HealthSample keeps (migration
 // directory_rollups): at most 7 rows per endpoint, whatever the probe cadence.
-import { Prisma, type PrismaClient } from "../db/client.ts";
+import { Prisma, type PrismaClient } from "@/lib/db/client.ts";
 import type { HealthQuality } from "./schemas.ts";
 
 /** How many UTC days (today included) the quality window spans. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../store/memory.ts";
+import { MemoryStore } from "@/lib/store/memory.ts";
 import { checkDirectoryRateLimit } from "./rate-limit.ts";
 
 const limits = { perPathPerMinute: 3, overallPerMinute: 5 };

@@ -3,8 +3,8 @@
 // template (`/directory/:slug`), so walking every slug shares one budget (docs/decisions.md).
 // Counters live in the KeyValueStore (Redis when configured, so every web instance shares them).
 // "Per IP" counts an IPv6 caller by its /64, as the gateway does (lib/client-address.ts).
-import { rateLimitClient } from "../client-address.ts";
-import type { KeyValueStore } from "../store/types.ts";
+import { rateLimitClient } from "@/lib/client-address.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
 
 export type DirectoryRateLimits = { perPathPerMinute: number; overallPerMinute: number };
 

@@ -1,7 +1,7 @@
 // The directory resource (spec 2.4, 4.3): the list query, and the entry shapes every directory
 // surface returns (HTML pages, the JSON API, feeds). One file so routes, pages and the SDK agree.
 import { z } from "zod";
-import { PRICING_MODELS } from "../pricing/quote.ts";
+import { PRICING_MODELS } from "@/lib/pricing/quote.ts";
 
 const pricingModelSchema = z.enum(PRICING_MODELS);
 

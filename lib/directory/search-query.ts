@@ -11,7 +11,7 @@
 //   search is similar to its name (trigrams, at least 4 characters: "markte intel").
 // - Relevance = ts_rank with weights name/slug 1.0, tags 0.4, description 0.2, endpoints 0.1,
 //   plus 1 for an exact name or slug, plus half the trigram similarity to the name.
-import { Prisma } from "../db/client.ts";
+import { Prisma } from "@/lib/db/client.ts";
 
 /** At most this many words of a search are used; the rest add cost, not precision. */
 export const maxSearchWords = 8;

@@ -1,8 +1,8 @@
 // The "top" listed APIs (llms.txt's top 20, the home page's featured APIs): the ones people
 // actually call. Rule (docs/decisions.md, Directory): most requests served in the last 30 days
 // (UsageCounter.servedRequests, which the gateway counts for 2xx responses only), then the newest.
-import type { Config } from "../config/index.ts";
-import { Prisma, type PrismaClient } from "../db/client.ts";
+import type { Config } from "@/lib/config/index.ts";
+import { Prisma, type PrismaClient } from "@/lib/db/client.ts";
 import { loadDirectoryEntries } from "./list-directory.ts";
 import { listedTenantSql } from "./listing-rule.ts";
 import type { DirectoryEntry } from "./schemas.ts";

@@ -1,5 +1,5 @@
 // Conversion between a validated EndpointConfig and the Endpoint row (JSON columns, SQL NULLs).
-import { Prisma } from "../db/client.ts";
+import { Prisma } from "@/lib/db/client.ts";
 import type { EndpointConfig, EndpointParameter, HttpMethod } from "./schemas.ts";
 
 export type EndpointRow = Prisma.EndpointGetPayload<object>;

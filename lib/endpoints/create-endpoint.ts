@@ -1,9 +1,9 @@
 // Creates an endpoint; publishing the first active priced endpoint starts the workspace's trial.
-import { isUniqueViolation, type PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
-import type { KeyValueStore } from "../store/types.ts";
-import { publishConfigChanged } from "../tenants/config-events.ts";
-import { startTrialIfUnset } from "../tenants/start-trial.ts";
+import { isUniqueViolation, type PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
+import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
+import { startTrialIfUnset } from "@/lib/tenants/start-trial.ts";
 import { duplicateEndpointMessage, toEndpointColumns, type EndpointRow } from "./columns.ts";
 import type { EndpointConfig } from "./schemas.ts";
 

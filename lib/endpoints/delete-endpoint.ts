@@ -1,9 +1,9 @@
 // Deletes an endpoint, unless consumers still hold paid sessions on it (their balances would go
 // with it: PaymentSession rows cascade). Deactivating (isActive false) is the way out then.
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
-import type { KeyValueStore } from "../store/types.ts";
-import { publishConfigChanged } from "../tenants/config-events.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
+import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
 
 export type DeleteEndpointOptions = {
   prisma: PrismaClient;

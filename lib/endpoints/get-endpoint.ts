@@ -1,6 +1,6 @@
 // Reads one endpoint of a workspace, scoped by tenant in the query itself.
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 import type { EndpointRow } from "./columns.ts";
 
 export type GetEndpointOptions = { prisma: PrismaClient; tenantId: string; endpointId: string };

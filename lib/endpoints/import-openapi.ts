@@ -9,11 +9,11 @@
 // example -> exampleRequest; the first JSON example of a 2xx response -> exampleResponse;
 // `x-l402-pricing` -> pricing (absent: free); `x-streaming` -> streaming. Local `$ref`s are followed.
 import { z } from "zod";
-import { isUniqueViolation, type PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
-import type { KeyValueStore } from "../store/types.ts";
-import { publishConfigChanged } from "../tenants/config-events.ts";
-import { startTrialIfUnset } from "../tenants/start-trial.ts";
+import { isUniqueViolation, type PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
+import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
+import { startTrialIfUnset } from "@/lib/tenants/start-trial.ts";
 import { toEndpointColumns, type EndpointRow } from "./columns.ts";
 import { endpointCreateSchema, endpointResponseSchema, HTTP_METHODS, PARAMETER_TYPES, type EndpointConfig } from "./schemas.ts";
 

@@ -1,6 +1,6 @@
 // The latest health probe of each endpoint of a workspace (lib/health/monitor.ts writes them every
 // 5 minutes), for the dashboard's endpoint list: up or failing now, with the status and latency.
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 
 export type LatestProbe = { ok: boolean; statusCode: number | null; latencyMs: number | null; error: string | null; checkedAt: Date };
 

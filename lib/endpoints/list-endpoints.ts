@@ -1,5 +1,5 @@
 // Lists a workspace's endpoints (not paginated: a workspace has tens of endpoints, not thousands).
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 import type { EndpointRow } from "./columns.ts";
 
 export type ListEndpointsOptions = { prisma: PrismaClient; tenantId: string };

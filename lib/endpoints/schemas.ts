@@ -7,7 +7,7 @@
 // tokenBudget after switching token_bucket -> per_request) are cleared, while the same field sent
 // in the PATCH body is rejected. See mergeEndpointUpdate in update-endpoint.ts.
 import { z } from "zod";
-import { PRICING_MODELS, type PricingModel } from "../pricing/quote.ts";
+import { PRICING_MODELS, type PricingModel } from "@/lib/pricing/quote.ts";
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];

@@ -1,10 +1,10 @@
 // Updates an endpoint: the patch is merged into the stored configuration and the merged result is
 // validated as a whole (the pricing rules span several fields).
-import { isUniqueViolation, type PrismaClient } from "../db/client.ts";
-import { AppError, validationError } from "../errors/index.ts";
-import type { KeyValueStore } from "../store/types.ts";
-import { publishConfigChanged } from "../tenants/config-events.ts";
-import { startTrialIfUnset } from "../tenants/start-trial.ts";
+import { isUniqueViolation, type PrismaClient } from "@/lib/db/client.ts";
+import { AppError, validationError } from "@/lib/errors/index.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
+import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
+import { startTrialIfUnset } from "@/lib/tenants/start-trial.ts";
 import { duplicateEndpointMessage, fromEndpointRow, toEndpointColumns, type EndpointRow } from "./columns.ts";
 import {
   MODEL_FIELDS,

@@ -2,7 +2,7 @@
 // example of each. Producers write events with enqueueEvent (./enqueue-event.ts), which checks the
 // data against these schemas; docs/webhooks.md documents the same shapes and examples.
 import { z } from "zod";
-import { SESSION_MODELS } from "../pricing/quote.ts";
+import { SESSION_MODELS } from "@/lib/pricing/quote.ts";
 import { eventTypes, type EventType } from "./outbox.ts";
 
 /** Every event a subscription can name (the list lives with the outbox writer, ./outbox.ts). */

@@ -5,8 +5,8 @@
 // outbox exists to feed deliveries, so an event nobody receives would be written, marked dispatched
 // and deleted for nothing (on the paid request path, the claim's event insert was a quarter of its
 // database time). A subscription receives the events that happen once it exists.
-import type { PrismaClient } from "../db/client.ts";
-import { Prisma } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { Prisma } from "@/lib/db/client.ts";
 import { eventDataSchemas, type EventData, type WebhookEventType } from "./catalogue.ts";
 
 /** A transaction client (`prisma.$transaction(async (tx) => ...)`) or the client itself. */

@@ -1,8 +1,8 @@
 // Answers a request that got no reservation (reserve-payment.ts's PaymentRefusal): a 402 challenge
 // with a new invoice, or a 401/400/409. A challenge is bounded per IP and tenant before the
 // provider's wallet is asked for an invoice; a forgery counts toward the IP's demotion (spec 5.1).
-import { WalletError } from "../lightning/types.ts";
-import { issueChallenge } from "../payments/issue-challenge.ts";
+import { WalletError } from "@/lib/lightning/types.ts";
+import { issueChallenge } from "@/lib/payments/issue-challenge.ts";
 import type { GatewayDeps } from "./gateway-deps.ts";
 import type { PaidCall, RequestContext } from "./request-context.ts";
 import { gatewayErrorStatus, paymentHeaders, paymentNotCharged, paymentRefused, type PaymentHeaders } from "./respond.ts";

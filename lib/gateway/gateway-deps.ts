@@ -2,11 +2,11 @@
 // explicitly: serveRequest(deps, ctx), serveCall(deps, call)... Each step names the part it needs
 // with Pick<GatewayDeps, ...>, so what a file can reach is written in its signature.
 import type { Dispatcher } from "undici";
-import type { Config } from "../config/index.ts";
-import type { PrismaClient } from "../db/client.ts";
-import type { createDiscoveryServer } from "../directory/discovery.ts";
-import type { Logger } from "../logging/logger.ts";
-import type { DeadlineSweeper } from "../origin/deadlines.ts";
+import type { Config } from "@/lib/config/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { createDiscoveryServer } from "@/lib/directory/discovery.ts";
+import type { Logger } from "@/lib/logging/logger.ts";
+import type { DeadlineSweeper } from "@/lib/origin/deadlines.ts";
 import type { StreamTicker } from "./event-stream-relay.ts";
 import type { GatewayLimits } from "./gateway-limits.ts";
 import type { HealthCheck } from "./health-check.ts";

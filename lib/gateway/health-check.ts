@@ -1,8 +1,8 @@
 // GET /healthz for load balancers: the database and the store, answered 200 or 503. It is
 // unauthenticated and unlimited, so every check within a second shares one probe: a flood costs
 // the database one query a second (docs/decisions.md).
-import type { PrismaClient } from "../db/client.ts";
-import type { KeyValueStore } from "../store/types.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
 import type { RequestContext } from "./request-context.ts";
 import { sendJson } from "./write-response.ts";
 

@@ -2,10 +2,10 @@
 // query, the client's headers, the body, and the tenant's configured address as X-Forwarded-Host
 // and -Proto. A non-stream call also starts its whole-call deadline here.
 import type { Dispatcher } from "undici";
-import { gatewayUrlFor, type Config } from "../config/index.ts";
-import type { DeadlineSweeper } from "../origin/deadlines.ts";
+import { gatewayUrlFor, type Config } from "@/lib/config/index.ts";
+import type { DeadlineSweeper } from "@/lib/origin/deadlines.ts";
 import type { GatewayLimits } from "./gateway-limits.ts";
-import type { OriginRequest } from "../origin/origin-call.ts";
+import type { OriginRequest } from "@/lib/origin/origin-call.ts";
 import type { PaidCall } from "./request-context.ts";
 import type { GatewayTenant } from "./tenant-cache.ts";
 

@@ -4,7 +4,7 @@
 import type { Readable } from "node:stream";
 import type { ServerResponse } from "node:http";
 import { noteOutcome } from "./request-usage.ts";
-import { DirectBody, relayEnd, type DirectOriginResponse, type OriginFailure, type OriginResponse } from "../origin/origin-call.ts";
+import { DirectBody, relayEnd, type DirectOriginResponse, type OriginFailure, type OriginResponse } from "@/lib/origin/origin-call.ts";
 import type { PaidCall, RequestContext } from "./request-context.ts";
 import { originResponseHeaders, outcomeHeaders, upstreamFailureCode, type CallOutcome } from "./respond.ts";
 import { MAX_CACHED_BODY_BYTES } from "./response-cache.ts";

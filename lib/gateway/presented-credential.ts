@@ -14,11 +14,11 @@
 //   anything else (bearer, malformed)   → anonymous
 // The L402 verification is handed on to reservePayment, so a paid call verifies once.
 import type { IncomingHttpHeaders } from "node:http";
-import { checkDelegation } from "../l402/delegation-caveats.ts";
+import { checkDelegation } from "@/lib/l402/delegation-caveats.ts";
 import type { ParsedCredential } from "@l402-hub/sdk/client/l402-headers";
-import { verifyL402, type L402VerifyResult } from "../l402/macaroon.ts";
-import { isSessionTokenShape } from "../payments/open-session.ts";
-import { isSessionModel } from "../pricing/quote.ts";
+import { verifyL402, type L402VerifyResult } from "@/lib/l402/macaroon.ts";
+import { isSessionTokenShape } from "@/lib/payments/open-session.ts";
+import { isSessionModel } from "@/lib/pricing/quote.ts";
 import type { GatewayEndpoint } from "./tenant-cache.ts";
 
 export type PresentedCredential = {

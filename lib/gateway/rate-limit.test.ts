@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../store/memory.ts";
+import { MemoryStore } from "@/lib/store/memory.ts";
 import { GatewayRateLimiter, defaultRateLimits } from "./rate-limit.ts";
 
 const req = { ip: "203.0.113.9", tenantId: "t", endpointId: "e1", endpointLimit: null as number | null, credentialed: false };

@@ -7,8 +7,8 @@
 // gateway does not know costs a database query, so those lookups are limited per IP (60/min).
 // "Per IP" is per /64 for IPv6 (one host usually holds a whole /64 and could rotate through it),
 // and an IPv4-mapped address counts as its IPv4 address (lib/client-address.ts).
-import { rateLimitClient } from "../client-address.ts";
-import type { KeyValueStore } from "../store/types.ts";
+import { rateLimitClient } from "@/lib/client-address.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
 
 export type RateLimits = {
   endpointPerMinute: number;

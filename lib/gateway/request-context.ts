@@ -1,8 +1,8 @@
 // The state of one request as it moves through the gateway's steps (serve-request.ts and the
 // serve-*.ts files): made once per request by server.ts, and, once paid for, the call.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { CookieScope } from "../origin/cookie-policy.ts";
-import type { CallAbort } from "../origin/deadlines.ts";
+import type { CookieScope } from "@/lib/origin/cookie-policy.ts";
+import type { CallAbort } from "@/lib/origin/deadlines.ts";
 import type { RequestUsage } from "./request-usage.ts";
 import type { Reservation } from "./reserve-payment.ts";
 import type { GatewayEndpoint, GatewayTenant } from "./tenant-cache.ts";

@@ -17,18 +17,18 @@
 // caveats), and once reserved takes one use and the call's sats from its n_uses / max_sats
 // counters, all or nothing; a refund gives them back with the rest.
 import type { IncomingHttpHeaders } from "node:http";
-import { hashToken } from "../crypto/secret-box.ts";
+import { hashToken } from "@/lib/crypto/secret-box.ts";
 import type pg from "pg";
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 import type { ParsedCredential } from "@l402-hub/sdk/client/l402-headers";
-import { checkDelegation, type Delegation } from "../l402/delegation-caveats.ts";
-import { verifyL402, type L402Claims, type L402Scope, type L402VerifyFailure, type L402VerifyResult } from "../l402/macaroon.ts";
-import { returnDelegationCounters, takeDelegationCounters, type CounterCharge } from "../payments/delegation-counters.ts";
-import { chargeSession, debitSession, refundSession, type DebitedSession, type SessionLookup } from "../payments/debit-session.ts";
-import { claimFreeTry, releaseFreeTry, type FreeTryVerifier } from "../payments/free-try.ts";
-import { isSessionTokenShape, openSession } from "../payments/open-session.ts";
-import { claimProof, finishProof } from "../payments/redeem-proof.ts";
-import { refundCredit, spendCredit } from "../payments/spend-credit.ts";
+import { checkDelegation, type Delegation } from "@/lib/l402/delegation-caveats.ts";
+import { verifyL402, type L402Claims, type L402Scope, type L402VerifyFailure, type L402VerifyResult } from "@/lib/l402/macaroon.ts";
+import { returnDelegationCounters, takeDelegationCounters, type CounterCharge } from "@/lib/payments/delegation-counters.ts";
+import { chargeSession, debitSession, refundSession, type DebitedSession, type SessionLookup } from "@/lib/payments/debit-session.ts";
+import { claimFreeTry, releaseFreeTry, type FreeTryVerifier } from "@/lib/payments/free-try.ts";
+import { isSessionTokenShape, openSession } from "@/lib/payments/open-session.ts";
+import { claimProof, finishProof } from "@/lib/payments/redeem-proof.ts";
+import { refundCredit, spendCredit } from "@/lib/payments/spend-credit.ts";
 import {
   affordableBytes,
   isSessionModel,
@@ -38,7 +38,7 @@ import {
   quoteEndpoint,
   type PricingQuote,
   type SessionModel,
-} from "../pricing/quote.ts";
+} from "@/lib/pricing/quote.ts";
 import type { GatewayEndpoint, GatewayTenant } from "./tenant-cache.ts";
 
 /** How a served call was paid; decides X-Hub-Payment on success and on refund (spec 7.2). */

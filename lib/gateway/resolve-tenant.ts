@@ -1,6 +1,6 @@
 // Which tenant a request addresses: `<slug>.<gateway domain>` (Host) or the path form
 // `/gw/<slug>/...`, and the tenant-relative path that remains. Pure.
-import { canonicalRequestPath } from "../l402/canonical-path.ts";
+import { canonicalRequestPath } from "@/lib/l402/canonical-path.ts";
 
 export type TenantAddress = { slug: string; path: string; form: "host" | "path" };
 

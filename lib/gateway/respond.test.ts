@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorStatus, type ErrorCode } from "../errors/index.ts";
+import { errorStatus, type ErrorCode } from "@/lib/errors/index.ts";
 import type { ReservationKind } from "./reserve-payment.ts";
 import {
   cacheAgeSeconds,

@@ -3,9 +3,9 @@
 // (spec 7.2), the cache headers (spec 4.1 rule 4), the CORS names browsers may read, and which of
 // an origin's response headers reach the client. The serve-*.ts files write what this
 // decides; a table of cases tests it (respond.test.ts).
-import { errorStatus, type ErrorCode } from "../errors/index.ts";
-import { setCookiesForClient, type CookieScope } from "../origin/cookie-policy.ts";
-import { isWithheldFromClient } from "../origin/origin-call.ts";
+import { errorStatus, type ErrorCode } from "@/lib/errors/index.ts";
+import { setCookiesForClient, type CookieScope } from "@/lib/origin/cookie-policy.ts";
+import { isWithheldFromClient } from "@/lib/origin/origin-call.ts";
 import type { Reservation, ReservationKind } from "./reserve-payment.ts";
 
 /** Response headers a browser's script may read on a cross-site call (the try-it and browser clients read these). */

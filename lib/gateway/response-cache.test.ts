@@ -1,6 +1,6 @@
 // Response cache rules and both implementations (bounded memory LRU, store-backed for Redis).
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../store/memory.ts";
+import { MemoryStore } from "@/lib/store/memory.ts";
 import { cacheKey, isStorableResponse, MemoryResponseCache, responseCacheFor, StoreResponseCache, type CachedResponse } from "./response-cache.ts";
 
 const entry = (body: string, storedAt = 1_000): CachedResponse => ({ statusCode: 200, headers: { "content-type": "text/plain" }, body: Buffer.from(body), storedAt });

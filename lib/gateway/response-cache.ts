@@ -5,7 +5,7 @@
 // Redis); otherwise a bounded in-memory LRU, bounded in bytes because bodies are the cost. Losing
 // the cache loses no money: payment applies to hits and misses alike.
 import { createHash } from "node:crypto";
-import type { KeyValueStore } from "../store/types.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
 
 /** A stored response: origin status, origin headers (hop-by-hop already stripped) and body. */
 export type CachedResponse = { statusCode: number; headers: Record<string, string | string[]>; body: Buffer; storedAt: number };

@@ -2,10 +2,10 @@
 // called), or the origin call, whose answer decides the payment: 2xx/3xx and other 4xx keep the
 // charge, 5xx/408/429 and failures give it back (spec 7.3). per_kb answers are measured and
 // charged by size (serve-metered.ts); every other body goes to the client as it arrives.
-import { formatKb } from "../pricing/quote.ts";
+import { formatKb } from "@/lib/pricing/quote.ts";
 import { challengeAgain } from "./answer-refusal.ts";
 import type { GatewayDeps } from "./gateway-deps.ts";
-import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus } from "../origin/origin-call.ts";
+import { callOrigin, callOriginDirect, DirectBody, isRetryableUpstreamStatus } from "@/lib/origin/origin-call.ts";
 import { originRequest, type OriginRequestDeps } from "./origin-request.ts";
 import { answerUpstreamFailure, originOutcomeHeaders, writeOriginResponse } from "./origin-response.ts";
 import type { PaidCall } from "./request-context.ts";

@@ -4,10 +4,10 @@
 // socket never took is refunded. A body larger than the balance pays for is neither delivered nor
 // charged: a fresh 402.
 import type { Readable } from "node:stream";
-import { formatKb, perKbCost } from "../pricing/quote.ts";
+import { formatKb, perKbCost } from "@/lib/pricing/quote.ts";
 import { challengeAgain, type ChallengeDeps } from "./answer-refusal.ts";
 import type { GatewayDeps } from "./gateway-deps.ts";
-import type { OriginResponse } from "../origin/origin-call.ts";
+import type { OriginResponse } from "@/lib/origin/origin-call.ts";
 import { answerUpstreamFailure, originOutcomeHeaders } from "./origin-response.ts";
 import type { PaidCall, RequestContext } from "./request-context.ts";
 import { originResponseHeaders, paymentHeaders, paymentNotCharged, type CallOutcome } from "./respond.ts";

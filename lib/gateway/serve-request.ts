@@ -10,11 +10,11 @@
 //   -> reservePayment: a refusal (answerRefusal: 402 challenge, 401, 409 …) or a reservation
 //   -> serveStream | serveCall (cache hit | origin call; per_kb: serve-metered.ts)
 //   -> commit or refund -> the answer's status and headers (respond.ts)
-import { canonicalQuery } from "../l402/canonical-path.ts";
+import { canonicalQuery } from "@/lib/l402/canonical-path.ts";
 import { parseAuthorization } from "@l402-hub/sdk/client/l402-headers";
-import { quoteEndpoint, streamPricing } from "../pricing/quote.ts";
+import { quoteEndpoint, streamPricing } from "@/lib/pricing/quote.ts";
 import { answerRefusal } from "./answer-refusal.ts";
-import { hostOf } from "../origin/cookie-policy.ts";
+import { hostOf } from "@/lib/origin/cookie-policy.ts";
 import type { GatewayDeps } from "./gateway-deps.ts";
 import { presentedCredential } from "./presented-credential.ts";
 import { readBody } from "./read-body.ts";

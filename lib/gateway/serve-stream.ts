@@ -5,10 +5,10 @@
 // connection are capped per holder (stream-slots.ts).
 import type { GatewayDeps } from "./gateway-deps.ts";
 import { EventStreamRelay } from "./event-stream-relay.ts";
-import { callOrigin, isRetryableUpstreamStatus } from "../origin/origin-call.ts";
+import { callOrigin, isRetryableUpstreamStatus } from "@/lib/origin/origin-call.ts";
 import { originRequest, type OriginRequestDeps } from "./origin-request.ts";
 import { answerUpstreamFailure, originOutcomeHeaders, writeOriginResponse } from "./origin-response.ts";
-import { rateLimitClient } from "../client-address.ts";
+import { rateLimitClient } from "@/lib/client-address.ts";
 import type { PaidCall } from "./request-context.ts";
 import { noteOutcome } from "./request-usage.ts";
 import { originResponseHeaders, paymentHeaders, paymentNotCharged } from "./respond.ts";

@@ -2,7 +2,7 @@
 // chunking, and what the gateway inserts never changes the events a client parses.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { chunked, parseSse as parse, referenceSseState as reference } from "../../tests/helpers/sse-reference.ts";
+import { chunked, parseSse as parse, referenceSseState as reference } from "@/tests/helpers/sse-reference.ts";
 import { eventTerminator, keepAliveFrame, paymentRequiredFrame, SseFrameTracker } from "./sse-frames.ts";
 
 const encoder = new TextEncoder();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../logging/logger.ts";
-import { MemoryStore } from "../store/memory.ts";
-import type { KeyValueStore } from "../store/types.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { MemoryStore } from "@/lib/store/memory.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
 import { StreamSlots } from "./stream-slots.ts";
 
 const log = createLogger("silent");

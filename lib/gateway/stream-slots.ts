@@ -7,8 +7,8 @@
 // a gateway that dies frees its slots within one lease. If the store fails, the count of this
 // process still holds.
 import { randomUUID } from "node:crypto";
-import type { Logger } from "../logging/logger.ts";
-import type { KeyValueStore } from "../store/types.ts";
+import type { Logger } from "@/lib/logging/logger.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
 
 export type StreamSlotsOptions = {
   store: KeyValueStore;

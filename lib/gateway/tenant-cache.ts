@@ -3,10 +3,10 @@
 // instance within milliseconds) and refreshed after a TTL as a safety net. A load that was running
 // when an invalidation arrived is not kept (its answer may predate the change). Unknown slugs are
 // remembered briefly and boundedly; the gateway limits lookups per IP (rate-limit.ts).
-import type { Prisma, PrismaClient } from "../db/client.ts";
-import { readOriginSecrets, type OriginSecrets } from "../tenants/secrets.ts";
-import { configChangedChannel } from "../tenants/config-events.ts";
-import type { KeyValueStore } from "../store/types.ts";
+import type { Prisma, PrismaClient } from "@/lib/db/client.ts";
+import { readOriginSecrets, type OriginSecrets } from "@/lib/tenants/secrets.ts";
+import { configChangedChannel } from "@/lib/tenants/config-events.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
 import { compileRoute, sortRoutes, type CompiledRoute } from "./route-match.ts";
 
 /**

@@ -3,8 +3,8 @@
 // costs the hot path no database round trip and several gateway instances add up correctly.
 // Counts are best effort by design (a crash loses at most one flush interval); money is not here:
 // earnings are the settled invoices themselves (lib/analytics/usage.ts).
-import { Prisma, type PrismaClient } from "../db/client.ts";
-import type { Logger } from "../logging/logger.ts";
+import { Prisma, type PrismaClient } from "@/lib/db/client.ts";
+import type { Logger } from "@/lib/logging/logger.ts";
 
 /** What one request adds to its endpoint's hour. */
 export type UsageDelta = {

@@ -2,11 +2,11 @@
 // rules as the web app's (lib/wallets/wallet-backend-cache.ts: replaced when the credentials change,
 // closed when idle, bounded, closed at shutdown), every connection under the wallet address rules
 // (WALLET_ALLOWED_TARGETS). Used only to create invoices: a paid call never asks the wallet.
-import type { Config } from "../config/index.ts";
-import type { DevLightningNode } from "../lightning/dev-node.ts";
-import { WalletError, type WalletBackend } from "../lightning/types.ts";
-import { walletTargetPolicy } from "../lightning/wallet-network.ts";
-import { WalletBackendCache } from "../wallets/wallet-backend-cache.ts";
+import type { Config } from "@/lib/config/index.ts";
+import type { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { WalletError, type WalletBackend } from "@/lib/lightning/types.ts";
+import { walletTargetPolicy } from "@/lib/lightning/wallet-network.ts";
+import { WalletBackendCache } from "@/lib/wallets/wallet-backend-cache.ts";
 import type { GatewayTenant } from "./tenant-cache.ts";
 
 /** Where wallets are opened from: the config (APP_SECRET, WALLET_ALLOWED_TARGETS) and the dev node when it is on. */

@@ -1,6 +1,6 @@
 // Writes the gateway's own JSON answers (errors, 402 challenges, /healthz): the one place that
 // serializes a body the gateway made itself. Headers are decided by the caller (respond.ts).
-import type { ErrorCode } from "../errors/index.ts";
+import type { ErrorCode } from "@/lib/errors/index.ts";
 import type { RequestContext } from "./request-context.ts";
 import { gatewayErrorStatus } from "./respond.ts";
 

@@ -17,12 +17,12 @@
 //   probed twice at once.
 import { randomUUID } from "node:crypto";
 import type { Dispatcher } from "undici";
-import type { PrismaClient } from "../db/client.ts";
-import { CallAbort } from "../origin/deadlines.ts";
-import { callOrigin } from "../origin/origin-call.ts";
-import type { Logger } from "../logging/logger.ts";
-import { readOriginSecrets } from "../tenants/secrets.ts";
-import { enqueueEvent } from "../events/enqueue-event.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { CallAbort } from "@/lib/origin/deadlines.ts";
+import { callOrigin } from "@/lib/origin/origin-call.ts";
+import type { Logger } from "@/lib/logging/logger.ts";
+import { readOriginSecrets } from "@/lib/tenants/secrets.ts";
+import { enqueueEvent } from "@/lib/events/enqueue-event.ts";
 
 export type HealthMonitorOptions = {
   prisma: PrismaClient;

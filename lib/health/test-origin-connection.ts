@@ -4,14 +4,14 @@
 // addresses are refused unless ORIGIN_ALLOW_PRIVATE), and the connection itself goes through the
 // pinned dispatcher, so a DNS answer that changes after the check cannot reach a blocked address.
 import { randomUUID } from "node:crypto";
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
-import { CallAbort } from "../origin/deadlines.ts";
-import { callOrigin } from "../origin/origin-call.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import { CallAbort } from "@/lib/origin/deadlines.ts";
+import { callOrigin } from "@/lib/origin/origin-call.ts";
 import { probeRequest } from "./monitor.ts";
-import { checkTargetUrl, createPinnedDispatcher, systemResolver, type HostResolver } from "../origin/ssrf.ts";
-import { originTargetPolicy } from "../origin/origin-policy.ts";
-import { readOriginSecrets } from "../tenants/secrets.ts";
+import { checkTargetUrl, createPinnedDispatcher, systemResolver, type HostResolver } from "@/lib/origin/ssrf.ts";
+import { originTargetPolicy } from "@/lib/origin/origin-policy.ts";
+import { readOriginSecrets } from "@/lib/tenants/secrets.ts";
 
 export type TestOriginConnectionOptions = {
   prisma: PrismaClient;

@@ -1,7 +1,7 @@
 // Data retention: rows that only grow are trimmed in small batches so no statement holds locks
 // for long (docs/decisions.md, Platform). What stays: invoices, proofs and sessions (the money
 // ledger: a deleted proof could be redeemed again), usage counters and the daily health rollups.
-import { Prisma, type PrismaClient } from "../db/client.ts";
+import { Prisma, type PrismaClient } from "@/lib/db/client.ts";
 
 export const retention = {
   /** Finished webhook deliveries (succeeded or failed for good) stay in the delivery log this long. */

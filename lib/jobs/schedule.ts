@@ -1,19 +1,19 @@
 // The platform's job list, wired to real dependencies.
-import { getConfig, type Config } from "../config/index.ts";
-import type { PrismaClient } from "../db/client.ts";
-import type { DevLightningNode } from "../lightning/dev-node.ts";
-import { HealthMonitor } from "../health/monitor.ts";
-import type { Logger } from "../logging/logger.ts";
-import { expireSessions } from "../payments/expire-sessions.ts";
-import { pollInvoiceSettlements, type SettlementCursor } from "../payments/record-settlement.ts";
+import { getConfig, type Config } from "@/lib/config/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { HealthMonitor } from "@/lib/health/monitor.ts";
+import type { Logger } from "@/lib/logging/logger.ts";
+import { expireSessions } from "@/lib/payments/expire-sessions.ts";
+import { pollInvoiceSettlements, type SettlementCursor } from "@/lib/payments/record-settlement.ts";
 import { trimRetainedData } from "./retention.ts";
-import { originDispatcher } from "../origin/origin-policy.ts";
-import { checkNodeCapacity } from "../webhooks/capacity-monitor.ts";
-import { WebhookSender } from "../webhooks/deliver.ts";
-import { dispatchOutbox } from "../webhooks/dispatch-outbox.ts";
-import { targetPolicyFor } from "../origin/ssrf.ts";
-import { walletTargetPolicy } from "../lightning/wallet-network.ts";
-import { openWalletBackend } from "../wallets/open-wallet.ts";
+import { originDispatcher } from "@/lib/origin/origin-policy.ts";
+import { checkNodeCapacity } from "@/lib/webhooks/capacity-monitor.ts";
+import { WebhookSender } from "@/lib/webhooks/deliver.ts";
+import { dispatchOutbox } from "@/lib/webhooks/dispatch-outbox.ts";
+import { targetPolicyFor } from "@/lib/origin/ssrf.ts";
+import { walletTargetPolicy } from "@/lib/lightning/wallet-network.ts";
+import { openWalletBackend } from "@/lib/wallets/open-wallet.ts";
 import type { Job } from "./worker.ts";
 
 /** Every periodic job of the worker, wired to real dependencies (config defaults to the process's). */

@@ -2,8 +2,8 @@
 // session expiry and billing join as they land). Several workers may run: singleton jobs take a
 // lease row so only one instance runs each tick; row-level jobs claim with SKIP LOCKED.
 import { randomUUID } from "node:crypto";
-import type { PrismaClient } from "../db/client.ts";
-import type { Logger } from "../logging/logger.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { Logger } from "@/lib/logging/logger.ts";
 
 export type Job = {
   name: string;

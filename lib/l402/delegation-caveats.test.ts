@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { attenuate } from "../../tests/helpers/attenuate.ts";
+import { attenuate } from "@/tests/helpers/attenuate.ts";
 import { checkDelegation, foldDelegation, parseCaveatInteger, type ChainedCaveat } from "./delegation-caveats.ts";
 import { mintL402Macaroon, verifyL402 } from "./macaroon.ts";
 

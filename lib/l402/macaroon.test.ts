@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error -- the macaroon package ships no type declarations; the interop tests use it untyped.
 import macaroonPackage from "macaroon";
-import { deriveKey } from "../crypto/secret-box.ts";
+import { deriveKey } from "@/lib/crypto/secret-box.ts";
 import { mintL402Macaroon, parseBinaryV2, paymentHashFromMacaroon, verifyL402, verifyL402Macaroon, type L402Scope } from "./macaroon.ts";
 
 const SECRET = "l402-test-app-secret-0123456789abcdef";

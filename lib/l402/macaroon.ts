@@ -18,7 +18,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 // @ts-expect-error -- the macaroon package ships no type declarations; MacaroonPackage types what we use.
 import macaroonPackage from "macaroon";
-import { deriveKey } from "../crypto/secret-box.ts";
+import { deriveKey } from "@/lib/crypto/secret-box.ts";
 import { DELEGATION_CONDITIONS, foldDelegation, type ChainedCaveat, type Delegation } from "./delegation-caveats.ts";
 import { toStandardBase64 } from "@l402-hub/sdk/client/l402-headers";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { generateSecretKey, getPublicKey } from "nostr-tools/pure";
-import { FakeLnd } from "../../tests/fakes/lightning/lnd.ts";
-import { generateSelfSignedCertificate } from "../../tests/fakes/lightning/self-signed-cert.ts";
+import { FakeLnd } from "@/tests/fakes/lightning/lnd.ts";
+import { generateSelfSignedCertificate } from "@/tests/fakes/lightning/self-signed-cert.ts";
 import { describeWallet, isLoopbackHost, parseNwcConnectionUri, walletCredentialsSchema, type WalletCredentials } from "./credentials.ts";
 
 const walletPubkey = getPublicKey(generateSecretKey());

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { decode as decodeBolt11 } from "bolt11";
 import { recoverPublicKey } from "@noble/secp256k1";
-import { createTestContext, type TestContext } from "../../tests/helpers/context.ts";
+import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
 import { DevLightningNode, DevPaymentError, WalletError, walletBackendFor, type DevPaymentErrorCode } from "./index.ts";
 
 const APP_SECRET = "dev-node-test-secret-0123456789abcdef";

@@ -9,8 +9,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { decode as decodeBolt11, encode as encodeBolt11, sign as signBolt11 } from "bolt11";
 import { getPublicKey, utils as secpUtils } from "@noble/secp256k1";
-import { deriveKey } from "../crypto/secret-box.ts";
-import type { PrismaClient } from "../db/client.ts";
+import { deriveKey } from "@/lib/crypto/secret-box.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 import {
   WalletError,
   type CreatedInvoice,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateSecretKey, getPublicKey } from "nostr-tools/pure";
-import { FakeLnd } from "../../tests/fakes/lightning/lnd.ts";
-import { LOOPBACK_WALLET_POLICY } from "../../tests/fakes/lightning/loopback-policy.ts";
+import { FakeLnd } from "@/tests/fakes/lightning/lnd.ts";
+import { LOOPBACK_WALLET_POLICY } from "@/tests/fakes/lightning/loopback-policy.ts";
 import {
   LnbitsBackend,
   LndRestBackend,

@@ -3,9 +3,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lnbitsCredentialsSchema } from "./credentials.ts";
-import { FakeLightningNode } from "../../tests/fakes/lightning/fake-invoices.ts";
-import { FakeLnbits } from "../../tests/fakes/lightning/lnbits.ts";
-import { LOOPBACK_WALLET_POLICY } from "../../tests/fakes/lightning/loopback-policy.ts";
+import { FakeLightningNode } from "@/tests/fakes/lightning/fake-invoices.ts";
+import { FakeLnbits } from "@/tests/fakes/lightning/lnbits.ts";
+import { LOOPBACK_WALLET_POLICY } from "@/tests/fakes/lightning/loopback-policy.ts";
 import { LnbitsBackend } from "./lnbits.ts";
 import { WalletError } from "./types.ts";
 

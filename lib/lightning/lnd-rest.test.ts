@@ -4,9 +4,9 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
 import { lndCredentialsSchema } from "./credentials.ts";
-import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../../tests/fakes/lightning/lnd.ts";
-import { generateSelfSignedCertificate } from "../../tests/fakes/lightning/self-signed-cert.ts";
-import { LOOPBACK_WALLET_POLICY } from "../../tests/fakes/lightning/loopback-policy.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "@/tests/fakes/lightning/lnd.ts";
+import { generateSelfSignedCertificate } from "@/tests/fakes/lightning/self-signed-cert.ts";
+import { LOOPBACK_WALLET_POLICY } from "@/tests/fakes/lightning/loopback-policy.ts";
 import { LndRestBackend } from "./lnd-rest.ts";
 import { WalletError } from "./types.ts";
 

@@ -5,9 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import * as nip44 from "nostr-tools/nip44";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { nwcCredentialsSchema, parseNwcConnectionUri } from "./credentials.ts";
-import { FakeNostrRelay } from "../../tests/fakes/lightning/nostr-relay.ts";
-import { FakeNwcWalletService, type Nip47Encryption } from "../../tests/fakes/lightning/nwc-wallet-service.ts";
-import { LOOPBACK_WALLET_POLICY } from "../../tests/fakes/lightning/loopback-policy.ts";
+import { FakeNostrRelay } from "@/tests/fakes/lightning/nostr-relay.ts";
+import { FakeNwcWalletService, type Nip47Encryption } from "@/tests/fakes/lightning/nwc-wallet-service.ts";
+import { LOOPBACK_WALLET_POLICY } from "@/tests/fakes/lightning/loopback-policy.ts";
 import { chooseNwcEncryption, NIP47_ERROR_KINDS, Nip47Error, NwcBackend } from "./nwc.ts";
 import { WalletError } from "./types.ts";
 

@@ -2,8 +2,8 @@
 // 128-character description limit, expiry, and payment_received over the websocket.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { phoenixdCredentialsSchema } from "./credentials.ts";
-import { FakePhoenixd } from "../../tests/fakes/lightning/phoenixd.ts";
-import { LOOPBACK_WALLET_POLICY } from "../../tests/fakes/lightning/loopback-policy.ts";
+import { FakePhoenixd } from "@/tests/fakes/lightning/phoenixd.ts";
+import { LOOPBACK_WALLET_POLICY } from "@/tests/fakes/lightning/loopback-policy.ts";
 import { PhoenixdBackend, phoenixdDescription, PHOENIXD_MAX_DESCRIPTION_LENGTH } from "./phoenixd.ts";
 import { WalletError } from "./types.ts";
 

@@ -3,14 +3,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { decode as decodeBolt11 } from "bolt11";
-import { createTestContext, type TestContext } from "../../tests/helpers/context.ts";
-import { closedLoopbackPort } from "../../tests/fakes/lightning/fake-http-server.ts";
-import { FakeLnbits } from "../../tests/fakes/lightning/lnbits.ts";
-import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../../tests/fakes/lightning/lnd.ts";
-import { FakeNostrRelay } from "../../tests/fakes/lightning/nostr-relay.ts";
-import { FakeNwcWalletService, type Nip47Encryption } from "../../tests/fakes/lightning/nwc-wallet-service.ts";
-import { FakePhoenixd } from "../../tests/fakes/lightning/phoenixd.ts";
-import { LOOPBACK_WALLET_POLICY } from "../../tests/fakes/lightning/loopback-policy.ts";
+import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
+import { closedLoopbackPort } from "@/tests/fakes/lightning/fake-http-server.ts";
+import { FakeLnbits } from "@/tests/fakes/lightning/lnbits.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "@/tests/fakes/lightning/lnd.ts";
+import { FakeNostrRelay } from "@/tests/fakes/lightning/nostr-relay.ts";
+import { FakeNwcWalletService, type Nip47Encryption } from "@/tests/fakes/lightning/nwc-wallet-service.ts";
+import { FakePhoenixd } from "@/tests/fakes/lightning/phoenixd.ts";
+import { LOOPBACK_WALLET_POLICY } from "@/tests/fakes/lightning/loopback-policy.ts";
 import {
   DevLightningNode,
   WalletError,

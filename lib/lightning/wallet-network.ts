@@ -6,9 +6,9 @@
 // WebSocket messages are bounded like HTTP bodies (wallet-http.ts): wallets speak small JSON.
 import type { Agent } from "undici";
 import WebSocket from "ws";
-import { BlockedTargetError, createPinnedDispatcher, pinnedSocketConnector, systemResolver, type HostResolver, type TargetPolicy } from "../origin/ssrf.ts";
+import { BlockedTargetError, createPinnedDispatcher, pinnedSocketConnector, systemResolver, type HostResolver, type TargetPolicy } from "@/lib/origin/ssrf.ts";
 
-export type { TargetPolicy } from "../origin/ssrf.ts";
+export type { TargetPolicy } from "@/lib/origin/ssrf.ts";
 
 /** Largest WebSocket message a wallet or relay may send; larger ones close the connection (1009). */
 export const MAX_WALLET_MESSAGE_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { FakeLightningNode } from "../../tests/fakes/lightning/fake-invoices.ts";
+import { FakeLightningNode } from "@/tests/fakes/lightning/fake-invoices.ts";
 import { WalletError } from "./types.ts";
 import { assertInvoiceRequest, checkCreatedInvoice, decodeWalletInvoice, parseWalletResponse } from "./wallet-response.ts";
 

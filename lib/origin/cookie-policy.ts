@@ -8,7 +8,7 @@
 //                   the gateway on the site's host, and on a host shared by tenants (/gw/<slug>)
 //                   with their Path moved under the tenant's prefix.
 // Pure.
-import { AUTH_COOKIE_PREFIXES, LNURL_BROWSER_COOKIE } from "../config/platform-cookies.ts";
+import { AUTH_COOKIE_PREFIXES, LNURL_BROWSER_COOKIE } from "@/lib/config/platform-cookies.ts";
 
 /** Where cookies relayed to a client would live. */
 export type CookieScope = {

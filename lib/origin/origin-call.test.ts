@@ -5,7 +5,7 @@ import { Agent, type Dispatcher } from "undici";
 import { describe, expect, it } from "vitest";
 import { CallAbort } from "./deadlines.ts";
 import { callOrigin, DirectBody, originTarget } from "./origin-call.ts";
-import { normalizeRequestPath } from "../gateway/resolve-tenant.ts";
+import { normalizeRequestPath } from "@/lib/gateway/resolve-tenant.ts";
 
 /** What originTarget did before it had a fast path: the URL parser on every call ("invalid" when it throws). */
 function parsed(originUrl: string, path: string, search: string) {

@@ -4,7 +4,7 @@
 // private address nor a DNS answer that changes later (rebinding) reaches the internal network.
 // ORIGIN_ALLOW_PRIVATE (on outside production) lifts the address rule for local development.
 import { Agent } from "undici";
-import { AppError } from "../errors/index.ts";
+import { AppError } from "@/lib/errors/index.ts";
 import { checkTargetUrl, createPinnedDispatcher, systemResolver, type HostResolver, type TargetPolicy } from "./ssrf.ts";
 
 /** Every address: the allow-list of installs that permit private origins. */

@@ -6,7 +6,7 @@ import type net from "node:net";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
-import { generateSelfSignedCertificate } from "../../tests/fakes/lightning/self-signed-cert.ts";
+import { generateSelfSignedCertificate } from "@/tests/fakes/lightning/self-signed-cert.ts";
 import { BlockedTargetError, checkWebhookUrl, classifyAddress, parseCidr, parseLooseIPv4, pinnedSocketConnector, type HostResolver } from "./ssrf.ts";
 
 const noDns: HostResolver = async (host) => {

@@ -7,7 +7,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import net, { isIP, isIPv4, isIPv6, type LookupFunction } from "node:net";
 import tls from "node:tls";
 import { Agent, buildConnector } from "undici";
-import { AppError } from "../errors/index.ts";
+import { AppError } from "@/lib/errors/index.ts";
 
 /** Why a target was refused: the rule names used in 422 bodies and delivery errors. */
 export type TargetRule = "invalid_url" | "https_required" | "credentials_not_allowed" | "unresolvable_host" | "blocked_address";

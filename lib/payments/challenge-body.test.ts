@@ -1,6 +1,6 @@
 // The 402 body: the spec 2.1 fields per model, shared by the gateway and the dashboard preview.
 import { describe, expect, it } from "vitest";
-import { quoteCredit, type PricedEndpoint } from "../pricing/quote.ts";
+import { quoteCredit, type PricedEndpoint } from "@/lib/pricing/quote.ts";
 import { challengeBody, PREVIEW_INVOICE, previewChallengeBody } from "./challenge-body.ts";
 
 const none = { priceSats: null, tokenBudget: null, durationMinutes: null, unitCostSats: null };

@@ -1,7 +1,7 @@
 // The JSON body of a 402 challenge (spec 2.1): one pure function, so the gateway's real challenge
 // and the dashboard's preview of it can never disagree. No I/O and no Node APIs (the dashboard
 // form imports it in the browser).
-import { quoteEndpoint, type PricedEndpoint, type PricingQuote } from "../pricing/quote.ts";
+import { quoteEndpoint, type PricedEndpoint, type PricingQuote } from "@/lib/pricing/quote.ts";
 
 export type ChallengeBody = {
   error: "Payment Required";

@@ -7,13 +7,13 @@
 // wallet lookups, and the wallet is asked through the web app's live backend of its tenant (one
 // connection reused across polls, not one opened per call).
 import { createHash } from "node:crypto";
-import { rateLimitClient } from "../client-address.ts";
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
-import { verifyL402Macaroon } from "../l402/macaroon.ts";
-import type { InvoiceLookup } from "../lightning/types.ts";
-import type { KeyValueStore } from "../store/types.ts";
-import type { WalletBackendCache } from "../wallets/wallet-backend-cache.ts";
+import { rateLimitClient } from "@/lib/client-address.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import { verifyL402Macaroon } from "@/lib/l402/macaroon.ts";
+import type { InvoiceLookup } from "@/lib/lightning/types.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
+import type { WalletBackendCache } from "@/lib/wallets/wallet-backend-cache.ts";
 import { recordInvoiceSettled } from "./record-settlement.ts";
 import type { SettlementResponse } from "./settlement-schemas.ts";
 

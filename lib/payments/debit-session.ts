@@ -10,7 +10,7 @@
 // microseconds instead of a disk flush. Refunds stay fully durable. Expiry is the database's
 // decision: now() against the timestamptz the session was opened with (one clock for every
 // gateway instance, whatever their clocks or the session's time zone).
-import type { SessionModel } from "../pricing/quote.ts";
+import type { SessionModel } from "@/lib/pricing/quote.ts";
 import type pg from "pg";
 import { batcherPerPool, StatementBatcher } from "./hot-batch.ts";
 import { runHot, runOnPool, type HotDb, type HotStatement } from "./hot-sql.ts";

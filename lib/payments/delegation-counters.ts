@@ -4,7 +4,7 @@
 // (`used + n <= limit`), all rows of one call in one transaction, rows in key order (so concurrent
 // calls on shared counters queue instead of deadlocking). PostgreSQL decides, so the limits hold
 // across any number of gateway instances. A refunded call gives its share back (spec 7.3).
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 
 /** What one call takes from one counter. */
 export type CounterCharge = { key: string; kind: "n_uses" | "max_sats"; limit: number; amount: number };

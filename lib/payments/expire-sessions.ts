@@ -3,9 +3,9 @@
 // "expiredEventAt" IS NULL … RETURNING and writes their events in the same transaction, so an
 // event exists exactly when its mark does, and two workers (or two passes) never write it twice.
 // "Ended" is the database's judgement (now()), the same clock that refuses the session's calls.
-import type { PrismaClient } from "../db/client.ts";
-import type { SessionModel } from "../pricing/quote.ts";
-import { enqueueEvent } from "../events/enqueue-event.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { SessionModel } from "@/lib/pricing/quote.ts";
+import { enqueueEvent } from "@/lib/events/enqueue-event.ts";
 
 /** One pass of the session-expiry job. */
 export type ExpireSessionsOptions = {

@@ -5,7 +5,7 @@
 // stored, exactly like the L402 root key and the dev node key.
 import { createPrivateKey, createPublicKey, type KeyObject } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, SignJWT, type JWK } from "jose";
-import { deriveKey } from "../crypto/secret-box.ts";
+import { deriveKey } from "@/lib/crypto/secret-box.ts";
 
 /** The `aud` of our own free-try tokens: they are meant for the gateways of this platform. */
 export const FREE_TRY_AUDIENCE = "l402-hub:free-try";

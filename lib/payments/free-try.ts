@@ -4,7 +4,7 @@
 // FreeTryUse (endpointId, userKey, day), so concurrent requests of one user get one free call.
 import { createHash } from "node:crypto";
 import { createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JWTVerifyGetKey, type KeyObject } from "jose";
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 import { FREE_TRY_ALGORITHM, FREE_TRY_AUDIENCE, freeTryIssuerKeys } from "./free-try-issuer.ts";
 
 /**

@@ -5,7 +5,7 @@
 // PGlite, or when no pool is given, the same SQL text runs through Prisma. Same text, same
 // parameters, same single statement per call: the race guarantees are PostgreSQL's either way.
 import type pg from "pg";
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 
 /** A statement with a stable name: its text must never change under the same name (pg prepares by name). */
 export type HotStatement = { readonly name: string; readonly text: string };

@@ -1,10 +1,10 @@
 // The 402 challenge (spec 2.1, ../shared/INTEROP.md): an invoice from the tenant's own wallet for exactly
 // the price, a macaroon bound to tenant, scope, amount and expiry, both WWW-Authenticate lines.
 import { challengeHeaderValues } from "@l402-hub/sdk/client/l402-headers";
-import { mintL402Macaroon, type L402Scope } from "../l402/macaroon.ts";
-import type { WalletBackend } from "../lightning/types.ts";
-import type { PrismaClient } from "../db/client.ts";
-import type { PricingQuote } from "../pricing/quote.ts";
+import { mintL402Macaroon, type L402Scope } from "@/lib/l402/macaroon.ts";
+import type { WalletBackend } from "@/lib/lightning/types.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { PricingQuote } from "@/lib/pricing/quote.ts";
 import { challengeBody, type ChallengeBody } from "./challenge-body.ts";
 
 export type { ChallengeBody } from "./challenge-body.ts";

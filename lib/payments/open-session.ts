@@ -6,10 +6,10 @@
 // hashed); later presentations of the proof are served from the same session without a new token.
 // The session's end is the database's now() plus its lifetime, like every expiry it then decides.
 import { randomUUID } from "node:crypto";
-import { hashToken, randomToken } from "../crypto/secret-box.ts";
-import type { PrismaClient } from "../db/client.ts";
-import { isSessionModel, sessionGrant, type SessionModel } from "../pricing/quote.ts";
-import { enqueueEvent } from "../events/enqueue-event.ts";
+import { hashToken, randomToken } from "@/lib/crypto/secret-box.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { isSessionModel, sessionGrant, type SessionModel } from "@/lib/pricing/quote.ts";
+import { enqueueEvent } from "@/lib/events/enqueue-event.ts";
 import { settleInvoice } from "./settle-invoice.ts";
 
 /** Prefix of session tokens, so a token is recognisable in logs and secret scanners. */

@@ -1,7 +1,7 @@
 // Learning of settlement from the wallet (not from a proof): the worker polls pending invoices
 // and records each settlement once, with its invoice.settled event, in one transaction.
-import type { PrismaClient } from "../db/client.ts";
-import type { InvoiceLookup, WalletBackend } from "../lightning/types.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { InvoiceLookup, WalletBackend } from "@/lib/lightning/types.ts";
 import { settleInvoice } from "./settle-invoice.ts";
 
 /**

@@ -4,7 +4,7 @@
 // presenting the same proof at once cannot both win.
 import type pg from "pg";
 import { batcherPerPool, StatementBatcher } from "./hot-batch.ts";
-import { subscribedSql } from "../events/enqueue-event.ts";
+import { subscribedSql } from "@/lib/events/enqueue-event.ts";
 import { runHot, runOnPool, type HotDb, type HotStatement } from "./hot-sql.ts";
 
 export type ClaimResult = "claimed" | "spent" | "in_use";

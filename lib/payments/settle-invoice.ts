@@ -5,9 +5,9 @@
 // Its batched twin is the SQL of lib/payments/redeem-proof.ts (`settled` and `settledEventSql`):
 // per_request claims settle and write the same event in their claim statement, one round trip per
 // call or per batch. A change to the rule here is a change there too.
-import type { OutboxWriter } from "../events/enqueue-event.ts";
-import { enqueueEvent } from "../events/enqueue-event.ts";
-import type { InvoiceSettledData } from "../events/outbox.ts";
+import type { OutboxWriter } from "@/lib/events/enqueue-event.ts";
+import { enqueueEvent } from "@/lib/events/enqueue-event.ts";
+import type { InvoiceSettledData } from "@/lib/events/outbox.ts";
 
 /** Which invoice turns settled, how we learned of it, and the transaction that records it. */
 export type SettleInvoiceOptions = {

@@ -2,7 +2,7 @@
 // challenge's invoice as a QR code learns that a phone wallet paid it, and gets the preimage to
 // finish its call. Route handler, try-it client and tests share these shapes.
 import { z } from "zod";
-import { MAX_MACAROON_LENGTH } from "../l402/macaroon.ts";
+import { MAX_MACAROON_LENGTH } from "@/lib/l402/macaroon.ts";
 
 /** POST /api/l402/settlement: the macaroon of the 402 the caller received (its capability). */
 export const settlementQuerySchema = z.strictObject({

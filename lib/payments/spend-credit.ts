@@ -6,7 +6,7 @@
 // asynchronously like session debits (lib/payments/debit-session.ts); refunds stay durable. The
 // database's now() decides whether the credit has lapsed, as it does for sessions.
 import { randomUUID } from "node:crypto";
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 import { settleInvoice } from "./settle-invoice.ts";
 import { asyncCommitSql } from "./debit-session.ts";
 import { runHot, type HotDb, type HotStatement } from "./hot-sql.ts";

@@ -1,7 +1,7 @@
 // Config-change notifications: the platform API publishes one after every change a gateway
 // caches (tenant, endpoints, wallet, secrets); every gateway instance subscribes and drops that
 // tenant from memory. Delivery is best effort: the gateway's cache TTL is the safety net.
-import type { KeyValueStore } from "../store/types.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
 
 /** The pub/sub channel shared by the publisher (platform API) and the subscribers (gateways). */
 export const configChangedChannel = "config-changed";

@@ -1,7 +1,7 @@
 // Creates a workspace with its owner, origin secrets and a first API key, in one transaction.
-import { hashToken, randomToken } from "../crypto/secret-box.ts";
-import { AppError } from "../errors/index.ts";
-import { isUniqueViolation, type PrismaClient } from "../db/client.ts";
+import { hashToken, randomToken } from "@/lib/crypto/secret-box.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import { isUniqueViolation, type PrismaClient } from "@/lib/db/client.ts";
 import { newSealedSecretPair } from "./secrets.ts";
 
 export type CreateTenantInput = {

@@ -1,6 +1,6 @@
 // Reads a workspace's origin-protection secrets (spec 5.4) for its members, decrypted.
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 import { readOriginSecrets, type OriginSecrets } from "./secrets.ts";
 
 export type GetOriginSecretsOptions = {

@@ -1,6 +1,6 @@
 // Reads one workspace by id (the caller has already been authorized for it).
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 
 export type GetTenantOptions = { prisma: PrismaClient; tenantId: string };
 

@@ -1,8 +1,8 @@
 // Rotates a workspace's origin-protection secrets: the current pair becomes "previous" for the
 // grace period (origins accept both meanwhile), a new pair is generated, gateways are told.
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
-import type { KeyValueStore } from "../store/types.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
 import { publishConfigChanged } from "./config-events.ts";
 import { readOriginSecrets, rotatedSecretColumns, type OriginSecrets } from "./secrets.ts";
 

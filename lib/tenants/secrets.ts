@@ -1,8 +1,8 @@
 // Origin-protection secrets of a tenant (spec 5.4): a static gateway secret and an HMAC key,
 // encrypted at rest, rotated with a grace period during which the previous pair stays valid.
 import { randomBytes } from "node:crypto";
-import { openSecret, sealSecret } from "../crypto/secret-box.ts";
-import type { OriginSecretPair } from "../origin/origin-call.ts";
+import { openSecret, sealSecret } from "@/lib/crypto/secret-box.ts";
+import type { OriginSecretPair } from "@/lib/origin/origin-call.ts";
 
 export type TenantSecretColumns = {
   gatewaySecretEnc: string;

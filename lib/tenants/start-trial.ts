@@ -1,5 +1,5 @@
 // The one-month free trial starts when a workspace publishes its first priced endpoint (spec 1.10).
-import type { Prisma } from "../db/client.ts";
+import type { Prisma } from "@/lib/db/client.ts";
 
 export type StartTrialOptions = {
   /** A transaction client, so the trial starts atomically with the endpoint write. */

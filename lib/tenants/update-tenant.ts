@@ -1,8 +1,8 @@
 // Updates a workspace's profile (name, description, tags, origin, listing) and tells the gateways.
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
-import type { KeyValueStore } from "../store/types.ts";
-import { assertOriginUrl } from "../origin/origin-policy.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
+import { assertOriginUrl } from "@/lib/origin/origin-policy.ts";
 import { publishConfigChanged } from "./config-events.ts";
 import type { TenantUpdate } from "./schemas.ts";
 

@@ -1,6 +1,6 @@
 // The try-it form of an endpoint (API pages): its fields from the documented parameters, prefilled
 // from the example request, and the HTTP request those fields make. Pure and browser-safe.
-import type { EndpointParameter } from "../directory/schemas.ts";
+import type { EndpointParameter } from "@/lib/directory/schemas.ts";
 
 /** What the form needs to know about an endpoint (a subset of the directory's EndpointDetail). */
 export type TryItEndpoint = {

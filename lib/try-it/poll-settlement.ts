@@ -2,7 +2,7 @@
 // POST /api/l402/settlement with the challenge's macaroon (docs/decisions.md "Settlement for QR
 // payers") with backoff, until it gets the preimage, the invoice lapses, time runs out or the
 // visitor cancels. Browser-safe; fetch and sleep are injected for tests.
-import type { SettlementResponse } from "../payments/settlement-schemas.ts";
+import type { SettlementResponse } from "@/lib/payments/settlement-schemas.ts";
 
 export type SettlementPollTiming = { firstDelayMs: number; factor: number; maxDelayMs: number; timeoutMs: number };
 

@@ -3,10 +3,10 @@
 // resolve only to addresses the policy allows, like a webhook URL. The connect-time half is the
 // pinned dispatcher and socket connector every backend uses (lib/lightning/wallet-network.ts), which
 // also catches a DNS answer that changes after this check.
-import { AppError } from "../errors/index.ts";
-import { parseNwcConnectionUri, type WalletCredentials } from "../lightning/credentials.ts";
-import type { TargetPolicy } from "../lightning/wallet-network.ts";
-import { checkTargetUrl } from "../origin/ssrf.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import { parseNwcConnectionUri, type WalletCredentials } from "@/lib/lightning/credentials.ts";
+import type { TargetPolicy } from "@/lib/lightning/wallet-network.ts";
+import { checkTargetUrl } from "@/lib/origin/ssrf.ts";
 
 /** Each address the wallet would be reached at, with the request field that holds it. */
 function walletTargets(credentials: WalletCredentials): { field: string; url: string }[] {

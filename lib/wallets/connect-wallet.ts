@@ -1,13 +1,13 @@
 // Connects a workspace's receiving wallet: checks its addresses against the wallet address rules,
 // proves it works by creating a test invoice, then stores it (credentials sealed) and tells the
 // gateways, which start issuing invoices from it.
-import { sealSecret } from "../crypto/secret-box.ts";
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
-import { describeWallet } from "../lightning/credentials.ts";
-import { walletBackendFor, walletBackendOptionsFor, WalletError, type DevLightningNode, type TargetPolicy } from "../lightning/index.ts";
-import type { KeyValueStore } from "../store/types.ts";
-import { publishConfigChanged } from "../tenants/config-events.ts";
+import { sealSecret } from "@/lib/crypto/secret-box.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import { describeWallet } from "@/lib/lightning/credentials.ts";
+import { walletBackendFor, walletBackendOptionsFor, WalletError, type DevLightningNode, type TargetPolicy } from "@/lib/lightning/index.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
+import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
 import { assertWalletTargets } from "./check-wallet-targets.ts";
 import type { WalletConnect } from "./schemas.ts";
 

@@ -1,9 +1,9 @@
 // Disconnects a workspace's receiving wallet: the sealed credentials are deleted and the gateways
 // told, so priced endpoints answer 503 ("no wallet") instead of issuing invoices nobody can receive.
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
-import type { KeyValueStore } from "../store/types.ts";
-import { publishConfigChanged } from "../tenants/config-events.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
+import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
 
 export type DisconnectWalletOptions = { prisma: PrismaClient; store: KeyValueStore; tenantId: string };
 

@@ -1,8 +1,8 @@
 // Reads a workspace's connected wallet (without credentials), with what the dashboard shows about
 // it: the last invoice issued through it and the capacity monitor's latest verdict.
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
-import { describeWallet } from "../lightning/credentials.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import { describeWallet } from "@/lib/lightning/credentials.ts";
 import { readWalletCredentials } from "./open-wallet.ts";
 
 export type GetWalletOptions = { prisma: PrismaClient; appSecret: string; tenantId: string };

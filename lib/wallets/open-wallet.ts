@@ -1,11 +1,11 @@
 // Turns a stored wallet row into a live WalletBackend: decrypt, validate, build. Used by the
 // gateway (invoices), the worker (settlement polling, capacity) and the connect flow.
-import { openSecret } from "../crypto/secret-box.ts";
-import { walletCredentialsSchema, type WalletCredentials } from "../lightning/credentials.ts";
-import { walletBackendFor, walletBackendOptionsFor, type DevLightningNode } from "../lightning/index.ts";
-import { WalletError } from "../lightning/types.ts";
-import type { CapableWalletBackend } from "../lightning/wallet-capabilities.ts";
-import type { TargetPolicy } from "../lightning/wallet-network.ts";
+import { openSecret } from "@/lib/crypto/secret-box.ts";
+import { walletCredentialsSchema, type WalletCredentials } from "@/lib/lightning/credentials.ts";
+import { walletBackendFor, walletBackendOptionsFor, type DevLightningNode } from "@/lib/lightning/index.ts";
+import { WalletError } from "@/lib/lightning/types.ts";
+import type { CapableWalletBackend } from "@/lib/lightning/wallet-capabilities.ts";
+import type { TargetPolicy } from "@/lib/lightning/wallet-network.ts";
 
 export type StoredWallet = { type: string; credentialsEnc: string };
 

@@ -1,7 +1,7 @@
 // Receiving wallet resource (non-custodial: the provider's own node). Credentials go in, never out.
 import { z } from "zod";
-import { walletCredentialsSchema } from "../lightning/credentials.ts";
-import { CAPACITY_REASONS } from "../events/catalogue.ts";
+import { walletCredentialsSchema } from "@/lib/lightning/credentials.ts";
+import { CAPACITY_REASONS } from "@/lib/events/catalogue.ts";
 
 /** Every backend the schema knows (Prisma enum WalletType). */
 export const WALLET_TYPES = ["dev", "lnd", "nwc", "lnbits", "phoenixd"] as const;

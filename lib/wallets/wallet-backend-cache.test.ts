@@ -1,7 +1,7 @@
 // The web app's live wallet backends: one per tenant while its stored credentials stay the same,
 // the old one closed when they change, when it sits unused, or when the cache is full.
 import { afterEach, describe, expect, it } from "vitest";
-import type { CapableWalletBackend } from "../lightning/wallet-capabilities.ts";
+import type { CapableWalletBackend } from "@/lib/lightning/wallet-capabilities.ts";
 import { WalletBackendCache } from "./wallet-backend-cache.ts";
 
 /** A backend that only records whether it was closed. */

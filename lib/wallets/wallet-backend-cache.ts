@@ -3,9 +3,9 @@
 // relay WebSocket or TLS session per call. A backend is replaced (and the old one closed) when the
 // stored credentials change, closed after a while unused, and the least recently used one is closed
 // when the cache is full. The gateway's pool is one too (lib/gateway/wallet-pool.ts).
-import type { DevLightningNode } from "../lightning/dev-node.ts";
-import type { CapableWalletBackend } from "../lightning/wallet-capabilities.ts";
-import type { TargetPolicy } from "../lightning/wallet-network.ts";
+import type { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import type { CapableWalletBackend } from "@/lib/lightning/wallet-capabilities.ts";
+import type { TargetPolicy } from "@/lib/lightning/wallet-network.ts";
 import { openWalletBackend, type StoredWallet } from "./open-wallet.ts";
 
 export type WalletBackendCacheOptions = {

@@ -2,10 +2,10 @@
 // workspaces are paid through (wallets whose backend can report it: the dev node, LND), decides ok or
 // degraded with a reason, debounces, and tells every workspace paid through that node: one degraded
 // event per confirmed degradation (at most one per 6 h) and a paired ok on recovery.
-import type { PrismaClient } from "../db/client.ts";
-import type { Logger } from "../logging/logger.ts";
-import { enqueueEvent } from "../events/enqueue-event.ts";
-import type { CapacityReason, EventData } from "../events/catalogue.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { Logger } from "@/lib/logging/logger.ts";
+import { enqueueEvent } from "@/lib/events/enqueue-event.ts";
+import type { CapacityReason, EventData } from "@/lib/events/catalogue.ts";
 
 /**
  * What the monitor needs from a backend (owned here, the consumer): LND's and the dev node's

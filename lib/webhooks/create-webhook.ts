@@ -1,10 +1,10 @@
 // Creates a subscription: the URL passes the SSRF check, a fresh `whsec_` secret is sealed at rest
 // and returned to the caller this one time.
-import { sealSecret } from "../crypto/secret-box.ts";
-import type { PrismaClient } from "../db/client.ts";
+import { sealSecret } from "@/lib/crypto/secret-box.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 import type { WebhookCreate } from "./schemas.ts";
 import { generateWebhookSecret } from "./sign.ts";
-import { assertWebhookUrl, type TargetPolicy } from "../origin/ssrf.ts";
+import { assertWebhookUrl, type TargetPolicy } from "@/lib/origin/ssrf.ts";
 
 /** Input already validated by webhookCreateSchema; policy decides which addresses are allowed. */
 export type CreateWebhookOptions = {

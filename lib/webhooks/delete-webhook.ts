@@ -1,6 +1,6 @@
 // Deletes a subscription; its deliveries go with it (cascade), pending ones are never sent.
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 
 /** Scoped by tenant in the query itself. */
 export type DeleteWebhookOptions = { prisma: PrismaClient; tenantId: string; webhookId: string };

@@ -5,13 +5,13 @@
 // that attempt (matched on its attempt number), so two workers never both record one attempt.
 // Leases and due times are the database's: now() + ms in SQL, compared with now(), one clock for
 // every worker whatever their clocks or the session's time zone.
-import { openSecret } from "../crypto/secret-box.ts";
-import type { PrismaClient } from "../db/client.ts";
-import type { Logger } from "../logging/logger.ts";
+import { openSecret } from "@/lib/crypto/secret-box.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { Logger } from "@/lib/logging/logger.ts";
 import type { Agent } from "undici";
 import { request } from "undici";
 import { serializeEnvelope, signDelivery } from "./sign.ts";
-import { BlockedTargetError, createPinnedDispatcher, type TargetPolicy } from "../origin/ssrf.ts";
+import { BlockedTargetError, createPinnedDispatcher, type TargetPolicy } from "@/lib/origin/ssrf.ts";
 
 /** Spec 8: three retries after the first attempt, 10 s, 1 min and 5 min after each failure. */
 export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000] as const;

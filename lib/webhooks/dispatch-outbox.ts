@@ -3,8 +3,8 @@
 // deliveries inserted (unique per subscription and event, so a re-dispatch after a crash adds
 // nothing twice) and the events marked dispatched, all or nothing. A new delivery is due at the
 // database's now(), the clock its claims compare with.
-import { Prisma, type PrismaClient } from "../db/client.ts";
-import { receivesSql } from "../events/enqueue-event.ts";
+import { Prisma, type PrismaClient } from "@/lib/db/client.ts";
+import { receivesSql } from "@/lib/events/enqueue-event.ts";
 
 /** Batch bounds and clock of one fan-out pass. */
 export type DispatchOutboxOptions = {

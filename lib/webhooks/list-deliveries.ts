@@ -1,8 +1,8 @@
 // Recent deliveries of one subscription for the dashboard (spec 4.5): newest first, a page at a
 // time. The cursor is the last delivery id of the previous page, so new deliveries arriving between
 // pages never shift what "older" means.
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 import { toDeliveryView } from "./delivery-view.ts";
 
 /** `limit` is already bounded by deliveriesQuerySchema; `before` is an earlier page's `nextCursor`. */

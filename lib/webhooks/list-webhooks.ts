@@ -1,5 +1,5 @@
 // Lists a workspace's subscriptions (the response schema drops the sealed secret).
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 
 /** Scoped by tenant in the query itself. */
 export type ListWebhooksOptions = { prisma: PrismaClient; tenantId: string };

@@ -1,9 +1,9 @@
 // Manual retry of a failed delivery (spec 3.4 rule 2): it is queued for one immediate attempt with
 // the same id and body; if that fails too it is failed again and can be retried again. It is due
 // at the database's now(), the clock the worker's claims compare with.
-import type { PrismaClient } from "../db/client.ts";
-import type { WebhookDelivery } from "../db/generated/client.ts";
-import { AppError } from "../errors/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { WebhookDelivery } from "@/lib/db/generated/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 import { toDeliveryView } from "./delivery-view.ts";
 
 /** Scoped by tenant in the query itself. */

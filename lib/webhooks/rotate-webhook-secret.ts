@@ -1,8 +1,8 @@
 // Replaces a subscription's secret on explicit request (for providers whose secret leaked). The new
 // secret signs every attempt from now on, retries of older deliveries included.
-import { sealSecret } from "../crypto/secret-box.ts";
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
+import { sealSecret } from "@/lib/crypto/secret-box.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 import { generateWebhookSecret } from "./sign.ts";
 
 /** Scoped by tenant in the query itself; appSecret seals the new secret at rest. */

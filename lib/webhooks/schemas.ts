@@ -2,8 +2,8 @@
 // The secret appears in exactly two responses: creation and an explicit rotate-secret. Save-time
 // address checks (DNS) are not here: they are async and run in lib/origin/ssrf.ts (assertWebhookUrl).
 import { z } from "zod";
-import { AppError } from "../errors/index.ts";
-import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from "../events/catalogue.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from "@/lib/events/catalogue.ts";
 
 /** Longest subscription URL we store. */
 export const MAX_URL_LENGTH = 2048;

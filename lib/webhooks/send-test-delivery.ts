@@ -1,9 +1,9 @@
 // POST …/webhooks/:id/test: a synthetic invoice.settled delivery to ONE subscription, through the
 // same queue, envelope, signing and retries as real events.
-import type { Prisma, PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
+import type { Prisma, PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 import { toDeliveryView } from "./delivery-view.ts";
-import type { EventData } from "../events/catalogue.ts";
+import type { EventData } from "@/lib/events/catalogue.ts";
 
 /** Marks test deliveries: no real invoice has an all-zero payment hash. */
 export const TEST_PAYMENT_HASH = "0".repeat(64);

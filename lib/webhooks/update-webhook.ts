@@ -1,9 +1,9 @@
 // Changes a subscription's url, events or isActive. Never touches the secret (spec 2.6): rotation is
 // its own explicit route.
-import type { PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 import type { WebhookUpdate } from "./schemas.ts";
-import { assertWebhookUrl, type TargetPolicy } from "../origin/ssrf.ts";
+import { assertWebhookUrl, type TargetPolicy } from "@/lib/origin/ssrf.ts";
 
 /** Patch already validated by webhookUpdateSchema; a new url is checked against policy. */
 export type UpdateWebhookOptions = {

@@ -1,7 +1,7 @@
 // The live slug check of the create-workspace form: the API's own format rules (slugSchema) and
 // whether a workspace already holds it.
-import type { PrismaClient } from "../db/client.ts";
-import { slugSchema } from "../tenants/schemas.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { slugSchema } from "@/lib/tenants/schemas.ts";
 import type { SlugAvailability } from "./schemas.ts";
 
 export type CheckSlugOptions = { prisma: PrismaClient; slug: string };

@@ -1,10 +1,10 @@
 // A signed-in user creates a workspace and becomes its owner (the dashboard's path; the operator's
 // POST /api/admin/tenants uses createTenant). No API key is made: the owner creates keys when needed.
-import { isUniqueViolation, type PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
-import { publishConfigChanged } from "../tenants/config-events.ts";
-import { newSealedSecretPair } from "../tenants/secrets.ts";
-import type { KeyValueStore } from "../store/types.ts";
+import { isUniqueViolation, type PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
+import { newSealedSecretPair } from "@/lib/tenants/secrets.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
 import type { WorkspaceCreate } from "./schemas.ts";
 
 export type CreateWorkspaceOptions = {

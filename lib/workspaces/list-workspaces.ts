@@ -1,6 +1,6 @@
 // The signed-in user's workspaces: for the switcher and for resolving /dashboard/<slug> (a slug the
 // user is not a member of resolves to nothing, exactly like one that does not exist).
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 import type { MemberRole, WorkspaceSummary } from "./schemas.ts";
 
 /** Every workspace the user belongs to, by name. */

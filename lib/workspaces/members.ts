@@ -1,8 +1,8 @@
 // Workspace members and their roles. Who may call what (owners manage; anyone may leave) is the
 // route's business; here are the rules every caller gets: a workspace always keeps at least one
 // owner, and each change locks the tenant row so two concurrent demotions cannot both pass.
-import type { Prisma, PrismaClient } from "../db/client.ts";
-import { AppError } from "../errors/index.ts";
+import type { Prisma, PrismaClient } from "@/lib/db/client.ts";
+import { AppError } from "@/lib/errors/index.ts";
 import type { InvitationRow, MemberInvite, MemberRole, MemberRow } from "./schemas.ts";
 
 type Tx = Prisma.TransactionClient;

@@ -1,6 +1,6 @@
 // The overview's onboarding checklist, computed from the workspace's real state: origin set,
 // wallet connected, a first active endpoint, and listed in the public directory.
-import type { PrismaClient } from "../db/client.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 
 export type OnboardingStepId = "origin" | "wallet" | "endpoint" | "listed";
 

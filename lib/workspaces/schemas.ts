@@ -2,7 +2,7 @@
 // the workspace list, and members with their roles and pending invitations. The API routes and the
 // dashboard forms import the same schemas.
 import { z } from "zod";
-import { slugSchema, tagsSchema, tenantDescriptionSchema, tenantNameSchema } from "../tenants/schemas.ts";
+import { slugSchema, tagsSchema, tenantDescriptionSchema, tenantNameSchema } from "@/lib/tenants/schemas.ts";
 
 /** POST /api/tenants: the signed-in user becomes the owner. */
 export const workspaceCreateSchema = z.strictObject({

@@ -1,8 +1,8 @@
 // POST /api/admin/tenants: operator-only workspace creation.
 import { describe, expect, it } from "vitest";
-import { POST } from "../../app/api/admin/tenants/route.ts";
-import { hashToken } from "../../lib/crypto/secret-box.ts";
-import { registerServerContext } from "../../lib/server-context.ts";
+import { POST } from "@/app/api/admin/tenants/route.ts";
+import { hashToken } from "@/lib/crypto/secret-box.ts";
+import { registerServerContext } from "@/lib/server-context.ts";
 import { ADMIN_TOKEN, call, useApiContext } from "./helpers.ts";
 
 const api = useApiContext();

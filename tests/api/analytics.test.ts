@@ -1,8 +1,8 @@
 // GET /api/tenants/:tenantId/analytics: query validation, workspace scoping, and a month of
 // counts and earnings seeded straight into the tables the gateway and the ledger write.
 import { beforeEach, describe, expect, it } from "vitest";
-import { GET } from "../../app/api/tenants/[tenantId]/analytics/route.ts";
-import { endpointFactory } from "../../prisma/factories.ts";
+import { GET } from "@/app/api/tenants/[tenantId]/analytics/route.ts";
+import { endpointFactory } from "@/prisma/factories.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
 const api = useApiContext();

@@ -1,8 +1,8 @@
 // /api/tenants/:tenantId/api-keys: create (key shown once), list (never the key), revoke.
 import { beforeEach, describe, expect, it } from "vitest";
-import { DELETE as revoke } from "../../app/api/tenants/[tenantId]/api-keys/[id]/route.ts";
-import { GET as list, POST as create } from "../../app/api/tenants/[tenantId]/api-keys/route.ts";
-import { GET as getTenant } from "../../app/api/tenants/[tenantId]/route.ts";
+import { DELETE as revoke } from "@/app/api/tenants/[tenantId]/api-keys/[id]/route.ts";
+import { GET as list, POST as create } from "@/app/api/tenants/[tenantId]/api-keys/route.ts";
+import { GET as getTenant } from "@/app/api/tenants/[tenantId]/route.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
 const api = useApiContext();

@@ -1,14 +1,14 @@
 // withWorkspace: workspace API keys and signed-in members, scoped to :tenantId.
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { DELETE as revokeKey } from "../../app/api/tenants/[tenantId]/api-keys/[id]/route.ts";
-import { GET as getTenant, PATCH as patchTenant } from "../../app/api/tenants/[tenantId]/route.ts";
-import { GET as getSecrets } from "../../app/api/tenants/[tenantId]/secrets/route.ts";
-import { getSignedInUserId } from "../../lib/auth/next-auth.ts";
-import { hashToken } from "../../lib/crypto/secret-box.ts";
+import { DELETE as revokeKey } from "@/app/api/tenants/[tenantId]/api-keys/[id]/route.ts";
+import { GET as getTenant, PATCH as patchTenant } from "@/app/api/tenants/[tenantId]/route.ts";
+import { GET as getSecrets } from "@/app/api/tenants/[tenantId]/secrets/route.ts";
+import { getSignedInUserId } from "@/lib/auth/next-auth.ts";
+import { hashToken } from "@/lib/crypto/secret-box.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
 // The session lookup is next-auth's; here it is replaced so the wrapper's membership rules are tested.
-vi.mock("../../lib/auth/next-auth.ts", () => ({ getSignedInUserId: vi.fn(async () => null) }));
+vi.mock("@/lib/auth/next-auth.ts", () => ({ getSignedInUserId: vi.fn(async () => null) }));
 const signedInAs = (userId: string | null) => vi.mocked(getSignedInUserId).mockResolvedValue(userId);
 
 const api = useApiContext();

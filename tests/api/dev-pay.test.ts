@@ -1,9 +1,9 @@
 // POST /api/dev/lightning/pay: the dev wallet's pay API.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { POST } from "../../app/api/dev/lightning/pay/route.ts";
-import { DevLightningNode } from "../../lib/lightning/index.ts";
-import { registerServerContext } from "../../lib/server-context.ts";
+import { POST } from "@/app/api/dev/lightning/pay/route.ts";
+import { DevLightningNode } from "@/lib/lightning/index.ts";
+import { registerServerContext } from "@/lib/server-context.ts";
 import { call, useApiContext } from "./helpers.ts";
 
 const api = useApiContext();

@@ -1,8 +1,8 @@
 // Endpoint CRUD: per-model validation, duplicates, tenant scoping, trial start, config events.
 import { beforeEach, describe, expect, it } from "vitest";
-import { GET as getOne, DELETE as deleteOne, PATCH as patchOne } from "../../app/api/tenants/[tenantId]/endpoints/[endpointId]/route.ts";
-import { GET as list, POST as create } from "../../app/api/tenants/[tenantId]/endpoints/route.ts";
-import { configChangedChannel } from "../../lib/tenants/config-events.ts";
+import { GET as getOne, DELETE as deleteOne, PATCH as patchOne } from "@/app/api/tenants/[tenantId]/endpoints/[endpointId]/route.ts";
+import { GET as list, POST as create } from "@/app/api/tenants/[tenantId]/endpoints/route.ts";
+import { configChangedChannel } from "@/lib/tenants/config-events.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
 const api = useApiContext();

@@ -2,15 +2,15 @@
 // verifies against the published key set, and that the gateway's verifier accepts.
 import { describe, expect, it, vi } from "vitest";
 import { createLocalJWKSet, jwtVerify } from "jose";
-import { GET as getJwks } from "../../app/api/.well-known/jwks.json/route.ts";
-import { GET as getToken } from "../../app/api/free-try/token/route.ts";
-import { getSignedInUserId } from "../../lib/auth/next-auth.ts";
-import { createFreeTryVerifier, freeTryUserKey } from "../../lib/payments/free-try.ts";
-import { FREE_TRY_AUDIENCE } from "../../lib/payments/free-try-issuer.ts";
+import { GET as getJwks } from "@/app/api/.well-known/jwks.json/route.ts";
+import { GET as getToken } from "@/app/api/free-try/token/route.ts";
+import { getSignedInUserId } from "@/lib/auth/next-auth.ts";
+import { createFreeTryVerifier, freeTryUserKey } from "@/lib/payments/free-try.ts";
+import { FREE_TRY_AUDIENCE } from "@/lib/payments/free-try-issuer.ts";
 import { call, useApiContext } from "./helpers.ts";
 
 // The session lookup is next-auth's; here it is replaced so the route's own rules are tested.
-vi.mock("../../lib/auth/next-auth.ts", () => ({ getSignedInUserId: vi.fn(async () => null) }));
+vi.mock("@/lib/auth/next-auth.ts", () => ({ getSignedInUserId: vi.fn(async () => null) }));
 
 const api = useApiContext();
 

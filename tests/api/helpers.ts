@@ -1,10 +1,10 @@
 // Shared setup for the platform API tests: a real in-memory database registered as the server
 // context, and a way to call exported route handlers the way Next 16 does.
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import type { RouteHandler } from "../../lib/api/handler.ts";
-import { createTenant } from "../../lib/tenants/create-tenant.ts";
-import { buildServerContext, registerServerContext, type ServerContext } from "../../lib/server-context.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import type { RouteHandler } from "@/lib/api/handler.ts";
+import { createTenant } from "@/lib/tenants/create-tenant.ts";
+import { buildServerContext, registerServerContext, type ServerContext } from "@/lib/server-context.ts";
+import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
 

@@ -1,7 +1,7 @@
 // scripts/hub.ts against the real admin route (fetch is routed to the handler in-process).
 import { describe, expect, it } from "vitest";
-import { POST } from "../../app/api/admin/tenants/route.ts";
-import { runHubCli, type HubCliIo } from "../../scripts/hub.ts";
+import { POST } from "@/app/api/admin/tenants/route.ts";
+import { runHubCli, type HubCliIo } from "@/scripts/hub.ts";
 import { ADMIN_TOKEN, useApiContext } from "./helpers.ts";
 
 const api = useApiContext();

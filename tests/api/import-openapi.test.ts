@@ -1,7 +1,7 @@
 // POST /api/tenants/:tenantId/endpoints/import: an OpenAPI document becomes endpoints, all or nothing.
 import { beforeEach, describe, expect, it } from "vitest";
-import { POST as importRoute } from "../../app/api/tenants/[tenantId]/endpoints/import/route.ts";
-import { buildOpenApiDocument } from "../../lib/directory/openapi.ts";
+import { POST as importRoute } from "@/app/api/tenants/[tenantId]/endpoints/import/route.ts";
+import { buildOpenApiDocument } from "@/lib/directory/openapi.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
 const api = useApiContext();

@@ -3,11 +3,11 @@
 // database, dev node wallet; the route handler is called the way Next calls it.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { POST } from "../../app/api/l402/settlement/route.ts";
-import { mintL402Macaroon } from "../../lib/l402/macaroon.ts";
-import { lookupChallengeSettlement } from "../../lib/payments/challenge-settlement.ts";
-import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { call as callGateway, header, startGateways, type CallResult } from "../helpers/gateway.ts";
+import { POST } from "@/app/api/l402/settlement/route.ts";
+import { mintL402Macaroon } from "@/lib/l402/macaroon.ts";
+import { lookupChallengeSettlement } from "@/lib/payments/challenge-settlement.ts";
+import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
+import { call as callGateway, header, startGateways, type CallResult } from "@/tests/helpers/gateway.ts";
 import { call, useApiContext } from "./helpers.ts";
 
 const api = useApiContext();

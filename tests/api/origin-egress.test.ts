@@ -1,7 +1,7 @@
 // Origins are user-given URLs the platform calls: with ORIGIN_ALLOW_PRIVATE off (production), a
 // private or reserved target is refused when saved (422 naming originUrl).
 import { beforeEach, describe, expect, it } from "vitest";
-import { PATCH } from "../../app/api/tenants/[tenantId]/route.ts";
+import { PATCH } from "@/app/api/tenants/[tenantId]/route.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
 const api = useApiContext({ ORIGIN_ALLOW_PRIVATE: "false" });

@@ -2,11 +2,11 @@
 // probe), status and latency; the first active endpoint is probed when there is one; 5xx and
 // unreachable are reported, not thrown; a missing or refused (private) origin is a 422 on originUrl.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { POST as originTestRoute } from "../../app/api/tenants/[tenantId]/origin/test/route.ts";
+import { POST as originTestRoute } from "@/app/api/tenants/[tenantId]/origin/test/route.ts";
 import { verifyGatewayRequest } from "@l402-hub/sdk/origin";
-import { getOriginSecrets } from "../../lib/tenants/get-origin-secrets.ts";
-import { testOriginConnection } from "../../lib/health/test-origin-connection.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { getOriginSecrets } from "@/lib/tenants/get-origin-secrets.ts";
+import { testOriginConnection } from "@/lib/health/test-origin-connection.ts";
+import { json, startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
 const api = useApiContext();

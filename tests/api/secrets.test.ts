@@ -1,7 +1,7 @@
 // GET /api/tenants/:tenantId/secrets and POST .../secrets/rotate
 import { beforeEach, describe, expect, it } from "vitest";
-import { POST as rotate } from "../../app/api/tenants/[tenantId]/secrets/rotate/route.ts";
-import { GET as read } from "../../app/api/tenants/[tenantId]/secrets/route.ts";
+import { POST as rotate } from "@/app/api/tenants/[tenantId]/secrets/rotate/route.ts";
+import { GET as read } from "@/app/api/tenants/[tenantId]/secrets/route.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
 const api = useApiContext();

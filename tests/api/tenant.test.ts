@@ -1,7 +1,7 @@
 // GET|PATCH /api/tenants/:tenantId
 import { beforeEach, describe, expect, it } from "vitest";
-import { GET, PATCH } from "../../app/api/tenants/[tenantId]/route.ts";
-import { configChangedChannel } from "../../lib/tenants/config-events.ts";
+import { GET, PATCH } from "@/app/api/tenants/[tenantId]/route.ts";
+import { configChangedChannel } from "@/lib/tenants/config-events.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
 const api = useApiContext();

@@ -1,12 +1,12 @@
 // /api/tenants/:tenantId/wallet as the dashboard uses it: the last invoice issued through the
 // wallet, the capacity monitor's verdict, disconnection (owners only) and the gateway being told.
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { DELETE, GET, PUT } from "../../app/api/tenants/[tenantId]/wallet/route.ts";
-import { getSignedInUserId } from "../../lib/auth/next-auth.ts";
-import { configChangedChannel } from "../../lib/tenants/config-events.ts";
+import { DELETE, GET, PUT } from "@/app/api/tenants/[tenantId]/wallet/route.ts";
+import { getSignedInUserId } from "@/lib/auth/next-auth.ts";
+import { configChangedChannel } from "@/lib/tenants/config-events.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
-vi.mock("../../lib/auth/next-auth.ts", () => ({ getSignedInUserId: vi.fn(async () => null) }));
+vi.mock("@/lib/auth/next-auth.ts", () => ({ getSignedInUserId: vi.fn(async () => null) }));
 
 const api = useApiContext();
 const COOKIE = { cookie: "authjs.session-token=opaque" };

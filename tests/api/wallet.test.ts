@@ -1,11 +1,11 @@
 // /api/tenants/:tenantId/wallet: connect the dev wallet (test invoice first), read it back.
 import { beforeEach, describe, expect, it } from "vitest";
-import { GET, PUT } from "../../app/api/tenants/[tenantId]/wallet/route.ts";
-import { openSecret } from "../../lib/crypto/secret-box.ts";
-import { FakeLnbits } from "../fakes/lightning/lnbits.ts";
-import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../fakes/lightning/lnd.ts";
-import { LOOPBACK_WALLET_TARGETS } from "../fakes/lightning/loopback-policy.ts";
-import { registerServerContext } from "../../lib/server-context.ts";
+import { GET, PUT } from "@/app/api/tenants/[tenantId]/wallet/route.ts";
+import { openSecret } from "@/lib/crypto/secret-box.ts";
+import { FakeLnbits } from "@/tests/fakes/lightning/lnbits.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "@/tests/fakes/lightning/lnd.ts";
+import { LOOPBACK_WALLET_TARGETS } from "@/tests/fakes/lightning/loopback-policy.ts";
+import { registerServerContext } from "@/lib/server-context.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
 // The wallet fakes listen on loopback: allowed here as a self-hoster would (tests/security/wallet-ssrf.test.ts covers the refusal).

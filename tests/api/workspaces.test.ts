@@ -3,19 +3,19 @@
 // authorization: a member of workspace A can never read or change workspace B through any of
 // these routes (nor with A's API key).
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { DELETE as deleteInvitation } from "../../app/api/tenants/[tenantId]/invitations/[invitationId]/route.ts";
-import { DELETE as removeMemberRoute, PATCH as patchMember } from "../../app/api/tenants/[tenantId]/members/[userId]/route.ts";
-import { GET as listMembersRoute, POST as inviteRoute } from "../../app/api/tenants/[tenantId]/members/route.ts";
-import { POST as originTestRoute } from "../../app/api/tenants/[tenantId]/origin/test/route.ts";
-import { GET as getTenantRoute, PATCH as patchTenantRoute } from "../../app/api/tenants/[tenantId]/route.ts";
-import { GET as listTenantsRoute, POST as createTenantRoute } from "../../app/api/tenants/route.ts";
-import { GET as slugRoute } from "../../app/api/tenants/slug-availability/route.ts";
-import { getSignedInUserId } from "../../lib/auth/next-auth.ts";
-import { acceptInvitations, changeMemberRole } from "../../lib/workspaces/members.ts";
+import { DELETE as deleteInvitation } from "@/app/api/tenants/[tenantId]/invitations/[invitationId]/route.ts";
+import { DELETE as removeMemberRoute, PATCH as patchMember } from "@/app/api/tenants/[tenantId]/members/[userId]/route.ts";
+import { GET as listMembersRoute, POST as inviteRoute } from "@/app/api/tenants/[tenantId]/members/route.ts";
+import { POST as originTestRoute } from "@/app/api/tenants/[tenantId]/origin/test/route.ts";
+import { GET as getTenantRoute, PATCH as patchTenantRoute } from "@/app/api/tenants/[tenantId]/route.ts";
+import { GET as listTenantsRoute, POST as createTenantRoute } from "@/app/api/tenants/route.ts";
+import { GET as slugRoute } from "@/app/api/tenants/slug-availability/route.ts";
+import { getSignedInUserId } from "@/lib/auth/next-auth.ts";
+import { acceptInvitations, changeMemberRole } from "@/lib/workspaces/members.ts";
 import { call, seedTenant, useApiContext } from "./helpers.ts";
 
 // The session lookup is next-auth's (it needs a Next request); the routes' own rules are tested.
-vi.mock("../../lib/auth/next-auth.ts", () => ({ getSignedInUserId: vi.fn(async () => null) }));
+vi.mock("@/lib/auth/next-auth.ts", () => ({ getSignedInUserId: vi.fn(async () => null) }));
 const signedInAs = (userId: string | null) => vi.mocked(getSignedInUserId).mockResolvedValue(userId);
 
 const api = useApiContext();

@@ -5,15 +5,15 @@
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import { getPublicKey, signAsync, utils as secp } from "@noble/secp256k1";
 import { describe, expect, it } from "vitest";
-import { GET as callbackRoute } from "../../app/api/lnurl-auth/callback/route.ts";
-import { POST as challengeRoute } from "../../app/api/lnurl-auth/challenge/route.ts";
-import { GET as statusRoute } from "../../app/api/lnurl-auth/status/route.ts";
-import { POST as devSignRoute } from "../../app/api/dev/lnurl-auth/route.ts";
-import { compactToDer, derToCompact } from "../../lib/auth/der-signature.ts";
-import { devLinkingKey, signK1 } from "../../lib/auth/dev-lnurl-wallet.ts";
-import { CHALLENGE_TTL_MS, claimLoginChallenge, createLoginChallenge, isValidK1Signature, verifyLoginSignature } from "../../lib/auth/lnurl-auth.ts";
-import { bech32Encode } from "../../lib/auth/lnurl.ts";
-import { useApiContext } from "../api/helpers.ts";
+import { GET as callbackRoute } from "@/app/api/lnurl-auth/callback/route.ts";
+import { POST as challengeRoute } from "@/app/api/lnurl-auth/challenge/route.ts";
+import { GET as statusRoute } from "@/app/api/lnurl-auth/status/route.ts";
+import { POST as devSignRoute } from "@/app/api/dev/lnurl-auth/route.ts";
+import { compactToDer, derToCompact } from "@/lib/auth/der-signature.ts";
+import { devLinkingKey, signK1 } from "@/lib/auth/dev-lnurl-wallet.ts";
+import { CHALLENGE_TTL_MS, claimLoginChallenge, createLoginChallenge, isValidK1Signature, verifyLoginSignature } from "@/lib/auth/lnurl-auth.ts";
+import { bech32Encode } from "@/lib/auth/lnurl.ts";
+import { useApiContext } from "@/tests/api/helpers.ts";
 
 const api = useApiContext();
 const apiUrl = "http://127.0.0.1:3000/api";

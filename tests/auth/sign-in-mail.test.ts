@@ -3,10 +3,10 @@
 // the mailbox exists only in development without SMTP.
 import net from "node:net";
 import { describe, expect, it } from "vitest";
-import { deliverSignInMail, listDevMail, signInMailContent } from "../../lib/auth/sign-in-mail.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
-import { testConfig } from "../helpers/context.ts";
-import { useApiContext } from "../api/helpers.ts";
+import { deliverSignInMail, listDevMail, signInMailContent } from "@/lib/auth/sign-in-mail.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { testConfig } from "@/tests/helpers/context.ts";
+import { useApiContext } from "@/tests/api/helpers.ts";
 
 const api = useApiContext();
 const log = createLogger("silent");

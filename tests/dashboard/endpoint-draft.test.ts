@@ -2,10 +2,10 @@
 // decides (per_kb + streaming refused with its explanation), example JSON errors are named, and a
 // stored endpoint round-trips through the form unchanged.
 import { describe, expect, it } from "vitest";
-import { draftFrom, draftPriceRule, draftToBody, newParameter, validateDraft, type EndpointDraft } from "../../app/dashboard/[slug]/endpoints/endpoint-draft.ts";
-import { endpointCreateSchema, endpointResponseSchema } from "../../lib/endpoints/schemas.ts";
-import { PRICING_MODELS } from "../../lib/pricing/quote.ts";
-import { previewChallengeBody } from "../../lib/payments/challenge-body.ts";
+import { draftFrom, draftPriceRule, draftToBody, newParameter, validateDraft, type EndpointDraft } from "@/app/dashboard/[slug]/endpoints/endpoint-draft.ts";
+import { endpointCreateSchema, endpointResponseSchema } from "@/lib/endpoints/schemas.ts";
+import { PRICING_MODELS } from "@/lib/pricing/quote.ts";
+import { previewChallengeBody } from "@/lib/payments/challenge-body.ts";
 
 const blank = (patch: Partial<EndpointDraft> = {}): EndpointDraft => ({ ...draftFrom(null), path: "/v1/quote", ...patch });
 

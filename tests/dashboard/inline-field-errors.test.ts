@@ -1,7 +1,7 @@
 // Where the dashboard shows a failed API call (useApiMutation): the API's named fields inline, a
 // bare 409 on the form's conflict field when it has one, anything else as a toast (null here).
 import { describe, expect, it } from "vitest";
-import { ApiError, inlineFieldErrors } from "../../app/dashboard/_components/api-client.ts";
+import { ApiError, inlineFieldErrors } from "@/app/dashboard/_components/api-client.ts";
 
 describe("inlineFieldErrors", () => {
   it("puts a 422's named fields inline, whatever the form's conflict field", () => {

@@ -1,8 +1,8 @@
 // The endpoint list's health column: the newest probe per endpoint, scoped to the workspace.
 import { describe, expect, it } from "vitest";
-import { latestHealthByEndpoint } from "../../lib/endpoints/latest-health.ts";
-import { createTenant } from "../../lib/tenants/create-tenant.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { latestHealthByEndpoint } from "@/lib/endpoints/latest-health.ts";
+import { createTenant } from "@/lib/tenants/create-tenant.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 
 const t = useTestContext();
 

@@ -1,9 +1,9 @@
 // The overview checklist follows the workspace's real state step by step, ending "listed" when the
 // directory's own rule (database triggers) lists the workspace.
 import { describe, expect, it } from "vitest";
-import { sealSecret } from "../../lib/crypto/secret-box.ts";
-import { getOnboardingState, onboardingSteps } from "../../lib/workspaces/onboarding.ts";
-import { seedTenant, useApiContext } from "../api/helpers.ts";
+import { sealSecret } from "@/lib/crypto/secret-box.ts";
+import { getOnboardingState, onboardingSteps } from "@/lib/workspaces/onboarding.ts";
+import { seedTenant, useApiContext } from "@/tests/api/helpers.ts";
 
 const api = useApiContext();
 

@@ -3,8 +3,8 @@
 // gateway signs (run with python3 against headers from lib/origin/origin-call.ts).
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { verificationSnippets } from "../../app/dashboard/[slug]/origin/snippets.ts";
-import { originHeaders } from "../../lib/origin/origin-call.ts";
+import { verificationSnippets } from "@/app/dashboard/[slug]/origin/snippets.ts";
+import { originHeaders } from "@/lib/origin/origin-call.ts";
 
 const current = { gatewaySecret: "gws_current", hmacSecret: "hmac_current" };
 const previous = { gatewaySecret: "gws_old", hmacSecret: "hmac_old", validUntil: "2026-11-22T10:00:00.000Z" };

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { platformOf, restoreOptionalPlatforms } from "../../scripts/lockfile-platforms.mjs";
+import { platformOf, restoreOptionalPlatforms } from "@/scripts/lockfile-platforms.mjs";
 
 describe("package-lock.json", () => {
   it("lists every optional platform binary (run `node scripts/lockfile-platforms.mjs` after npm install)", () => {

@@ -1,9 +1,9 @@
 // The committed migrations must produce exactly prisma/schema.prisma, and apply idempotently.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { diffMigrationsToSchema } from "../../lib/db/schema-diff.ts";
-import { openDatabase } from "../../lib/db/client.ts";
-import { applyMigrations, readMigrations } from "../../lib/db/migrate.ts";
+import { diffMigrationsToSchema } from "@/lib/db/schema-diff.ts";
+import { openDatabase } from "@/lib/db/client.ts";
+import { applyMigrations, readMigrations } from "@/lib/db/migrate.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 

@@ -2,8 +2,8 @@
 // listing and search triggers must queue them, never deadlock (PostgreSQL decides; PGlite has one
 // connection and runs them in turn).
 import { describe, expect, it } from "vitest";
-import { createTenant } from "../../lib/tenants/create-tenant.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { createTenant } from "@/lib/tenants/create-tenant.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 
 const t = useTestContext();
 

@@ -3,10 +3,10 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { beforeEach, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { gatewayUrlFor } from "../../lib/config/index.ts";
-import { publishConfigChanged } from "../../lib/tenants/config-events.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { useGatewayTest } from "../helpers/gateway.ts";
+import { gatewayUrlFor } from "@/lib/config/index.ts";
+import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
+import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { useGatewayTest } from "@/tests/helpers/gateway.ts";
 
 // One gateway with the default rate limits and no wallet: discovery documents cost no invoice.
 const t = useGatewayTest({ devNode: false, gatewayOptions: { rateLimits: {} } });

@@ -1,8 +1,8 @@
 // Builds directory test data through the same createTenant the product uses, plus the rows a
 // listed API needs (wallet, endpoints, health samples).
-import type { PrismaClient } from "../../lib/db/client.ts";
-import type { Prisma } from "../../lib/db/generated/client.ts";
-import { createTenant } from "../../lib/tenants/create-tenant.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import type { Prisma } from "@/lib/db/generated/client.ts";
+import { createTenant } from "@/lib/tenants/create-tenant.ts";
 
 export type ApiFixture = {
   slug: string;

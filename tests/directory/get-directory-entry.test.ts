@@ -1,9 +1,9 @@
 // getDirectoryEntry: the detail view (spec 2.4) of one listed API.
 import { describe, expect, it } from "vitest";
-import { gatewayUrlFor } from "../../lib/config/index.ts";
-import { getDirectoryEntry } from "../../lib/directory/get-directory-entry.ts";
-import { directoryDetailSchema } from "../../lib/directory/schemas.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { gatewayUrlFor } from "@/lib/config/index.ts";
+import { getDirectoryEntry } from "@/lib/directory/get-directory-entry.ts";
+import { directoryDetailSchema } from "@/lib/directory/schemas.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 import { createApi } from "./fixtures.ts";
 
 const ctx = useTestContext();

@@ -1,10 +1,10 @@
 // listDirectory: the spec 2.4 shape, pagination, tag filter, search and sort on a real database.
 import { beforeEach, describe, expect, it } from "vitest";
-import { gatewayUrlFor } from "../../lib/config/index.ts";
-import { listDirectory, type ListDirectoryOptions } from "../../lib/directory/list-directory.ts";
-import { listDirectoryTags } from "../../lib/directory/list-tags.ts";
-import { directoryListSchema } from "../../lib/directory/schemas.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { gatewayUrlFor } from "@/lib/config/index.ts";
+import { listDirectory, type ListDirectoryOptions } from "@/lib/directory/list-directory.ts";
+import { listDirectoryTags } from "@/lib/directory/list-tags.ts";
+import { directoryListSchema } from "@/lib/directory/schemas.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 import { createApi } from "./fixtures.ts";
 
 const ctx = useTestContext();

@@ -2,11 +2,11 @@
 // Each rule is checked through every reader (list, detail, tags, sitemap slugs), because the rule
 // is written twice (Prisma filter and SQL fragment) in lib/directory/listing-rule.ts.
 import { describe, expect, it } from "vitest";
-import { getDirectoryEntry } from "../../lib/directory/get-directory-entry.ts";
-import { listDirectory } from "../../lib/directory/list-directory.ts";
-import { listDirectorySlugs } from "../../lib/directory/list-directory-slugs.ts";
-import { listDirectoryTags } from "../../lib/directory/list-tags.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { getDirectoryEntry } from "@/lib/directory/get-directory-entry.ts";
+import { listDirectory } from "@/lib/directory/list-directory.ts";
+import { listDirectorySlugs } from "@/lib/directory/list-directory-slugs.ts";
+import { listDirectoryTags } from "@/lib/directory/list-tags.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 import { createApi } from "./fixtures.ts";
 
 const ctx = useTestContext();

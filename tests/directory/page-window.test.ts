@@ -1,6 +1,6 @@
 // The directory's pagination bar: first, last, the current page and its neighbours.
 import { describe, expect, it } from "vitest";
-import { pageWindow } from "../../app/components/page-window.ts";
+import { pageWindow } from "@/app/components/page-window.ts";
 
 describe("pageWindow", () => {
   it.each([

@@ -1,9 +1,9 @@
 // Directory quality (spec 2.4) from health samples; the rule is written in lib/directory/quality.ts.
 import { describe, expect, it } from "vitest";
-import { getDirectoryEntry } from "../../lib/directory/get-directory-entry.ts";
-import { listDirectory } from "../../lib/directory/list-directory.ts";
-import { loadQuality } from "../../lib/directory/quality.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { getDirectoryEntry } from "@/lib/directory/get-directory-entry.ts";
+import { listDirectory } from "@/lib/directory/list-directory.ts";
+import { loadQuality } from "@/lib/directory/quality.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 import { addSample, createApi } from "./fixtures.ts";
 
 const ctx = useTestContext();

@@ -1,9 +1,9 @@
 // Directory search relevance (lib/directory/search-query.ts) on a real database: stems, prefixes,
 // typos, field weights, and a search document that follows every change through the triggers.
 import { beforeEach, describe, expect, it } from "vitest";
-import { listDirectory } from "../../lib/directory/list-directory.ts";
-import { searchWords } from "../../lib/directory/search-query.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { listDirectory } from "@/lib/directory/list-directory.ts";
+import { searchWords } from "@/lib/directory/search-query.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 import { createApi } from "./fixtures.ts";
 
 const ctx = useTestContext();

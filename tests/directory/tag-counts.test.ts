@@ -2,8 +2,8 @@
 // tenants: after every kind of change (tags, opt-out, status, wallet, endpoints, deletion) and
 // under concurrent changes sharing tags (PostgreSQL decides the races).
 import { describe, expect, it } from "vitest";
-import { listDirectoryTags } from "../../lib/directory/list-tags.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { listDirectoryTags } from "@/lib/directory/list-tags.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 import { createApi } from "./fixtures.ts";
 
 const ctx = useTestContext();

@@ -1,8 +1,8 @@
 // "Top" APIs (llms.txt's top 20, the home page's "Most used"): most requests served in the last
 // 30 days, then the newest; usedOnly leaves out APIs nobody called.
 import { describe, expect, it } from "vitest";
-import { listTopApis } from "../../lib/directory/top-apis.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { listTopApis } from "@/lib/directory/top-apis.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 import { createApi } from "./fixtures.ts";
 
 const ctx = useTestContext();

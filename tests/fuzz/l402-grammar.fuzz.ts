@@ -6,10 +6,10 @@ import fc from "fast-check";
 import { describe, expect } from "vitest";
 // @ts-expect-error -- the macaroon package ships no type declarations.
 import macaroonPackage from "macaroon";
-import { canonicalRequestPath, isWithinPrefix, normalizePathPrefix } from "../../lib/l402/canonical-path.ts";
+import { canonicalRequestPath, isWithinPrefix, normalizePathPrefix } from "@/lib/l402/canonical-path.ts";
 import { challengeHeaderValues, credentialHeaderValue, MAX_AUTHORIZATION_LENGTH, parseAuthorization, parseChallenge } from "@l402-hub/sdk/client/l402-headers";
-import { mintL402Macaroon, parseBinaryV2, paymentHashFromMacaroon, verifyL402 } from "../../lib/l402/macaroon.ts";
-import { FakeLightningNode } from "../fakes/lightning/fake-invoices.ts";
+import { mintL402Macaroon, parseBinaryV2, paymentHashFromMacaroon, verifyL402 } from "@/lib/l402/macaroon.ts";
+import { FakeLightningNode } from "@/tests/fakes/lightning/fake-invoices.ts";
 import { fuzzTarget, mutationsOf, textMutationsOf, tokenSoup } from "./harness.ts";
 
 const APP_SECRET = "fuzz-app-secret-0123456789abcdef0123456789";

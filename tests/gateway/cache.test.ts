@@ -2,9 +2,9 @@
 // responses the origin marks private, and payment still applying to hits. With REDIS_URL the cache
 // is shared by both gateway instances; without it each instance has its own bounded memory cache.
 import { beforeEach, describe, expect, it } from "vitest";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { usingRedis } from "../helpers/context.ts";
-import { call, header, payChallenge, testClock, useGatewayTest } from "../helpers/gateway.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { usingRedis } from "@/tests/helpers/context.ts";
+import { call, header, payChallenge, testClock, useGatewayTest } from "@/tests/helpers/gateway.ts";
 
 const clock = testClock();
 

@@ -2,11 +2,11 @@
 // usable on every per_request endpoint of one provider, each call burning that endpoint's price.
 import { beforeEach, describe, expect, it } from "vitest";
 import bolt11 from "bolt11";
-import { MAX_CREDIT_SATS } from "../../lib/pricing/quote.ts";
-import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { attenuateAuthorization } from "../helpers/attenuate.ts";
-import { call, header, payChallenge, testClock, useGatewayTest } from "../helpers/gateway.ts";
-import { statusRoute } from "../helpers/origin.ts";
+import { MAX_CREDIT_SATS } from "@/lib/pricing/quote.ts";
+import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
+import { attenuateAuthorization } from "@/tests/helpers/attenuate.ts";
+import { call, header, payChallenge, testClock, useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { statusRoute } from "@/tests/helpers/origin.ts";
 
 const clock = testClock();
 

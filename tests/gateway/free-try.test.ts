@@ -5,11 +5,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
-import { createFreeTryVerifier } from "../../lib/payments/free-try.ts";
-import { mintFreeTryToken } from "../../lib/payments/free-try-issuer.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { call, header, testClock, useGatewayTest } from "../helpers/gateway.ts";
-import { statusRoute } from "../helpers/origin.ts";
+import { createFreeTryVerifier } from "@/lib/payments/free-try.ts";
+import { mintFreeTryToken } from "@/lib/payments/free-try-issuer.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { call, header, testClock, useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { statusRoute } from "@/tests/helpers/origin.ts";
 
 const ISSUER = "https://id.example.test/";
 const AUDIENCE = "l402-hub-test";

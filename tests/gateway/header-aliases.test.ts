@@ -4,9 +4,9 @@
 // on them). The gateway accepts the first as an alias of X-Hub-Credit and sends the others beside
 // X-Hub-Payment / X-Hub-Payment-Code, with the same values; none of them crosses to or from origins.
 import { beforeEach, describe, expect, it } from "vitest";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { call, header, payChallenge, useGatewayTest, type CallResult } from "../helpers/gateway.ts";
-import { statusRoute } from "../helpers/origin.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { call, header, payChallenge, useGatewayTest, type CallResult } from "@/tests/helpers/gateway.ts";
+import { statusRoute } from "@/tests/helpers/origin.ts";
 
 let base: string;
 

@@ -5,9 +5,9 @@ import net from "node:net";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { useGatewayTest } from "../helpers/gateway.ts";
-import { json } from "../helpers/origin.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { json } from "@/tests/helpers/origin.ts";
 
 const t = useGatewayTest({
   gatewayOptions: {

@@ -6,11 +6,11 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { debitSession } from "../../lib/payments/debit-session.ts";
-import { StatementBatcher } from "../../lib/payments/hot-batch.ts";
-import { claimProof, finishProof } from "../../lib/payments/redeem-proof.ts";
-import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { createTestContext, usingPostgres, type TestContext } from "../helpers/context.ts";
+import { debitSession } from "@/lib/payments/debit-session.ts";
+import { StatementBatcher } from "@/lib/payments/hot-batch.ts";
+import { claimProof, finishProof } from "@/lib/payments/redeem-proof.ts";
+import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
+import { createTestContext, usingPostgres, type TestContext } from "@/tests/helpers/context.ts";
 
 describe("StatementBatcher", () => {
   it("gathers one turn's calls into one sorted batch, and sends a call whose key is taken as its own statement", async () => {

@@ -6,12 +6,12 @@
 // decision (now()), so the tests move rows in time rather than a clock.
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chargeSession, debitSession, refundSession } from "../../lib/payments/debit-session.ts";
-import type { HotDb } from "../../lib/payments/hot-sql.ts";
-import { claimProof, finishProof } from "../../lib/payments/redeem-proof.ts";
-import { refundCredit, spendCredit } from "../../lib/payments/spend-credit.ts";
-import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { usingPostgres, useTestContext } from "../helpers/context.ts";
+import { chargeSession, debitSession, refundSession } from "@/lib/payments/debit-session.ts";
+import type { HotDb } from "@/lib/payments/hot-sql.ts";
+import { claimProof, finishProof } from "@/lib/payments/redeem-proof.ts";
+import { refundCredit, spendCredit } from "@/lib/payments/spend-credit.ts";
+import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
+import { usingPostgres, useTestContext } from "@/tests/helpers/context.ts";
 
 describe.skipIf(!usingPostgres)("money statements through the pg pool (PostgreSQL only)", () => {
   const ctx = useTestContext();

@@ -3,9 +3,9 @@
 import { fetchWithL402, parseL402 } from "@getalby/lightning-tools/402/l402";
 import { decodeInvoice } from "@getalby/lightning-tools/bolt11";
 import { beforeAll, describe, expect, it } from "vitest";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { useGatewayTest } from "../helpers/gateway.ts";
-import { json } from "../helpers/origin.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { json } from "@/tests/helpers/origin.ts";
 
 // The default rate limits, as a deployed gateway has them.
 const t = useGatewayTest({

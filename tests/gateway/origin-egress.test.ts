@@ -2,8 +2,8 @@
 // points at a private address (saved before the rule, or a DNS answer changed since) is never
 // connected to; the caller gets a 502 and pays nothing.
 import { beforeAll, describe, expect, it } from "vitest";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { call, header, payChallenge, useGatewayTest } from "../helpers/gateway.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { call, header, payChallenge, useGatewayTest } from "@/tests/helpers/gateway.ts";
 
 let hits = 0;
 const t = useGatewayTest({

@@ -1,11 +1,11 @@
 // Timeouts, client aborts, wallet outages and expired tokens: nothing charged, nothing leaked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import { mintL402Macaroon } from "../../lib/l402/macaroon.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { startGateways, useGatewayTest } from "../helpers/gateway.ts";
-import { json } from "../helpers/origin.ts";
+import type { Gateway } from "@/lib/gateway/server.ts";
+import { mintL402Macaroon } from "@/lib/l402/macaroon.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { startGateways, useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { json } from "@/tests/helpers/origin.ts";
 
 let walletless: Gateway;
 let base: string;

@@ -4,11 +4,11 @@ import bolt11 from "bolt11";
 import http from "node:http";
 import { request } from "undici";
 import { verifyGatewayRequest } from "@l402-hub/sdk/origin";
-import { publishConfigChanged } from "../../lib/tenants/config-events.ts";
-import { readOriginSecrets } from "../../lib/tenants/secrets.ts";
-import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { useGatewayTest } from "../helpers/gateway.ts";
-import { json } from "../helpers/origin.ts";
+import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
+import { readOriginSecrets } from "@/lib/tenants/secrets.ts";
+import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
+import { useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { json } from "@/tests/helpers/origin.ts";
 
 const l402Regex = /(LSAT|L402)\s+macaroon="([^"]+)",\s*invoice="([^"]+)"/i;
 

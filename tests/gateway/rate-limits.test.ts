@@ -3,9 +3,9 @@
 // What counts as credentialed, and the challenge limit: tests/security/rate-limit-credentials.test.ts.
 import { beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { call, payChallenge, useGatewayTest } from "../helpers/gateway.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { json } from "../helpers/origin.ts";
+import { call, payChallenge, useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { json } from "@/tests/helpers/origin.ts";
 
 // The default limits: this file tests them.
 const t = useGatewayTest({

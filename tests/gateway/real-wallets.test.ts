@@ -3,16 +3,16 @@
 import bolt11 from "bolt11";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { sealSecret } from "../../lib/crypto/secret-box.ts";
-import { FakeLnbits } from "../fakes/lightning/lnbits.ts";
-import { FakeNostrRelay } from "../fakes/lightning/nostr-relay.ts";
-import { FakeNwcWalletService } from "../fakes/lightning/nwc-wallet-service.ts";
-import { LOOPBACK_WALLET_POLICY, LOOPBACK_WALLET_TARGETS } from "../fakes/lightning/loopback-policy.ts";
-import { pollInvoiceSettlements } from "../../lib/payments/record-settlement.ts";
-import { openWalletBackend } from "../../lib/wallets/open-wallet.ts";
-import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { useGatewayTest } from "../helpers/gateway.ts";
-import { json } from "../helpers/origin.ts";
+import { sealSecret } from "@/lib/crypto/secret-box.ts";
+import { FakeLnbits } from "@/tests/fakes/lightning/lnbits.ts";
+import { FakeNostrRelay } from "@/tests/fakes/lightning/nostr-relay.ts";
+import { FakeNwcWalletService } from "@/tests/fakes/lightning/nwc-wallet-service.ts";
+import { LOOPBACK_WALLET_POLICY, LOOPBACK_WALLET_TARGETS } from "@/tests/fakes/lightning/loopback-policy.ts";
+import { pollInvoiceSettlements } from "@/lib/payments/record-settlement.ts";
+import { openWalletBackend } from "@/lib/wallets/open-wallet.ts";
+import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
+import { useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { json } from "@/tests/helpers/origin.ts";
 
 let relay: FakeNostrRelay;
 let nwc: FakeNwcWalletService;

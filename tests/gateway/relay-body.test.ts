@@ -5,8 +5,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { useGatewayTest } from "../helpers/gateway.ts";
+import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { useGatewayTest } from "@/tests/helpers/gateway.ts";
 
 let base: string;
 const big = randomBytes(6 * 1024 * 1024);

@@ -3,11 +3,11 @@
 // PostgreSQL decides when DATABASE_URL is set.
 import net from "node:net";
 import { beforeEach, describe, expect, it } from "vitest";
-import { hashToken } from "../../lib/crypto/secret-box.ts";
-import { expireSessions } from "../../lib/payments/expire-sessions.ts";
-import { callDebit } from "../../lib/pricing/quote.ts";
-import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { call, header, payChallenge, startGateways, testClock, useGatewayTest, type CallResult } from "../helpers/gateway.ts";
+import { hashToken } from "@/lib/crypto/secret-box.ts";
+import { expireSessions } from "@/lib/payments/expire-sessions.ts";
+import { callDebit } from "@/lib/pricing/quote.ts";
+import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
+import { call, header, payChallenge, startGateways, testClock, useGatewayTest, type CallResult } from "@/tests/helpers/gateway.ts";
 
 const clock = testClock();
 const day = 86_400_000;

@@ -1,13 +1,13 @@
 // The worker learns of settlement from the wallet: exactly one invoice.settled per invoice, even
 // when a proof at the gateway and the wallet poll both see it, and lapsed invoices expire.
 import { beforeAll, describe, expect, it } from "vitest";
-import { walletBackendFor } from "../../lib/lightning/index.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { acquireLease } from "../../lib/jobs/worker.ts";
-import { pollInvoiceSettlements } from "../../lib/payments/record-settlement.ts";
-import { claimProof } from "../../lib/payments/redeem-proof.ts";
-import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { walletBackendFor } from "@/lib/lightning/index.ts";
+import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { acquireLease } from "@/lib/jobs/worker.ts";
+import { pollInvoiceSettlements } from "@/lib/payments/record-settlement.ts";
+import { claimProof } from "@/lib/payments/redeem-proof.ts";
+import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 
 const ctx = useTestContext();
 let devNode: DevLightningNode;

@@ -4,11 +4,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import http from "node:http";
 import { request } from "undici";
 import { createParser } from "eventsource-parser";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import { hashToken, randomToken } from "../../lib/crypto/secret-box.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { usingPostgres } from "../helpers/context.ts";
-import { call, payChallenge, startGateways, useGatewayTest } from "../helpers/gateway.ts";
+import type { Gateway } from "@/lib/gateway/server.ts";
+import { hashToken, randomToken } from "@/lib/crypto/secret-box.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { usingPostgres } from "@/tests/helpers/context.ts";
+import { call, payChallenge, startGateways, useGatewayTest } from "@/tests/helpers/gateway.ts";
 
 let slug: string;
 let tenantId: string;

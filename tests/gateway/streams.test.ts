@@ -5,9 +5,9 @@ import type { ServerResponse } from "node:http";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { request } from "undici";
-import { hashToken } from "../../lib/crypto/secret-box.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { call, header, payChallenge, startGateways, testClock, useGatewayTest } from "../helpers/gateway.ts";
+import { hashToken } from "@/lib/crypto/secret-box.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { call, header, payChallenge, startGateways, testClock, useGatewayTest } from "@/tests/helpers/gateway.ts";
 
 const clock = testClock();
 

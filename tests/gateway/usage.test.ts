@@ -1,11 +1,11 @@
 // Usage counting: what each kind of call adds to UsageCounter, several gateway instances adding
 // into one row, and the analytics API reading counts and earnings (from settled invoices) back.
 import { beforeEach, describe, expect, it } from "vitest";
-import { getAnalytics } from "../../lib/analytics/get-analytics.ts";
-import { analyticsQuerySchema } from "../../lib/analytics/schemas.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { call, header, payChallenge, useGatewayTest } from "../helpers/gateway.ts";
-import { json } from "../helpers/origin.ts";
+import { getAnalytics } from "@/lib/analytics/get-analytics.ts";
+import { analyticsQuerySchema } from "@/lib/analytics/schemas.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { call, header, payChallenge, useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { json } from "@/tests/helpers/origin.ts";
 
 let tenantId: string;
 let slug: string;

@@ -6,9 +6,9 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { loadConfig, type Config } from "../../lib/config/index.ts";
-import { openDatabase, type Database } from "../../lib/db/client.ts";
-import { openStore, type KeyValueStore } from "../../lib/store/index.ts";
+import { loadConfig, type Config } from "@/lib/config/index.ts";
+import { openDatabase, type Database } from "@/lib/db/client.ts";
+import { openStore, type KeyValueStore } from "@/lib/store/index.ts";
 
 export type TestContext = {
   config: Config;

@@ -3,9 +3,9 @@
 // the dev node.
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { request } from "undici";
-import { createGateway, type Gateway, type GatewayOptions } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
+import { createGateway, type Gateway, type GatewayOptions } from "@/lib/gateway/server.ts";
+import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
 import { createTestContext, type TestContext, type TestDatabaseOptions } from "./context.ts";
 import { startTestOrigin, type TestOrigin } from "./origin.ts";
 

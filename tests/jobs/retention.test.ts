@@ -1,11 +1,11 @@
 // Retention: old finished deliveries, their events and old raw health samples go; pending work,
 // recent history, health rollups and the money ledger stay.
 import { describe, expect, it } from "vitest";
-import { retention, trimRetainedData } from "../../lib/jobs/retention.ts";
-import { platformJobs } from "../../lib/jobs/schedule.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { retention, trimRetainedData } from "@/lib/jobs/retention.ts";
+import { platformJobs } from "@/lib/jobs/schedule.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 
 const ctx = useTestContext();
 

@@ -1,15 +1,15 @@
 // The worker's real job list against real wallet backends (faithful local fakes): settlement
 // polling and node capacity work for LND too, not only the dev node.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sealSecret } from "../../lib/crypto/secret-box.ts";
-import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../fakes/lightning/lnd.ts";
-import { LOOPBACK_WALLET_POLICY, LOOPBACK_WALLET_TARGETS } from "../fakes/lightning/loopback-policy.ts";
-import { LndRestBackend } from "../../lib/lightning/lnd-rest.ts";
-import { lndCredentialsSchema } from "../../lib/lightning/credentials.ts";
-import { platformJobs } from "../../lib/jobs/schedule.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
-import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { sealSecret } from "@/lib/crypto/secret-box.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "@/tests/fakes/lightning/lnd.ts";
+import { LOOPBACK_WALLET_POLICY, LOOPBACK_WALLET_TARGETS } from "@/tests/fakes/lightning/loopback-policy.ts";
+import { LndRestBackend } from "@/lib/lightning/lnd-rest.ts";
+import { lndCredentialsSchema } from "@/lib/lightning/credentials.ts";
+import { platformJobs } from "@/lib/jobs/schedule.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 
 const ctx = useTestContext({ WALLET_ALLOWED_TARGETS: LOOPBACK_WALLET_TARGETS });
 let lnd: FakeLnd;

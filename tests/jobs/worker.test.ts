@@ -1,9 +1,9 @@
 // The worker loop's lifecycle: stop() lets a running job finish, then closes every job once, and a
 // job's close failing is logged without keeping the others from closing.
 import { describe, expect, it } from "vitest";
-import { startWorker, type Job } from "../../lib/jobs/worker.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
-import type { PrismaClient } from "../../lib/db/client.ts";
+import { startWorker, type Job } from "@/lib/jobs/worker.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
 
 // Non-singleton jobs never touch the lease table, so no database is involved here.
 const noDatabase = {} as PrismaClient;

@@ -1,7 +1,7 @@
 // The browser-safe bolt11 amount reader against the spec's multipliers and the `bolt11` package.
 import bolt11 from "bolt11";
 import { describe, expect, it } from "vitest";
-import { FakeLightningNode } from "../fakes/lightning/fake-invoices.ts";
+import { FakeLightningNode } from "@/tests/fakes/lightning/fake-invoices.ts";
 import { decodeBolt11Amount } from "@l402-hub/sdk/client";
 
 describe("decodeBolt11Amount", () => {

@@ -2,10 +2,10 @@
 // dev wallet and the spawned MCP server pay exactly as they would against `npm start`.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { POST } from "../../app/api/dev/lightning/pay/route.ts";
-import type { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { buildServerContext, registerServerContext } from "../../lib/server-context.ts";
-import type { TestContext } from "../helpers/context.ts";
+import { POST } from "@/app/api/dev/lightning/pay/route.ts";
+import type { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { buildServerContext, registerServerContext } from "@/lib/server-context.ts";
+import type { TestContext } from "@/tests/helpers/context.ts";
 
 export type DevPayServer = {
   /** The platform API base (`{api_url}`), e.g. `http://127.0.0.1:1234/api`. */

@@ -3,8 +3,8 @@
 // happen (the pay route and the dev node's invoices), not only in the client's own records.
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
+import type { Gateway } from "@/lib/gateway/server.ts";
+import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
 import {
   createL402Client,
   devWallet,
@@ -15,10 +15,10 @@ import {
   type L402Wallet,
   type WalletPayRequest,
 } from "@l402-hub/sdk/client";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { startGateways, testClock } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
+import { startGateways, testClock } from "@/tests/helpers/gateway.ts";
+import { startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
 import { startDevPayServer, type DevPayServer } from "./dev-pay-server.ts";
 
 let ctx: TestContext;

@@ -9,7 +9,7 @@ import {
   toStandardBase64,
   type ParsedCredential,
 } from "@l402-hub/sdk/client/l402-headers";
-import { mintL402Macaroon } from "../../lib/l402/macaroon.ts";
+import { mintL402Macaroon } from "@/lib/l402/macaroon.ts";
 
 /** The regular expression deployed clients use on WWW-Authenticate (../shared/INTEROP.md). */
 const CLIENT_REGEX = /(LSAT|L402)\s+macaroon="([^"]+)",\s*invoice="([^"]+)"/i;

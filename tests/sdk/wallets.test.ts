@@ -5,19 +5,19 @@
 // through the dev pay route, as the site's dev-wallet shim does.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { FakeLnbits } from "../fakes/lightning/lnbits.ts";
-import { FakeLnd, LND_INVOICE_MACAROON_PERMISSIONS } from "../fakes/lightning/lnd.ts";
-import { FakeNostrRelay } from "../fakes/lightning/nostr-relay.ts";
-import { FakeNwcWalletService } from "../fakes/lightning/nwc-wallet-service.ts";
-import { FakePhoenixd } from "../fakes/lightning/phoenixd.ts";
+import type { Gateway } from "@/lib/gateway/server.ts";
+import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { FakeLnbits } from "@/tests/fakes/lightning/lnbits.ts";
+import { FakeLnd, LND_INVOICE_MACAROON_PERMISSIONS } from "@/tests/fakes/lightning/lnd.ts";
+import { FakeNostrRelay } from "@/tests/fakes/lightning/nostr-relay.ts";
+import { FakeNwcWalletService } from "@/tests/fakes/lightning/nwc-wallet-service.ts";
+import { FakePhoenixd } from "@/tests/fakes/lightning/phoenixd.ts";
 import { createL402Client, L402Error, lnbitsWallet, lndRestWallet, nwcWallet, phoenixdWallet, weblnWallet, type L402Wallet } from "@l402-hub/sdk/client";
 import { walletFromEnv } from "@l402-hub/sdk/mcp";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { startGateways } from "../helpers/gateway.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
+import { startGateways } from "@/tests/helpers/gateway.ts";
+import { json, startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
 import { startDevPayServer, type DevPayServer } from "./dev-pay-server.ts";
 
 let ctx: TestContext;

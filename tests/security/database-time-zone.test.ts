@@ -5,19 +5,19 @@
 // start in that zone; assertions read instants as epoch milliseconds in SQL, which no zone changes.
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Gateway } from "../../lib/gateway/server.ts";
-import { acquireLease } from "../../lib/jobs/worker.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { expireSessions } from "../../lib/payments/expire-sessions.ts";
-import { claimProof } from "../../lib/payments/redeem-proof.ts";
-import { claimDueDeliveries } from "../../lib/webhooks/deliver.ts";
-import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
-import { enqueueEvent } from "../../lib/events/enqueue-event.ts";
-import { eventExamples } from "../../lib/events/catalogue.ts";
-import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { createTestContext, useTestContext, usingPostgres } from "../helpers/context.ts";
-import { call, header, payChallenge, startGateways } from "../helpers/gateway.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import type { Gateway } from "@/lib/gateway/server.ts";
+import { acquireLease } from "@/lib/jobs/worker.ts";
+import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { expireSessions } from "@/lib/payments/expire-sessions.ts";
+import { claimProof } from "@/lib/payments/redeem-proof.ts";
+import { claimDueDeliveries } from "@/lib/webhooks/deliver.ts";
+import { dispatchOutbox } from "@/lib/webhooks/dispatch-outbox.ts";
+import { enqueueEvent } from "@/lib/events/enqueue-event.ts";
+import { eventExamples } from "@/lib/events/catalogue.ts";
+import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
+import { createTestContext, useTestContext, usingPostgres } from "@/tests/helpers/context.ts";
+import { call, header, payChallenge, startGateways } from "@/tests/helpers/gateway.ts";
+import { json, startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -5,11 +5,11 @@
 // and a condition the gateway does not understand fails closed (401 unknown_caveat).
 // Credentials are attenuated with the `macaroon` package, as a deployed client does.
 import { beforeEach, describe, expect, it } from "vitest";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { attenuateAuthorization } from "../helpers/attenuate.ts";
-import { usingPostgres } from "../helpers/context.ts";
-import { call, header, payChallenge, testClock, useGatewayTest } from "../helpers/gateway.ts";
-import { statusRoute } from "../helpers/origin.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { attenuateAuthorization } from "@/tests/helpers/attenuate.ts";
+import { usingPostgres } from "@/tests/helpers/context.ts";
+import { call, header, payChallenge, testClock, useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { statusRoute } from "@/tests/helpers/origin.ts";
 
 const clock = testClock();
 

@@ -10,7 +10,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../lib/config/index.ts";
+import { ConfigError, loadConfig } from "@/lib/config/index.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), "hub-devdefaults-"));

@@ -7,11 +7,11 @@
 // Real gateway, a recording origin; SITE_URL http://hub.test, tenants at <slug>.gw.hub.test or /gw/<slug>.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { startGateways } from "../helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
+import { startGateways } from "@/tests/helpers/gateway.ts";
+import { startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
 
 let ctx: TestContext;
 let origin: TestOrigin;

@@ -13,10 +13,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import NextAuth from "next-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAuthConfig } from "../../lib/auth/auth-config.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
-import { inviteMember } from "../../lib/workspaces/members.ts";
-import { seedTenant, useApiContext } from "../api/helpers.ts";
+import { buildAuthConfig } from "@/lib/auth/auth-config.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { inviteMember } from "@/lib/workspaces/members.ts";
+import { seedTenant, useApiContext } from "@/tests/api/helpers.ts";
 
 const SITE = "http://127.0.0.1:3000";
 const CLIENT = { clientId: "gh-client-id", clientSecret: "gh-client-secret" };

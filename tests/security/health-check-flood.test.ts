@@ -4,10 +4,10 @@
 // a second while load balancers still see the current state.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
-import type { PrismaClient } from "../../lib/db/client.ts";
-import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { createGateway, type Gateway } from "@/lib/gateway/server.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
 
 let ctx: TestContext;
 let gateway: Gateway;

@@ -4,12 +4,12 @@
 // recorded once enough newer invoices were pending. Every pending invoice must be looked at, and
 // none marked expired before its wallet was asked.
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { walletBackendFor } from "../../lib/lightning/index.ts";
-import type { WalletBackend } from "../../lib/lightning/types.ts";
-import { pollInvoiceSettlements, type SettlementCursor } from "../../lib/payments/record-settlement.ts";
-import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { walletBackendFor } from "@/lib/lightning/index.ts";
+import type { WalletBackend } from "@/lib/lightning/types.ts";
+import { pollInvoiceSettlements, type SettlementCursor } from "@/lib/payments/record-settlement.ts";
+import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 
 const context = useTestContext();
 let devNode: DevLightningNode;

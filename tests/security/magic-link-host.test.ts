@@ -16,12 +16,12 @@ vi.mock("next/headers", () => ({
   }),
 }));
 
-import { POST as lnurlChallenge } from "../../app/api/lnurl-auth/challenge/route.ts";
-import { PATCH as patchTenant } from "../../app/api/tenants/[tenantId]/route.ts";
-import { authRouteHandlers, signIn, signOut } from "../../lib/auth/next-auth.ts";
-import { deliverSignInMail } from "../../lib/auth/sign-in-mail.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
-import { call, seedTenant, useApiContext } from "../api/helpers.ts";
+import { POST as lnurlChallenge } from "@/app/api/lnurl-auth/challenge/route.ts";
+import { PATCH as patchTenant } from "@/app/api/tenants/[tenantId]/route.ts";
+import { authRouteHandlers, signIn, signOut } from "@/lib/auth/next-auth.ts";
+import { deliverSignInMail } from "@/lib/auth/sign-in-mail.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { call, seedTenant, useApiContext } from "@/tests/api/helpers.ts";
 
 const SITE = "http://127.0.0.1:3000";
 const api = useApiContext({ NODE_ENV: "development", SITE_URL: SITE, GITHUB_ID: "gh-client", GITHUB_SECRET: "gh-secret" });

@@ -5,8 +5,8 @@
 // the tenant's configured gateway address (GATEWAY_URL_TEMPLATE).
 import { beforeEach, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { useGatewayTest } from "../helpers/gateway.ts";
+import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { useGatewayTest } from "@/tests/helpers/gateway.ts";
 
 let slug: string;
 

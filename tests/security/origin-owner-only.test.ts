@@ -3,15 +3,15 @@
 // X-Gateway-Secret to the member's server. Where the gateway secret and signed requests go is the
 // owners' decision: members get 403 naming the rule; owners and workspace API keys may change it.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { POST as originTest } from "../../app/api/tenants/[tenantId]/origin/test/route.ts";
-import { PATCH as patchTenant } from "../../app/api/tenants/[tenantId]/route.ts";
-import { getSignedInUserId } from "../../lib/auth/next-auth.ts";
-import { getOriginSecrets } from "../../lib/tenants/get-origin-secrets.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
-import { call, seedTenant, useApiContext } from "../api/helpers.ts";
+import { POST as originTest } from "@/app/api/tenants/[tenantId]/origin/test/route.ts";
+import { PATCH as patchTenant } from "@/app/api/tenants/[tenantId]/route.ts";
+import { getSignedInUserId } from "@/lib/auth/next-auth.ts";
+import { getOriginSecrets } from "@/lib/tenants/get-origin-secrets.ts";
+import { json, startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
+import { call, seedTenant, useApiContext } from "@/tests/api/helpers.ts";
 
 // The session lookup is next-auth's; the membership and role checks under test are ours.
-vi.mock("../../lib/auth/next-auth.ts", () => ({ getSignedInUserId: vi.fn(async () => null) }));
+vi.mock("@/lib/auth/next-auth.ts", () => ({ getSignedInUserId: vi.fn(async () => null) }));
 const signedInAs = (userId: string) => vi.mocked(getSignedInUserId).mockResolvedValue(userId);
 const SESSION = { cookie: "authjs.session-token=opaque", origin: "http://127.0.0.1:3000" };
 

@@ -5,10 +5,10 @@
 // verifiers compute; `X-Gateway-Signature-V2` also covers the query, and our verifier checks it.
 import { beforeEach, describe, expect, it } from "vitest";
 import { canonicalOriginPayload, signOriginPayload, verifyGatewayRequest } from "@l402-hub/sdk/origin";
-import { readOriginSecrets } from "../../lib/tenants/secrets.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { call, useGatewayTest } from "../helpers/gateway.ts";
-import { json } from "../helpers/origin.ts";
+import { readOriginSecrets } from "@/lib/tenants/secrets.ts";
+import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { call, useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { json } from "@/tests/helpers/origin.ts";
 
 let base: string;
 let secrets: { gatewaySecret: string; hmacSecret: string };

@@ -7,9 +7,9 @@
 // spelling is offered at (402 amountSats) and the exact path the origin then receives.
 import net from "node:net";
 import { beforeEach, describe, expect, it } from "vitest";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { payChallenge, type CallResult, useGatewayTest } from "../helpers/gateway.ts";
-import { json } from "../helpers/origin.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { payChallenge, type CallResult, useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { json } from "@/tests/helpers/origin.ts";
 
 let slug: string;
 

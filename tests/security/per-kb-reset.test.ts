@@ -4,9 +4,9 @@
 // Real gateway, real origin, dev node payments, a raw TCP client that resets (RST) mid-body.
 import net from "node:net";
 import { beforeEach, describe, expect, it } from "vitest";
-import { perKbCost } from "../../lib/pricing/quote.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { call, header, payChallenge, useGatewayTest } from "../helpers/gateway.ts";
+import { perKbCost } from "@/lib/pricing/quote.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { call, header, payChallenge, useGatewayTest } from "@/tests/helpers/gateway.ts";
 
 let base: string;
 const deposit = 100_000;

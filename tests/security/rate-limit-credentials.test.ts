@@ -6,14 +6,14 @@
 // X-Forwarded-For (loopback is a trusted proxy here).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { attenuateAuthorization } from "../helpers/attenuate.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { call, header, payChallenge } from "../helpers/gateway.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { createGateway, type Gateway } from "@/lib/gateway/server.ts";
+import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { attenuateAuthorization } from "@/tests/helpers/attenuate.ts";
+import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
+import { call, header, payChallenge } from "@/tests/helpers/gateway.ts";
+import { json, startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
 
 let ctx: TestContext;
 let origin: TestOrigin;

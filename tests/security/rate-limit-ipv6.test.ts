@@ -3,11 +3,11 @@
 // counts an IPv6 client by its /64 (an IPv4-mapped address as the IPv4 address).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import { createGateway, type Gateway } from "@/lib/gateway/server.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
+import { json, startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
 
 let ctx: TestContext;
 let origin: TestOrigin;

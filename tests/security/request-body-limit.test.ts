@@ -4,10 +4,10 @@
 // stop as the bytes arrive. The route handler is called the way Next calls it, with a streamed
 // body that counts how much of it was pulled.
 import { describe, expect, it } from "vitest";
-import { POST as demoOrigin } from "../../app/api/demo/[...path]/route.ts";
-import { POST } from "../../app/api/l402/settlement/route.ts";
-import { MAX_JSON_BODY_BYTES } from "../../lib/api/handler.ts";
-import { useApiContext } from "../api/helpers.ts";
+import { POST as demoOrigin } from "@/app/api/demo/[...path]/route.ts";
+import { POST } from "@/app/api/l402/settlement/route.ts";
+import { MAX_JSON_BODY_BYTES } from "@/lib/api/handler.ts";
+import { useApiContext } from "@/tests/api/helpers.ts";
 
 useApiContext();
 

@@ -4,15 +4,15 @@
 // one invoice any number of times must reuse one wallet connection. Real route handler, real
 // gateway issuing the challenge, the wallets' local fakes counting the connections they accept.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { POST } from "../../app/api/l402/settlement/route.ts";
-import { sealSecret } from "../../lib/crypto/secret-box.ts";
-import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../fakes/lightning/lnd.ts";
-import { LOOPBACK_WALLET_TARGETS } from "../fakes/lightning/loopback-policy.ts";
-import { FakeNostrRelay } from "../fakes/lightning/nostr-relay.ts";
-import { FakeNwcWalletService } from "../fakes/lightning/nwc-wallet-service.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { call, useApiContext } from "../api/helpers.ts";
-import { call as callGateway, header, startGateways } from "../helpers/gateway.ts";
+import { POST } from "@/app/api/l402/settlement/route.ts";
+import { sealSecret } from "@/lib/crypto/secret-box.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "@/tests/fakes/lightning/lnd.ts";
+import { LOOPBACK_WALLET_TARGETS } from "@/tests/fakes/lightning/loopback-policy.ts";
+import { FakeNostrRelay } from "@/tests/fakes/lightning/nostr-relay.ts";
+import { FakeNwcWalletService } from "@/tests/fakes/lightning/nwc-wallet-service.ts";
+import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { call, useApiContext } from "@/tests/api/helpers.ts";
+import { call as callGateway, header, startGateways } from "@/tests/helpers/gateway.ts";
 
 // The fakes listen on loopback, as a self-hoster's node would with WALLET_ALLOWED_TARGETS.
 const api = useApiContext({ WALLET_ALLOWED_TARGETS: LOOPBACK_WALLET_TARGETS });

@@ -8,16 +8,16 @@ import { NextRequest } from "next/server";
 import { describe, expect, it, vi } from "vitest";
 
 const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("../../lib/auth/next-auth.ts", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("../../lib/auth/next-auth.ts")>()),
+vi.mock("@/lib/auth/next-auth.ts", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/lib/auth/next-auth.ts")>()),
   // The /signin page asks whether the visitor is signed in; here they are.
   auth: async () => (session.userId ? { user: { id: session.userId } } : null),
 }));
 
-import SignInPage from "../../app/signin/page.tsx";
-import { safeCallbackUrl } from "../../app/dashboard/session.ts";
-import { authRouteHandlers } from "../../lib/auth/next-auth.ts";
-import { useApiContext } from "../api/helpers.ts";
+import SignInPage from "@/app/signin/page.tsx";
+import { safeCallbackUrl } from "@/app/dashboard/session.ts";
+import { authRouteHandlers } from "@/lib/auth/next-auth.ts";
+import { useApiContext } from "@/tests/api/helpers.ts";
 
 const SITE = "http://127.0.0.1:3000";
 const api = useApiContext({ NODE_ENV: "development", SITE_URL: SITE });

@@ -6,8 +6,8 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { request, type Dispatcher } from "undici";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { call, payChallenge, useGatewayTest } from "../helpers/gateway.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { call, payChallenge, useGatewayTest } from "@/tests/helpers/gateway.ts";
 
 let slug: string;
 const originStreams: ServerResponse[] = [];

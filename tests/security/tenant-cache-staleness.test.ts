@@ -3,10 +3,10 @@
 // Deterministic: the real database answers, and the test holds that answer back until it has
 // changed the tenant and invalidated the cache.
 import { describe, expect, it } from "vitest";
-import type { PrismaClient } from "../../lib/db/client.ts";
-import { TenantCache } from "../../lib/gateway/tenant-cache.ts";
-import { tenantFactory } from "../../prisma/factories.ts";
-import { useTestContext } from "../helpers/context.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { TenantCache } from "@/lib/gateway/tenant-cache.ts";
+import { tenantFactory } from "@/prisma/factories.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 
 const ctx = useTestContext();
 

@@ -5,13 +5,13 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { request } from "undici";
-import type { PrismaClient } from "../../lib/db/client.ts";
-import { createGateway, type Gateway } from "../../lib/gateway/server.ts";
-import { TenantCache } from "../../lib/gateway/tenant-cache.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { json, startTestOrigin, type TestOrigin } from "../helpers/origin.ts";
+import type { PrismaClient } from "@/lib/db/client.ts";
+import { createGateway, type Gateway } from "@/lib/gateway/server.ts";
+import { TenantCache } from "@/lib/gateway/tenant-cache.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
+import { json, startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
 
 let ctx: TestContext;
 let origin: TestOrigin;

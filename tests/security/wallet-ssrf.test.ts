@@ -5,21 +5,21 @@
 // connect time for a wallet stored earlier or a name that resolves elsewhere now, and upstream
 // bodies never come back in our errors. WALLET_ALLOWED_TARGETS lets a self-hoster's node through.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { POST as settlementRoute } from "../../app/api/l402/settlement/route.ts";
-import { PUT } from "../../app/api/tenants/[tenantId]/wallet/route.ts";
-import { sealSecret } from "../../lib/crypto/secret-box.ts";
-import { mintL402Macaroon } from "../../lib/l402/macaroon.ts";
-import { FakeLnbits } from "../fakes/lightning/lnbits.ts";
-import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "../fakes/lightning/lnd.ts";
-import { FakeNostrRelay } from "../fakes/lightning/nostr-relay.ts";
-import { FakeNwcWalletService } from "../fakes/lightning/nwc-wallet-service.ts";
-import { FakePhoenixd } from "../fakes/lightning/phoenixd.ts";
-import { walletTargetPolicy } from "../../lib/lightning/wallet-network.ts";
-import { registerServerContext } from "../../lib/server-context.ts";
-import { openWalletBackend } from "../../lib/wallets/open-wallet.ts";
-import { endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { call, seedTenant, useApiContext } from "../api/helpers.ts";
-import { call as callGateway, startGateways } from "../helpers/gateway.ts";
+import { POST as settlementRoute } from "@/app/api/l402/settlement/route.ts";
+import { PUT } from "@/app/api/tenants/[tenantId]/wallet/route.ts";
+import { sealSecret } from "@/lib/crypto/secret-box.ts";
+import { mintL402Macaroon } from "@/lib/l402/macaroon.ts";
+import { FakeLnbits } from "@/tests/fakes/lightning/lnbits.ts";
+import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "@/tests/fakes/lightning/lnd.ts";
+import { FakeNostrRelay } from "@/tests/fakes/lightning/nostr-relay.ts";
+import { FakeNwcWalletService } from "@/tests/fakes/lightning/nwc-wallet-service.ts";
+import { FakePhoenixd } from "@/tests/fakes/lightning/phoenixd.ts";
+import { walletTargetPolicy } from "@/lib/lightning/wallet-network.ts";
+import { registerServerContext } from "@/lib/server-context.ts";
+import { openWalletBackend } from "@/lib/wallets/open-wallet.ts";
+import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { call, seedTenant, useApiContext } from "@/tests/api/helpers.ts";
+import { call as callGateway, startGateways } from "@/tests/helpers/gateway.ts";
 
 const api = useApiContext();
 /** What a self-hoster whose node runs on this machine would set. */

@@ -6,7 +6,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../../lib/db/client.ts";
+import { openDatabase } from "@/lib/db/client.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 

@@ -1,18 +1,18 @@
 // /api/tenants/:tenantId/webhooks (spec 4.5): the route handlers called as Next 16 calls them, on a
 // real database. Secrets only at creation and rotation, tenant scoping, validation naming the rule.
 import { beforeEach, describe, expect, it } from "vitest";
-import { GET as listDeliveriesRoute } from "../../app/api/tenants/[tenantId]/webhooks/[id]/deliveries/route.ts";
-import { POST as rotateRoute } from "../../app/api/tenants/[tenantId]/webhooks/[id]/rotate-secret/route.ts";
-import { DELETE as deleteRoute, PATCH as patchRoute } from "../../app/api/tenants/[tenantId]/webhooks/[id]/route.ts";
-import { POST as testRoute } from "../../app/api/tenants/[tenantId]/webhooks/[id]/test/route.ts";
-import { POST as retryRoute } from "../../app/api/tenants/[tenantId]/webhooks/deliveries/[deliveryId]/retry/route.ts";
-import { GET as listRoute, POST as createRoute } from "../../app/api/tenants/[tenantId]/webhooks/route.ts";
-import { openSecret } from "../../lib/crypto/secret-box.ts";
-import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
-import { enqueueEvent } from "../../lib/events/enqueue-event.ts";
-import { eventExamples } from "../../lib/events/catalogue.ts";
-import { TEST_PAYMENT_HASH } from "../../lib/webhooks/send-test-delivery.ts";
-import { call, seedTenant, useApiContext } from "../api/helpers.ts";
+import { GET as listDeliveriesRoute } from "@/app/api/tenants/[tenantId]/webhooks/[id]/deliveries/route.ts";
+import { POST as rotateRoute } from "@/app/api/tenants/[tenantId]/webhooks/[id]/rotate-secret/route.ts";
+import { DELETE as deleteRoute, PATCH as patchRoute } from "@/app/api/tenants/[tenantId]/webhooks/[id]/route.ts";
+import { POST as testRoute } from "@/app/api/tenants/[tenantId]/webhooks/[id]/test/route.ts";
+import { POST as retryRoute } from "@/app/api/tenants/[tenantId]/webhooks/deliveries/[deliveryId]/retry/route.ts";
+import { GET as listRoute, POST as createRoute } from "@/app/api/tenants/[tenantId]/webhooks/route.ts";
+import { openSecret } from "@/lib/crypto/secret-box.ts";
+import { dispatchOutbox } from "@/lib/webhooks/dispatch-outbox.ts";
+import { enqueueEvent } from "@/lib/events/enqueue-event.ts";
+import { eventExamples } from "@/lib/events/catalogue.ts";
+import { TEST_PAYMENT_HASH } from "@/lib/webhooks/send-test-delivery.ts";
+import { call, seedTenant, useApiContext } from "@/tests/api/helpers.ts";
 
 const api = useApiContext();
 let tenantId: string;

@@ -2,17 +2,17 @@
 // (simulated) channels, debounces, and writes one event per workspace paid through that node,
 // with exactly the spec 6.1 payload; the events are delivered and verify with the SDK.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { platformJobs } from "../../lib/jobs/schedule.ts";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
+import { platformJobs } from "@/lib/jobs/schedule.ts";
+import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
 import { verifyWebhook } from "@l402-hub/sdk/webhooks";
-import { checkNodeCapacity, type CapacityReading } from "../../lib/webhooks/capacity-monitor.ts";
-import { createWebhook } from "../../lib/webhooks/create-webhook.ts";
-import { WebhookSender } from "../../lib/webhooks/deliver.ts";
-import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
-import type { TargetPolicy } from "../../lib/origin/ssrf.ts";
-import { devWalletFactory, tenantFactory, webhookSubscriptionFactory } from "../../prisma/factories.ts";
-import { useTestContext } from "../helpers/context.ts";
+import { checkNodeCapacity, type CapacityReading } from "@/lib/webhooks/capacity-monitor.ts";
+import { createWebhook } from "@/lib/webhooks/create-webhook.ts";
+import { WebhookSender } from "@/lib/webhooks/deliver.ts";
+import { dispatchOutbox } from "@/lib/webhooks/dispatch-outbox.ts";
+import type { TargetPolicy } from "@/lib/origin/ssrf.ts";
+import { devWalletFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
+import { useTestContext } from "@/tests/helpers/context.ts";
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from "./https-receiver.ts";
 
 let devNode: DevLightningNode;

@@ -1,7 +1,7 @@
 // The webhook variables of lib/config: defaults, parsing, and a startup error naming the variable.
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../lib/config/index.ts";
-import { testConfig } from "../helpers/context.ts";
+import { ConfigError } from "@/lib/config/index.ts";
+import { testConfig } from "@/tests/helpers/context.ts";
 
 describe("webhook configuration", () => {
   it("defaults to no allowed private targets, 32 in flight (4 per subscription), capacity checks every 5 minutes", () => {

@@ -2,12 +2,12 @@
 // (ties on createdAt broken by id), deliveries that arrive between pages do not shift older pages,
 // and a cursor from another subscription or workspace is a 404.
 import { beforeEach, describe, expect, it } from "vitest";
-import { GET as listDeliveriesRoute } from "../../app/api/tenants/[tenantId]/webhooks/[id]/deliveries/route.ts";
-import { POST as createRoute } from "../../app/api/tenants/[tenantId]/webhooks/route.ts";
-import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
-import { enqueueEvent } from "../../lib/events/enqueue-event.ts";
-import { eventExamples } from "../../lib/events/catalogue.ts";
-import { call, seedTenant, useApiContext } from "../api/helpers.ts";
+import { GET as listDeliveriesRoute } from "@/app/api/tenants/[tenantId]/webhooks/[id]/deliveries/route.ts";
+import { POST as createRoute } from "@/app/api/tenants/[tenantId]/webhooks/route.ts";
+import { dispatchOutbox } from "@/lib/webhooks/dispatch-outbox.ts";
+import { enqueueEvent } from "@/lib/events/enqueue-event.ts";
+import { eventExamples } from "@/lib/events/catalogue.ts";
+import { call, seedTenant, useApiContext } from "@/tests/api/helpers.ts";
 
 const api = useApiContext();
 let tenantId: string;

@@ -3,22 +3,22 @@
 // Webhooks verifier; the retry schedule (the database's clock: tests move rows); redirects, timeouts, Retry-After;
 // DNS rebinding refused at connect time; one hanging receiver not delaying another.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DevLightningNode } from "../../lib/lightning/dev-node.ts";
-import { recordInvoiceSettled } from "../../lib/payments/record-settlement.ts";
-import { claimProof } from "../../lib/payments/redeem-proof.ts";
+import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
+import { recordInvoiceSettled } from "@/lib/payments/record-settlement.ts";
+import { claimProof } from "@/lib/payments/redeem-proof.ts";
 import { verifyWebhook, type WebhookEnvelope } from "@l402-hub/sdk/webhooks";
-import { createWebhook } from "../../lib/webhooks/create-webhook.ts";
-import { DELIVERY_TIMEOUT_MS, WebhookSender, type WebhookSenderOptions } from "../../lib/webhooks/deliver.ts";
-import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
-import { enqueueEvent } from "../../lib/events/enqueue-event.ts";
-import { eventDataSchemas, eventExamples } from "../../lib/events/catalogue.ts";
-import { retryDelivery } from "../../lib/webhooks/retry-delivery.ts";
-import { sendTestDelivery, TEST_PAYMENT_HASH } from "../../lib/webhooks/send-test-delivery.ts";
-import type { HostResolver, TargetPolicy } from "../../lib/origin/ssrf.ts";
-import { devWalletFactory, endpointFactory, tenantFactory } from "../../prisma/factories.ts";
-import { platformJobs } from "../../lib/jobs/schedule.ts";
-import { createLogger } from "../../lib/logging/logger.ts";
-import { testConfig, useTestContext } from "../helpers/context.ts";
+import { createWebhook } from "@/lib/webhooks/create-webhook.ts";
+import { DELIVERY_TIMEOUT_MS, WebhookSender, type WebhookSenderOptions } from "@/lib/webhooks/deliver.ts";
+import { dispatchOutbox } from "@/lib/webhooks/dispatch-outbox.ts";
+import { enqueueEvent } from "@/lib/events/enqueue-event.ts";
+import { eventDataSchemas, eventExamples } from "@/lib/events/catalogue.ts";
+import { retryDelivery } from "@/lib/webhooks/retry-delivery.ts";
+import { sendTestDelivery, TEST_PAYMENT_HASH } from "@/lib/webhooks/send-test-delivery.ts";
+import type { HostResolver, TargetPolicy } from "@/lib/origin/ssrf.ts";
+import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
+import { platformJobs } from "@/lib/jobs/schedule.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { testConfig, useTestContext } from "@/tests/helpers/context.ts";
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from "./https-receiver.ts";
 
 let receiver: HttpsReceiver;

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { WEBHOOK_VERIFY_CODES } from "@l402-hub/sdk/webhooks";
-import { eventDataSchemas, eventExamples, WEBHOOK_EVENT_TYPES } from "../../lib/events/catalogue.ts";
+import { eventDataSchemas, eventExamples, WEBHOOK_EVENT_TYPES } from "@/lib/events/catalogue.ts";
 
 const doc = readFileSync(path.resolve(import.meta.dirname, "../../docs/webhooks.md"), "utf8");
 

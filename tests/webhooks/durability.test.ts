@@ -3,15 +3,15 @@
 // same queue (separate connection pools on PostgreSQL, like separate processes) send each attempt
 // exactly once. Run on PGlite and on PostgreSQL (DATABASE_URL): PGlite serializes every query.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../lib/db/client.ts";
-import { claimDueDeliveries, DEFAULT_LEASE_MS, recordOutcomes, WebhookSender } from "../../lib/webhooks/deliver.ts";
-import { dispatchOutbox } from "../../lib/webhooks/dispatch-outbox.ts";
-import { enqueueEvent } from "../../lib/events/enqueue-event.ts";
-import { createWebhook } from "../../lib/webhooks/create-webhook.ts";
-import { eventExamples } from "../../lib/events/catalogue.ts";
-import type { TargetPolicy } from "../../lib/origin/ssrf.ts";
-import { tenantFactory } from "../../prisma/factories.ts";
-import { useTestContext, usingPostgres } from "../helpers/context.ts";
+import { openDatabase, type Database } from "@/lib/db/client.ts";
+import { claimDueDeliveries, DEFAULT_LEASE_MS, recordOutcomes, WebhookSender } from "@/lib/webhooks/deliver.ts";
+import { dispatchOutbox } from "@/lib/webhooks/dispatch-outbox.ts";
+import { enqueueEvent } from "@/lib/events/enqueue-event.ts";
+import { createWebhook } from "@/lib/webhooks/create-webhook.ts";
+import { eventExamples } from "@/lib/events/catalogue.ts";
+import type { TargetPolicy } from "@/lib/origin/ssrf.ts";
+import { tenantFactory } from "@/prisma/factories.ts";
+import { useTestContext, usingPostgres } from "@/tests/helpers/context.ts";
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from "./https-receiver.ts";
 
 let second: Database | null = null;

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { webhookMiddleware, type VerifiedWebhookRequest, verifyNextWebhook, verifyWebhook, WEBHOOK_VERIFY_CODES, type WebhookVerifyCode } from "@l402-hub/sdk/webhooks";
-import { generateWebhookSecret, serializeEnvelope, signDelivery } from "../../lib/webhooks/sign.ts";
+import { generateWebhookSecret, serializeEnvelope, signDelivery } from "@/lib/webhooks/sign.ts";
 
 const secret = generateWebhookSecret();
 const now = Date.parse("2026-11-21T12:00:00.000Z");

@@ -1,8 +1,8 @@
 // GET /api/directory: the public directory list (spec 4.3) with search, tag, page, limit and sort.
-import { withDirectoryApi } from "../../../lib/api/directory-route.ts";
-import { listDirectory } from "../../../lib/directory/list-directory.ts";
-import { directoryListSchema, parseDirectoryQueryStrict } from "../../../lib/directory/schemas.ts";
-import { AppError } from "../../../lib/errors/index.ts";
+import { withDirectoryApi } from "@/lib/api/directory-route.ts";
+import { listDirectory } from "@/lib/directory/list-directory.ts";
+import { directoryListSchema, parseDirectoryQueryStrict } from "@/lib/directory/schemas.ts";
+import { AppError } from "@/lib/errors/index.ts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,10 @@
 // GET|POST /api/tenants: the signed-in user's workspaces, and creating one (the user becomes owner).
-import { withSignedInUser } from "../../../lib/api/handler.ts";
-import { gatewayUrlFor } from "../../../lib/config/index.ts";
-import { tenantResponseSchema } from "../../../lib/tenants/schemas.ts";
-import { createWorkspace } from "../../../lib/workspaces/create-workspace.ts";
-import { listWorkspacesForUser } from "../../../lib/workspaces/list-workspaces.ts";
-import { workspaceCreateSchema, workspaceListSchema } from "../../../lib/workspaces/schemas.ts";
+import { withSignedInUser } from "@/lib/api/handler.ts";
+import { gatewayUrlFor } from "@/lib/config/index.ts";
+import { tenantResponseSchema } from "@/lib/tenants/schemas.ts";
+import { createWorkspace } from "@/lib/workspaces/create-workspace.ts";
+import { listWorkspacesForUser } from "@/lib/workspaces/list-workspaces.ts";
+import { workspaceCreateSchema, workspaceListSchema } from "@/lib/workspaces/schemas.ts";
 
 // GET /api/tenants: every workspace the signed-in user belongs to, with their role.
 export const GET = withSignedInUser(async ({ ctx, userId }) => {

@@ -1,10 +1,10 @@
 // A workspace's frame: switcher, section navigation and the page. 404 for non-members (the same
 // answer as for a slug that does not exist).
 import type { ReactNode } from "react";
-import { listWorkspacesForUser } from "../../../lib/workspaces/list-workspaces.ts";
-import { DashboardNav } from "../_components/dashboard-nav.tsx";
-import { WorkspaceSwitcher } from "../_components/workspace-switcher.tsx";
-import { requireWorkspace } from "../session.ts";
+import { listWorkspacesForUser } from "@/lib/workspaces/list-workspaces.ts";
+import { DashboardNav } from "@/app/dashboard/_components/dashboard-nav.tsx";
+import { WorkspaceSwitcher } from "@/app/dashboard/_components/workspace-switcher.tsx";
+import { requireWorkspace } from "@/app/dashboard/session.ts";
 
 export default async function WorkspaceLayout({ children, params }: { children: ReactNode; params: Promise<{ slug: string }> }) {
   const { slug } = await params;

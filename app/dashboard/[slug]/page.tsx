@@ -2,15 +2,15 @@
 // state and links each open step to its page (when that page exists).
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getAnalytics } from "../../../lib/analytics/get-analytics.ts";
-import { formatCount, plural } from "../../../lib/analytics/present.ts";
-import { analyticsQuerySchema } from "../../../lib/analytics/schemas.ts";
-import { gatewayUrlFor } from "../../../lib/config/index.ts";
-import { getOnboardingState, onboardingSteps, type OnboardingStepId } from "../../../lib/workspaces/onboarding.ts";
-import { CodeBlock } from "../../components/code-block.tsx";
-import { StatCard } from "../_components/stat-card.tsx";
-import { sectionHref } from "../_components/sections.ts";
-import { requireWorkspace } from "../session.ts";
+import { getAnalytics } from "@/lib/analytics/get-analytics.ts";
+import { formatCount, plural } from "@/lib/analytics/present.ts";
+import { analyticsQuerySchema } from "@/lib/analytics/schemas.ts";
+import { gatewayUrlFor } from "@/lib/config/index.ts";
+import { getOnboardingState, onboardingSteps, type OnboardingStepId } from "@/lib/workspaces/onboarding.ts";
+import { CodeBlock } from "@/app/components/code-block.tsx";
+import { StatCard } from "@/app/dashboard/_components/stat-card.tsx";
+import { sectionHref } from "@/app/dashboard/_components/sections.ts";
+import { requireWorkspace } from "@/app/dashboard/session.ts";
 
 export const metadata: Metadata = { title: "Overview" };
 

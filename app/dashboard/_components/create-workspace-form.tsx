@@ -4,7 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
-import type { SlugAvailability } from "../../../lib/workspaces/schemas.ts";
+import type { SlugAvailability } from "@/lib/workspaces/schemas.ts";
 import { apiFetch, type FieldErrors } from "./api-client.ts";
 import { Field } from "./field.tsx";
 import { DescriptionField, parseTagList, TagsField } from "./profile-fields.tsx";

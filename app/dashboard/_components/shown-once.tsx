@@ -3,7 +3,7 @@
 // button and a plain warning, focused when it appears so keyboard and screen-reader users land on it,
 // and gone for good when dismissed.
 import { useEffect, useRef, type ReactNode } from "react";
-import { CodeBlock } from "../../components/code-block.tsx";
+import { CodeBlock } from "@/app/components/code-block.tsx";
 
 export type ShownOnceProps = {
   /** Heading, e.g. "Signing secret of https://…". */

@@ -1,7 +1,7 @@
 // Workspace switcher: a disclosure (native <details>, keyboard and screen-reader friendly without
 // script) listing the user's workspaces and a link to create another.
 import Link from "next/link";
-import type { WorkspaceSummary } from "../../../lib/workspaces/schemas.ts";
+import type { WorkspaceSummary } from "@/lib/workspaces/schemas.ts";
 
 export function WorkspaceSwitcher({ current, workspaces }: { current: { slug: string; name: string }; workspaces: WorkspaceSummary[] }) {
   return (

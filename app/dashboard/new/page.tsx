@@ -1,8 +1,8 @@
 // /dashboard/new: create another workspace.
 import type { Metadata } from "next";
-import { getServerContext } from "../../../lib/server-context.ts";
-import { CreateWorkspaceForm } from "../_components/create-workspace-form.tsx";
-import { requireUser } from "../session.ts";
+import { getServerContext } from "@/lib/server-context.ts";
+import { CreateWorkspaceForm } from "@/app/dashboard/_components/create-workspace-form.tsx";
+import { requireUser } from "@/app/dashboard/session.ts";
 
 export const metadata: Metadata = { title: "New workspace" };
 export const dynamic = "force-dynamic";

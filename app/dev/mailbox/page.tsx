@@ -2,8 +2,8 @@
 // anywhere else, production included.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { listDevMail } from "../../../lib/auth/sign-in-mail.ts";
-import { getServerContext } from "../../../lib/server-context.ts";
+import { listDevMail } from "@/lib/auth/sign-in-mail.ts";
+import { getServerContext } from "@/lib/server-context.ts";
 
 export const metadata: Metadata = { title: "Dev mailbox", robots: { index: false } };
 export const dynamic = "force-dynamic";

@@ -12,13 +12,13 @@ import { loadHealthHistory } from "@/lib/directory/health-history.ts";
 import { buildMcpConfig } from "@/lib/directory/mcp-config.ts";
 import { describePriceRange, describePricingModels } from "@/lib/pricing/describe-price.ts";
 import { getServerContext } from "@/lib/server-context.ts";
-import { CodeBlock } from "../../components/code-block.tsx";
-import { EndpointCard, endpointAnchor } from "../../components/endpoint-card.tsx";
-import { HealthIndicator, formatUptime } from "../../components/health-indicator.tsx";
-import { HealthSparkline } from "../../components/health-sparkline.tsx";
-import { MethodBadge } from "../../components/method-badge.tsx";
-import { TagList } from "../../components/tag-list.tsx";
-import { TryIt } from "../../components/try-it/try-it.tsx";
+import { CodeBlock } from "@/app/components/code-block.tsx";
+import { EndpointCard, endpointAnchor } from "@/app/components/endpoint-card.tsx";
+import { HealthIndicator, formatUptime } from "@/app/components/health-indicator.tsx";
+import { HealthSparkline } from "@/app/components/health-sparkline.tsx";
+import { MethodBadge } from "@/app/components/method-badge.tsx";
+import { TagList } from "@/app/components/tag-list.tsx";
+import { TryIt } from "@/app/components/try-it/try-it.tsx";
 
 // Reads the database on every request; `next build` must not need one.
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // /signin/check-email: after asking for a magic link (Auth.js verifyRequest page).
 import type { Metadata } from "next";
-import { getServerContext } from "../../../lib/server-context.ts";
+import { getServerContext } from "@/lib/server-context.ts";
 
 export const metadata: Metadata = { title: "Check your e-mail", robots: { index: false } };
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // GET /api/.well-known/jwks.json: the public key of our free-try token issuer (RFC 7517).
-import { withErrors } from "../../../../lib/api/handler.ts";
-import { freeTryJwks } from "../../../../lib/payments/free-try-issuer.ts";
-import { jwksResponseSchema } from "../../../../lib/payments/free-try-schemas.ts";
+import { withErrors } from "@/lib/api/handler.ts";
+import { freeTryJwks } from "@/lib/payments/free-try-issuer.ts";
+import { jwksResponseSchema } from "@/lib/payments/free-try-schemas.ts";
 
 export const dynamic = "force-dynamic";
 

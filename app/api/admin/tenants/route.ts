@@ -1,8 +1,8 @@
 // POST /api/admin/tenants: create a workspace with its owner and first API key (platform operator).
-import { withAdmin } from "../../../../lib/api/handler.ts";
-import { createTenant } from "../../../../lib/tenants/create-tenant.ts";
-import { publishConfigChanged } from "../../../../lib/tenants/config-events.ts";
-import { adminTenantCreatedSchema, adminTenantCreateSchema } from "../../../../lib/tenants/schemas.ts";
+import { withAdmin } from "@/lib/api/handler.ts";
+import { createTenant } from "@/lib/tenants/create-tenant.ts";
+import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
+import { adminTenantCreatedSchema, adminTenantCreateSchema } from "@/lib/tenants/schemas.ts";
 
 export const POST = withAdmin(
   async ({ ctx, body }) => {

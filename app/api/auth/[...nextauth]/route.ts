@@ -1,4 +1,4 @@
 // GET|POST /api/auth/*: Auth.js sign-in, callback, session and sign-out endpoints.
-import { authRouteHandlers } from "../../../../lib/auth/next-auth.ts";
+import { authRouteHandlers } from "@/lib/auth/next-auth.ts";
 
 export const { GET, POST } = authRouteHandlers;

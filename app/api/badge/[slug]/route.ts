@@ -1,8 +1,8 @@
 // GET /api/badge/:slug.svg: an embeddable shields.io-style badge with price and health (spec 4.3).
-import { withDirectoryApi } from "../../../../lib/api/directory-route.ts";
-import { badgeQuerySchema, renderBadge } from "../../../../lib/directory/badge.ts";
-import { getDirectoryEntry } from "../../../../lib/directory/get-directory-entry.ts";
-import { AppError, validationError } from "../../../../lib/errors/index.ts";
+import { withDirectoryApi } from "@/lib/api/directory-route.ts";
+import { badgeQuerySchema, renderBadge } from "@/lib/directory/badge.ts";
+import { getDirectoryEntry } from "@/lib/directory/get-directory-entry.ts";
+import { AppError, validationError } from "@/lib/errors/index.ts";
 
 export const dynamic = "force-dynamic";
 

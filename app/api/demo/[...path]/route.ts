@@ -1,10 +1,10 @@
 // GET /api/demo/*: the built-in demo origin behind the demo tenant's gateway (verifies signatures).
-import { readBoundedBody } from "../../../../lib/api/read-bounded-body.ts";
-import { answerDemoOrigin } from "../../../../lib/demo/origin.ts";
-import { toErrorResponse } from "../../../../lib/errors/index.ts";
-import { demoTenant } from "../../../../lib/demo/seed-demo.ts";
-import { getServerContext } from "../../../../lib/server-context.ts";
-import { readOriginSecrets } from "../../../../lib/tenants/secrets.ts";
+import { readBoundedBody } from "@/lib/api/read-bounded-body.ts";
+import { answerDemoOrigin } from "@/lib/demo/origin.ts";
+import { toErrorResponse } from "@/lib/errors/index.ts";
+import { demoTenant } from "@/lib/demo/seed-demo.ts";
+import { getServerContext } from "@/lib/server-context.ts";
+import { readOriginSecrets } from "@/lib/tenants/secrets.ts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 // GET /api/directory/:slug: one listed API in full (spec 2.4 detail view).
-import { withDirectoryApi } from "../../../../lib/api/directory-route.ts";
-import { getDirectoryEntry } from "../../../../lib/directory/get-directory-entry.ts";
-import { directoryDetailSchema } from "../../../../lib/directory/schemas.ts";
-import { AppError } from "../../../../lib/errors/index.ts";
+import { withDirectoryApi } from "@/lib/api/directory-route.ts";
+import { getDirectoryEntry } from "@/lib/directory/get-directory-entry.ts";
+import { directoryDetailSchema } from "@/lib/directory/schemas.ts";
+import { AppError } from "@/lib/errors/index.ts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /api/directory/categories: every tag of the listed APIs with how many carry it (spec 2.4).
-import { withDirectoryApi } from "../../../../lib/api/directory-route.ts";
-import { listDirectoryTags } from "../../../../lib/directory/list-tags.ts";
-import { directoryCategoriesSchema } from "../../../../lib/directory/schemas.ts";
+import { withDirectoryApi } from "@/lib/api/directory-route.ts";
+import { listDirectoryTags } from "@/lib/directory/list-tags.ts";
+import { directoryCategoriesSchema } from "@/lib/directory/schemas.ts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /api/directory/feed.json: JSON Feed 1.1 of newly listed APIs, with the `_hub` extension.
-import { withDirectoryApi } from "../../../../lib/api/directory-route.ts";
-import { buildDirectoryFeed, jsonFeedContentType } from "../../../../lib/directory/feed.ts";
+import { withDirectoryApi } from "@/lib/api/directory-route.ts";
+import { buildDirectoryFeed, jsonFeedContentType } from "@/lib/directory/feed.ts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /api/free-try/token: a short-lived free-try JWT for the signed-in user (401 when signed out).
-import { withSignedInUser } from "../../../../lib/api/handler.ts";
-import { FREE_TRY_AUDIENCE, mintFreeTryToken } from "../../../../lib/payments/free-try-issuer.ts";
-import { freeTryTokenResponseSchema } from "../../../../lib/payments/free-try-schemas.ts";
+import { withSignedInUser } from "@/lib/api/handler.ts";
+import { FREE_TRY_AUDIENCE, mintFreeTryToken } from "@/lib/payments/free-try-issuer.ts";
+import { freeTryTokenResponseSchema } from "@/lib/payments/free-try-schemas.ts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 // POST /api/l402/settlement: where a 402 challenge's invoice stands; its preimage, once paid, for the holder of its macaroon.
-import { withErrors } from "../../../../lib/api/handler.ts";
-import { requestClientIp } from "../../../../lib/directory/rate-limit.ts";
-import { lookupChallengeSettlement } from "../../../../lib/payments/challenge-settlement.ts";
-import { settlementQuerySchema, settlementResponseSchema } from "../../../../lib/payments/settlement-schemas.ts";
+import { withErrors } from "@/lib/api/handler.ts";
+import { requestClientIp } from "@/lib/directory/rate-limit.ts";
+import { lookupChallengeSettlement } from "@/lib/payments/challenge-settlement.ts";
+import { settlementQuerySchema, settlementResponseSchema } from "@/lib/payments/settlement-schemas.ts";
 
 export const dynamic = "force-dynamic";
 

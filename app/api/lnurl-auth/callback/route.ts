@@ -1,9 +1,9 @@
 // GET /api/lnurl-auth/callback: the wallet's LUD-04 call with k1, its signature and linking key.
 // Answers LUD-04 JSON (`{status: "OK"}` or `{status: "ERROR", reason}`) with a matching HTTP status.
-import { AppError, toErrorResponse, validationError } from "../../../../lib/errors/index.ts";
-import { verifyLoginSignature } from "../../../../lib/auth/lnurl-auth.ts";
-import { lnurlAuthCallbackQuerySchema, type LnurlStatus } from "../../../../lib/auth/schemas.ts";
-import { getServerContext } from "../../../../lib/server-context.ts";
+import { AppError, toErrorResponse, validationError } from "@/lib/errors/index.ts";
+import { verifyLoginSignature } from "@/lib/auth/lnurl-auth.ts";
+import { lnurlAuthCallbackQuerySchema, type LnurlStatus } from "@/lib/auth/schemas.ts";
+import { getServerContext } from "@/lib/server-context.ts";
 
 export async function GET(req: Request): Promise<Response> {
   const headers = { "cache-control": "no-store", "access-control-allow-origin": "*" };

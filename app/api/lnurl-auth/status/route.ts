@@ -1,10 +1,10 @@
 // GET /api/lnurl-auth/status?k1=: the sign-in page's poll. Once the wallet signed, the first poll
 // from the browser that asked for the k1 gets an Auth.js session cookie.
-import { withErrors } from "../../../../lib/api/handler.ts";
-import { clearBrowserSecretCookie, readCookie, sessionCookie } from "../../../../lib/auth/cookies.ts";
-import { LNURL_BROWSER_COOKIE } from "../../../../lib/config/platform-cookies.ts";
-import { claimLoginChallenge } from "../../../../lib/auth/lnurl-auth.ts";
-import { loginStatusResponseSchema } from "../../../../lib/auth/schemas.ts";
+import { withErrors } from "@/lib/api/handler.ts";
+import { clearBrowserSecretCookie, readCookie, sessionCookie } from "@/lib/auth/cookies.ts";
+import { LNURL_BROWSER_COOKIE } from "@/lib/config/platform-cookies.ts";
+import { claimLoginChallenge } from "@/lib/auth/lnurl-auth.ts";
+import { loginStatusResponseSchema } from "@/lib/auth/schemas.ts";
 
 export const GET = withErrors(async ({ ctx, req }) => {
   const k1 = (new URL(req.url).searchParams.get("k1") ?? "").toLowerCase();

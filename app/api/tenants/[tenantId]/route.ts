@@ -1,9 +1,9 @@
 // GET|PATCH /api/tenants/:tenantId: read or update the workspace profile.
-import { gatewayUrlFor } from "../../../../lib/config/index.ts";
-import { assertOwner, withWorkspace } from "../../../../lib/api/handler.ts";
-import { getTenant } from "../../../../lib/tenants/get-tenant.ts";
-import { tenantResponseSchema, tenantUpdateSchema } from "../../../../lib/tenants/schemas.ts";
-import { updateTenant } from "../../../../lib/tenants/update-tenant.ts";
+import { gatewayUrlFor } from "@/lib/config/index.ts";
+import { assertOwner, withWorkspace } from "@/lib/api/handler.ts";
+import { getTenant } from "@/lib/tenants/get-tenant.ts";
+import { tenantResponseSchema, tenantUpdateSchema } from "@/lib/tenants/schemas.ts";
+import { updateTenant } from "@/lib/tenants/update-tenant.ts";
 
 // GET /api/tenants/:tenantId: the workspace profile and its gateway address.
 export const GET = withWorkspace(async ({ ctx, tenantId }) => {

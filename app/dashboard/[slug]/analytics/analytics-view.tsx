@@ -6,11 +6,11 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { analyticsSummary, axisLabel, bucketLabel, formatCount, hasTraffic, plural } from "../../../../lib/analytics/present.ts";
-import type { AnalyticsResponse, Granularity } from "../../../../lib/analytics/schemas.ts";
-import { CodeBlock } from "../../../components/code-block.tsx";
-import { apiFetch } from "../../_components/api-client.ts";
-import { StatCard } from "../../_components/stat-card.tsx";
+import { analyticsSummary, axisLabel, bucketLabel, formatCount, hasTraffic, plural } from "@/lib/analytics/present.ts";
+import type { AnalyticsResponse, Granularity } from "@/lib/analytics/schemas.ts";
+import { CodeBlock } from "@/app/components/code-block.tsx";
+import { apiFetch } from "@/app/dashboard/_components/api-client.ts";
+import { StatCard } from "@/app/dashboard/_components/stat-card.tsx";
 
 /** An endpoint the filter offers. */
 export type EndpointOption = { id: string; label: string };

@@ -2,12 +2,12 @@
 // time and per endpoint. The default view (last 30 days) and what a new provider still has to do
 // are loaded here, so the first paint needs no client fetch.
 import type { Metadata } from "next";
-import { getAnalytics } from "../../../../lib/analytics/get-analytics.ts";
-import { analyticsQuerySchema, analyticsResponseSchema } from "../../../../lib/analytics/schemas.ts";
-import { gatewayUrlFor } from "../../../../lib/config/index.ts";
-import { getOnboardingState } from "../../../../lib/workspaces/onboarding.ts";
-import { sectionHref } from "../../_components/sections.ts";
-import { requireWorkspace } from "../../session.ts";
+import { getAnalytics } from "@/lib/analytics/get-analytics.ts";
+import { analyticsQuerySchema, analyticsResponseSchema } from "@/lib/analytics/schemas.ts";
+import { gatewayUrlFor } from "@/lib/config/index.ts";
+import { getOnboardingState } from "@/lib/workspaces/onboarding.ts";
+import { sectionHref } from "@/app/dashboard/_components/sections.ts";
+import { requireWorkspace } from "@/app/dashboard/session.ts";
 import { AnalyticsView, type EndpointOption } from "./analytics-view.tsx";
 
 export const metadata: Metadata = { title: "Analytics" };

@@ -4,13 +4,13 @@
 // are owner-only in the API; members see the buttons disabled with the reason.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import type { ApiKeyCreated, ApiKeyResponse } from "../../../../lib/api-keys/schemas.ts";
-import { CodeBlock } from "../../../components/code-block.tsx";
-import { apiFetch, type FieldErrors } from "../../_components/api-client.ts";
-import { Field } from "../../_components/field.tsx";
-import { ShownOnce } from "../../_components/shown-once.tsx";
-import { useToast } from "../../_components/toasts.tsx";
-import { useApiMutation } from "../../_components/use-api-mutation.ts";
+import type { ApiKeyCreated, ApiKeyResponse } from "@/lib/api-keys/schemas.ts";
+import { CodeBlock } from "@/app/components/code-block.tsx";
+import { apiFetch, type FieldErrors } from "@/app/dashboard/_components/api-client.ts";
+import { Field } from "@/app/dashboard/_components/field.tsx";
+import { ShownOnce } from "@/app/dashboard/_components/shown-once.tsx";
+import { useToast } from "@/app/dashboard/_components/toasts.tsx";
+import { useApiMutation } from "@/app/dashboard/_components/use-api-mutation.ts";
 
 type List = { apiKeys: ApiKeyResponse[] };
 type Props = { tenantId: string; apiUrl: string; initial: List; isOwner: boolean };

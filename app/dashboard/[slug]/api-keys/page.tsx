@@ -1,8 +1,8 @@
 // /dashboard/<slug>/api-keys: the workspace's API keys for the platform API (scripts, CI, the SDK).
 import type { Metadata } from "next";
-import { listApiKeys } from "../../../../lib/api-keys/list-api-keys.ts";
-import { apiKeyListResponseSchema } from "../../../../lib/api-keys/schemas.ts";
-import { requireWorkspace } from "../../session.ts";
+import { listApiKeys } from "@/lib/api-keys/list-api-keys.ts";
+import { apiKeyListResponseSchema } from "@/lib/api-keys/schemas.ts";
+import { requireWorkspace } from "@/app/dashboard/session.ts";
 import { ApiKeysPanel } from "./api-keys-panel.tsx";
 
 export const metadata: Metadata = { title: "API keys" };

@@ -4,9 +4,9 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { EndpointResponse } from "../../../../lib/endpoints/schemas.ts";
-import { apiFetch } from "../../_components/api-client.ts";
-import { useToast } from "../../_components/toasts.tsx";
+import type { EndpointResponse } from "@/lib/endpoints/schemas.ts";
+import { apiFetch } from "@/app/dashboard/_components/api-client.ts";
+import { useToast } from "@/app/dashboard/_components/toasts.tsx";
 
 export function ActiveToggle({ tenantId, endpointId, label, initialActive }: { tenantId: string; endpointId: string; label: string; initialActive: boolean }) {
   const toast = useToast();

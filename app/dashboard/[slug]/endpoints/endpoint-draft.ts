@@ -12,9 +12,9 @@ import {
   PRICING_FIELDS,
   type EndpointResponse,
   type HttpMethod,
-} from "../../../../lib/endpoints/schemas.ts";
-import type { PriceRule } from "../../../../lib/pricing/describe-price.ts";
-import type { PricingModel } from "../../../../lib/pricing/quote.ts";
+} from "@/lib/endpoints/schemas.ts";
+import type { PriceRule } from "@/lib/pricing/describe-price.ts";
+import type { PricingModel } from "@/lib/pricing/quote.ts";
 
 export type ParameterDraft = {
   /** Stable React key; never sent. */

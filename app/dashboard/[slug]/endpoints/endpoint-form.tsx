@@ -6,15 +6,15 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent, type ReactNode } from "react";
-import { ENDPOINT_LIMITS, HTTP_METHODS, MODEL_FIELDS, pathParameterNames, type EndpointResponse } from "../../../../lib/endpoints/schemas.ts";
-import { previewChallengeBody } from "../../../../lib/payments/challenge-body.ts";
-import { describePrice } from "../../../../lib/pricing/describe-price.ts";
-import { PRICING_MODELS, type PricingModel } from "../../../../lib/pricing/quote.ts";
-import { CodeBlock } from "../../../components/code-block.tsx";
-import { apiFetch } from "../../_components/api-client.ts";
-import { Field } from "../../_components/field.tsx";
-import { useToast } from "../../_components/toasts.tsx";
-import { useApiMutation } from "../../_components/use-api-mutation.ts";
+import { ENDPOINT_LIMITS, HTTP_METHODS, MODEL_FIELDS, pathParameterNames, type EndpointResponse } from "@/lib/endpoints/schemas.ts";
+import { previewChallengeBody } from "@/lib/payments/challenge-body.ts";
+import { describePrice } from "@/lib/pricing/describe-price.ts";
+import { PRICING_MODELS, type PricingModel } from "@/lib/pricing/quote.ts";
+import { CodeBlock } from "@/app/components/code-block.tsx";
+import { apiFetch } from "@/app/dashboard/_components/api-client.ts";
+import { Field } from "@/app/dashboard/_components/field.tsx";
+import { useToast } from "@/app/dashboard/_components/toasts.tsx";
+import { useApiMutation } from "@/app/dashboard/_components/use-api-mutation.ts";
 import { ParametersEditor } from "./parameters-editor.tsx";
 import { draftFrom, draftPriceRule, pricingFieldLabel, PRICING_MODEL_HELP, validateDraft, type DraftErrors, type EndpointDraft } from "./endpoint-draft.ts";
 

@@ -5,10 +5,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type ChangeEvent, type FormEvent } from "react";
-import type { ImportResponse } from "../../../../lib/endpoints/import-openapi.ts";
-import { ApiError, apiFetch } from "../../_components/api-client.ts";
-import { Field } from "../../_components/field.tsx";
-import { useToast } from "../../_components/toasts.tsx";
+import type { ImportResponse } from "@/lib/endpoints/import-openapi.ts";
+import { ApiError, apiFetch } from "@/app/dashboard/_components/api-client.ts";
+import { Field } from "@/app/dashboard/_components/field.tsx";
+import { useToast } from "@/app/dashboard/_components/toasts.tsx";
 
 type Problem = { operation: string; fields: { field: string; message: string }[] };
 type Outcome = { kind: "imported"; result: ImportResponse } | { kind: "refused"; message: string; problems: Problem[]; existing: string[] };

@@ -2,14 +2,14 @@
 // health from the latest probe and cache/stream badges; links to create and edit; OpenAPI import.
 import type { Metadata } from "next";
 import Link from "next/link";
-import { gatewayUrlFor } from "../../../../lib/config/index.ts";
-import { latestHealthByEndpoint, type LatestProbe } from "../../../../lib/endpoints/latest-health.ts";
-import { listEndpoints } from "../../../../lib/endpoints/list-endpoints.ts";
-import { endpointListResponseSchema } from "../../../../lib/endpoints/schemas.ts";
-import { describePrice, pricingModelLabel } from "../../../../lib/pricing/describe-price.ts";
-import { EmptyState } from "../../../components/empty-state.tsx";
-import { MethodBadge } from "../../../components/method-badge.tsx";
-import { requireWorkspace } from "../../session.ts";
+import { gatewayUrlFor } from "@/lib/config/index.ts";
+import { latestHealthByEndpoint, type LatestProbe } from "@/lib/endpoints/latest-health.ts";
+import { listEndpoints } from "@/lib/endpoints/list-endpoints.ts";
+import { endpointListResponseSchema } from "@/lib/endpoints/schemas.ts";
+import { describePrice, pricingModelLabel } from "@/lib/pricing/describe-price.ts";
+import { EmptyState } from "@/app/components/empty-state.tsx";
+import { MethodBadge } from "@/app/components/method-badge.tsx";
+import { requireWorkspace } from "@/app/dashboard/session.ts";
 import { ActiveToggle } from "./active-toggle.tsx";
 import { ImportPanel } from "./import-panel.tsx";
 

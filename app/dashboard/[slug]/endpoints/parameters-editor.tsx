@@ -1,7 +1,7 @@
 "use client";
 // A small table editor of an endpoint's documented parameters: one row per parameter, keyboard
 // friendly (every cell is a labelled control), errors from the API schema shown on their cell.
-import { PARAMETER_LOCATIONS, PARAMETER_TYPES } from "../../../../lib/endpoints/schemas.ts";
+import { PARAMETER_LOCATIONS, PARAMETER_TYPES } from "@/lib/endpoints/schemas.ts";
 import { newParameter, type DraftErrors, type ParameterDraft } from "./endpoint-draft.ts";
 
 type Props = {

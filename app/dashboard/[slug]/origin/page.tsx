@@ -1,11 +1,11 @@
 // /dashboard/<slug>/origin: the origin URL with a connection test, the gateway address, and (for
 // owners) the origin-protection secrets with rotation and verification snippets.
 import type { Metadata } from "next";
-import { gatewayUrlFor } from "../../../../lib/config/index.ts";
-import { getOriginSecrets } from "../../../../lib/tenants/get-origin-secrets.ts";
-import { originSecretsResponseSchema } from "../../../../lib/tenants/schemas.ts";
-import { CodeBlock } from "../../../components/code-block.tsx";
-import { requireWorkspace } from "../../session.ts";
+import { gatewayUrlFor } from "@/lib/config/index.ts";
+import { getOriginSecrets } from "@/lib/tenants/get-origin-secrets.ts";
+import { originSecretsResponseSchema } from "@/lib/tenants/schemas.ts";
+import { CodeBlock } from "@/app/components/code-block.tsx";
+import { requireWorkspace } from "@/app/dashboard/session.ts";
 import { OriginForm } from "./origin-form.tsx";
 import { SecretsPanel } from "./secrets-panel.tsx";
 

@@ -3,10 +3,10 @@
 // lasts, rotation behind an explicit confirmation, and verification snippets for these secrets.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { OriginSecretsResponse } from "../../../../lib/tenants/schemas.ts";
-import { CodeBlock } from "../../../components/code-block.tsx";
-import { apiFetch } from "../../_components/api-client.ts";
-import { useToast } from "../../_components/toasts.tsx";
+import type { OriginSecretsResponse } from "@/lib/tenants/schemas.ts";
+import { CodeBlock } from "@/app/components/code-block.tsx";
+import { apiFetch } from "@/app/dashboard/_components/api-client.ts";
+import { useToast } from "@/app/dashboard/_components/toasts.tsx";
 import { verificationSnippets } from "./snippets.ts";
 
 const tabs = [

@@ -5,11 +5,11 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import type { MemberRole, MembersResponse } from "../../../../lib/workspaces/schemas.ts";
-import { apiFetch, type FieldErrors } from "../../_components/api-client.ts";
-import { Field } from "../../_components/field.tsx";
-import { useToast } from "../../_components/toasts.tsx";
-import { useApiMutation } from "../../_components/use-api-mutation.ts";
+import type { MemberRole, MembersResponse } from "@/lib/workspaces/schemas.ts";
+import { apiFetch, type FieldErrors } from "@/app/dashboard/_components/api-client.ts";
+import { Field } from "@/app/dashboard/_components/field.tsx";
+import { useToast } from "@/app/dashboard/_components/toasts.tsx";
+import { useApiMutation } from "@/app/dashboard/_components/use-api-mutation.ts";
 
 type Props = { tenantId: string; initial: MembersResponse; isOwner: boolean; currentUserId: string };
 

@@ -1,9 +1,9 @@
 // /dashboard/<slug>/settings: the workspace profile (name, description, tags, directory opt-out)
 // and its members with roles and pending invitations.
 import type { Metadata } from "next";
-import { membersResponseSchema } from "../../../../lib/workspaces/schemas.ts";
-import { listMembers } from "../../../../lib/workspaces/members.ts";
-import { requireWorkspace } from "../../session.ts";
+import { membersResponseSchema } from "@/lib/workspaces/schemas.ts";
+import { listMembers } from "@/lib/workspaces/members.ts";
+import { requireWorkspace } from "@/app/dashboard/session.ts";
 import { MembersPanel } from "./members-panel.tsx";
 import { ProfileForm } from "./profile-form.tsx";
 

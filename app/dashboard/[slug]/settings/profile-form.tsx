@@ -2,11 +2,11 @@
 // Workspace profile: name, description, tags and the directory listing switch (PATCH /api/tenants/:id).
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { apiFetch, type FieldErrors } from "../../_components/api-client.ts";
-import { Field } from "../../_components/field.tsx";
-import { DescriptionField, parseTagList, TagsField } from "../../_components/profile-fields.tsx";
-import { useToast } from "../../_components/toasts.tsx";
-import { useApiMutation } from "../../_components/use-api-mutation.ts";
+import { apiFetch, type FieldErrors } from "@/app/dashboard/_components/api-client.ts";
+import { Field } from "@/app/dashboard/_components/field.tsx";
+import { DescriptionField, parseTagList, TagsField } from "@/app/dashboard/_components/profile-fields.tsx";
+import { useToast } from "@/app/dashboard/_components/toasts.tsx";
+import { useApiMutation } from "@/app/dashboard/_components/use-api-mutation.ts";
 
 type Profile = { name: string; description: string; tags: string[]; listed: boolean };
 

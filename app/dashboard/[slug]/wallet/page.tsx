@@ -2,10 +2,10 @@
 // capacity warnings) and the per-type connect form. Connecting, replacing and disconnecting are for
 // owners; members see the state and why the controls are off.
 import type { Metadata } from "next";
-import { AppError } from "../../../../lib/errors/index.ts";
-import { getWallet } from "../../../../lib/wallets/get-wallet.ts";
-import { walletResponseSchema, type WalletResponse } from "../../../../lib/wallets/schemas.ts";
-import { requireWorkspace } from "../../session.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import { getWallet } from "@/lib/wallets/get-wallet.ts";
+import { walletResponseSchema, type WalletResponse } from "@/lib/wallets/schemas.ts";
+import { requireWorkspace } from "@/app/dashboard/session.ts";
 import { WalletPanel } from "./wallet-panel.tsx";
 
 export const metadata: Metadata = { title: "Wallet" };

@@ -1,6 +1,6 @@
 // What each wallet type asks for in the dashboard: its fields (named as PUT /wallet takes them,
 // validated there by lib/lightning/credentials.ts) with one line on where to find each value.
-import type { WalletType } from "../../../../lib/wallets/schemas.ts";
+import type { WalletType } from "@/lib/wallets/schemas.ts";
 
 export type WalletField = {
   name: string;

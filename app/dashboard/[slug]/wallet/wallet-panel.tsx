@@ -5,11 +5,11 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import type { WalletResponse, WalletType } from "../../../../lib/wallets/schemas.ts";
-import { ApiError, apiFetch, type FieldErrors } from "../../_components/api-client.ts";
-import { Field } from "../../_components/field.tsx";
-import { useToast } from "../../_components/toasts.tsx";
-import { useApiMutation } from "../../_components/use-api-mutation.ts";
+import type { WalletResponse, WalletType } from "@/lib/wallets/schemas.ts";
+import { ApiError, apiFetch, type FieldErrors } from "@/app/dashboard/_components/api-client.ts";
+import { Field } from "@/app/dashboard/_components/field.tsx";
+import { useToast } from "@/app/dashboard/_components/toasts.tsx";
+import { useApiMutation } from "@/app/dashboard/_components/use-api-mutation.ts";
 import { capacityReasonText, walletForms, walletRequestBody } from "./wallet-forms.ts";
 
 type Props = { tenantId: string; initialWallet: WalletResponse | null; isOwner: boolean; devNodeOn: boolean };

@@ -2,9 +2,9 @@
 // A subscription's delivery log: newest first, 20 at a time with "Load older deliveries", refreshed
 // every 2 s while any shown delivery is still pending or in flight; failed ones can be retried.
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { DeliveryListResponse, DeliveryResponse } from "../../../../lib/webhooks/schemas.ts";
-import { apiFetch } from "../../_components/api-client.ts";
-import { useToast } from "../../_components/toasts.tsx";
+import type { DeliveryListResponse, DeliveryResponse } from "@/lib/webhooks/schemas.ts";
+import { apiFetch } from "@/app/dashboard/_components/api-client.ts";
+import { useToast } from "@/app/dashboard/_components/toasts.tsx";
 
 const PAGE_SIZE = 20;
 

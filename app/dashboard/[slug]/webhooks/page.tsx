@@ -1,11 +1,11 @@
 // /dashboard/<slug>/webhooks: subscriptions with their delivery logs. The list and the event
 // catalogue are loaded here; each log loads when opened (and only then).
 import type { Metadata } from "next";
-import { RETRY_DELAYS_MS } from "../../../../lib/webhooks/deliver.ts";
-import { eventDescriptions, WEBHOOK_EVENT_TYPES } from "../../../../lib/events/catalogue.ts";
-import { listWebhooks } from "../../../../lib/webhooks/list-webhooks.ts";
-import { webhookListResponseSchema } from "../../../../lib/webhooks/schemas.ts";
-import { requireWorkspace } from "../../session.ts";
+import { RETRY_DELAYS_MS } from "@/lib/webhooks/deliver.ts";
+import { eventDescriptions, WEBHOOK_EVENT_TYPES } from "@/lib/events/catalogue.ts";
+import { listWebhooks } from "@/lib/webhooks/list-webhooks.ts";
+import { webhookListResponseSchema } from "@/lib/webhooks/schemas.ts";
+import { requireWorkspace } from "@/app/dashboard/session.ts";
 import { WebhooksPanel, type EventChoice } from "./webhooks-panel.tsx";
 
 export const metadata: Metadata = { title: "Webhooks" };

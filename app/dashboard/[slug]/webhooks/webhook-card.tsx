@@ -3,12 +3,12 @@
 // (new secret shown once), delete behind a confirmation, and its delivery log on demand.
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import type { DeliveryResponse, WebhookResponse } from "../../../../lib/webhooks/schemas.ts";
-import { apiFetch } from "../../_components/api-client.ts";
-import { ConfirmGroup } from "../../_components/confirm-group.tsx";
-import { ShownOnce } from "../../_components/shown-once.tsx";
-import { useToast } from "../../_components/toasts.tsx";
-import { useApiMutation } from "../../_components/use-api-mutation.ts";
+import type { DeliveryResponse, WebhookResponse } from "@/lib/webhooks/schemas.ts";
+import { apiFetch } from "@/app/dashboard/_components/api-client.ts";
+import { ConfirmGroup } from "@/app/dashboard/_components/confirm-group.tsx";
+import { ShownOnce } from "@/app/dashboard/_components/shown-once.tsx";
+import { useToast } from "@/app/dashboard/_components/toasts.tsx";
+import { useApiMutation } from "@/app/dashboard/_components/use-api-mutation.ts";
 import { DeliveryLog, deliveriesKey } from "./delivery-log.tsx";
 import { webhooksKey } from "./webhooks-query-key.ts";
 

@@ -5,12 +5,12 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
-import type { WebhookResponse } from "../../../../lib/webhooks/schemas.ts";
-import { apiFetch, listFieldError, type FieldErrors } from "../../_components/api-client.ts";
-import { Field } from "../../_components/field.tsx";
-import { ShownOnce } from "../../_components/shown-once.tsx";
-import { useToast } from "../../_components/toasts.tsx";
-import { useApiMutation } from "../../_components/use-api-mutation.ts";
+import type { WebhookResponse } from "@/lib/webhooks/schemas.ts";
+import { apiFetch, listFieldError, type FieldErrors } from "@/app/dashboard/_components/api-client.ts";
+import { Field } from "@/app/dashboard/_components/field.tsx";
+import { ShownOnce } from "@/app/dashboard/_components/shown-once.tsx";
+import { useToast } from "@/app/dashboard/_components/toasts.tsx";
+import { useApiMutation } from "@/app/dashboard/_components/use-api-mutation.ts";
 import { WebhookCard } from "./webhook-card.tsx";
 import { webhooksKey } from "./webhooks-query-key.ts";
 

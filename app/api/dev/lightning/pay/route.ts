@@ -1,7 +1,7 @@
 // POST /api/dev/lightning/pay: pay a dev-node invoice and get its preimage (404 when the dev node is off).
-import { withErrors } from "../../../../../lib/api/handler.ts";
-import { payDevInvoice } from "../../../../../lib/dev-wallet/pay-invoice.ts";
-import { devPaymentResponseSchema, devPaySchema } from "../../../../../lib/dev-wallet/schemas.ts";
+import { withErrors } from "@/lib/api/handler.ts";
+import { payDevInvoice } from "@/lib/dev-wallet/pay-invoice.ts";
+import { devPaymentResponseSchema, devPaySchema } from "@/lib/dev-wallet/schemas.ts";
 
 export const POST = withErrors(
   async ({ ctx, body }) => {

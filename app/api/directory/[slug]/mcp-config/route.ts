@@ -1,8 +1,8 @@
 // GET /api/directory/:slug/mcp-config: a ready-to-paste MCP client config for one listed API.
-import { withDirectoryApi } from "../../../../../lib/api/directory-route.ts";
-import { loadListedDocumentedApi } from "../../../../../lib/directory/discovery.ts";
-import { buildMcpConfig } from "../../../../../lib/directory/mcp-config.ts";
-import { AppError } from "../../../../../lib/errors/index.ts";
+import { withDirectoryApi } from "@/lib/api/directory-route.ts";
+import { loadListedDocumentedApi } from "@/lib/directory/discovery.ts";
+import { buildMcpConfig } from "@/lib/directory/mcp-config.ts";
+import { AppError } from "@/lib/errors/index.ts";
 
 export const dynamic = "force-dynamic";
 

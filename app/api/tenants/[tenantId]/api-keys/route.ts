@@ -1,8 +1,8 @@
 // GET|POST /api/tenants/:tenantId/api-keys: list the workspace's API keys or create one.
-import { withWorkspace } from "../../../../../lib/api/handler.ts";
-import { createApiKey } from "../../../../../lib/api-keys/create-api-key.ts";
-import { listApiKeys } from "../../../../../lib/api-keys/list-api-keys.ts";
-import { apiKeyCreatedSchema, apiKeyCreateSchema, apiKeyListResponseSchema } from "../../../../../lib/api-keys/schemas.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { createApiKey } from "@/lib/api-keys/create-api-key.ts";
+import { listApiKeys } from "@/lib/api-keys/list-api-keys.ts";
+import { apiKeyCreatedSchema, apiKeyCreateSchema, apiKeyListResponseSchema } from "@/lib/api-keys/schemas.ts";
 
 // GET /api/tenants/:tenantId/api-keys: every key with prefix and usage, never the key itself.
 export const GET = withWorkspace(async ({ ctx, tenantId }) => {

@@ -1,8 +1,8 @@
 // GET|POST /api/tenants/:tenantId/endpoints: list or create the workspace's endpoints.
-import { withWorkspace } from "../../../../../lib/api/handler.ts";
-import { createEndpoint } from "../../../../../lib/endpoints/create-endpoint.ts";
-import { listEndpoints } from "../../../../../lib/endpoints/list-endpoints.ts";
-import { endpointCreateSchema, endpointListResponseSchema, endpointResponseSchema } from "../../../../../lib/endpoints/schemas.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { createEndpoint } from "@/lib/endpoints/create-endpoint.ts";
+import { listEndpoints } from "@/lib/endpoints/list-endpoints.ts";
+import { endpointCreateSchema, endpointListResponseSchema, endpointResponseSchema } from "@/lib/endpoints/schemas.ts";
 
 // GET /api/tenants/:tenantId/endpoints: every endpoint of the workspace.
 export const GET = withWorkspace(async ({ ctx, tenantId }) => {

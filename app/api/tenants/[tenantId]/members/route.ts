@@ -1,7 +1,7 @@
 // GET|POST /api/tenants/:tenantId/members: members and pending invitations; invite by e-mail (owners).
-import { withWorkspace } from "../../../../../lib/api/handler.ts";
-import { inviteMember, listMembers } from "../../../../../lib/workspaces/members.ts";
-import { memberInviteResultSchema, memberInviteSchema, membersResponseSchema } from "../../../../../lib/workspaces/schemas.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { inviteMember, listMembers } from "@/lib/workspaces/members.ts";
+import { memberInviteResultSchema, memberInviteSchema, membersResponseSchema } from "@/lib/workspaces/schemas.ts";
 
 // GET /api/tenants/:tenantId/members: every member with their role, and pending invitations.
 export const GET = withWorkspace(async ({ ctx, tenantId }) => {

@@ -1,7 +1,7 @@
 // GET /api/tenants/:tenantId/secrets: the origin-protection secrets (and the previous pair in grace).
-import { withWorkspace } from "../../../../../lib/api/handler.ts";
-import { getOriginSecrets } from "../../../../../lib/tenants/get-origin-secrets.ts";
-import { originSecretsResponseSchema } from "../../../../../lib/tenants/schemas.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { getOriginSecrets } from "@/lib/tenants/get-origin-secrets.ts";
+import { originSecretsResponseSchema } from "@/lib/tenants/schemas.ts";
 
 export const GET = withWorkspace(
   async ({ ctx, tenantId }) => {

@@ -1,10 +1,10 @@
 // GET|PUT|DELETE /api/tenants/:tenantId/wallet: read, connect or disconnect the workspace's receiving wallet.
-import { withWorkspace } from "../../../../../lib/api/handler.ts";
-import { walletTargetPolicy } from "../../../../../lib/lightning/wallet-network.ts";
-import { connectWallet } from "../../../../../lib/wallets/connect-wallet.ts";
-import { disconnectWallet } from "../../../../../lib/wallets/disconnect-wallet.ts";
-import { getWallet } from "../../../../../lib/wallets/get-wallet.ts";
-import { walletConnectSchema, walletResponseSchema } from "../../../../../lib/wallets/schemas.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { walletTargetPolicy } from "@/lib/lightning/wallet-network.ts";
+import { connectWallet } from "@/lib/wallets/connect-wallet.ts";
+import { disconnectWallet } from "@/lib/wallets/disconnect-wallet.ts";
+import { getWallet } from "@/lib/wallets/get-wallet.ts";
+import { walletConnectSchema, walletResponseSchema } from "@/lib/wallets/schemas.ts";
 
 // GET /api/tenants/:tenantId/wallet: the connected wallet (no credentials), or 404.
 export const GET = withWorkspace(async ({ ctx, tenantId }) => {

@@ -1,9 +1,9 @@
 // GET|POST /api/tenants/:tenantId/webhooks: list the workspace's subscriptions or create one.
-import { withWorkspace } from "../../../../../lib/api/handler.ts";
-import { createWebhook } from "../../../../../lib/webhooks/create-webhook.ts";
-import { listWebhooks } from "../../../../../lib/webhooks/list-webhooks.ts";
-import { webhookCreatedSchema, webhookCreateSchema, webhookListResponseSchema } from "../../../../../lib/webhooks/schemas.ts";
-import { targetPolicyFor } from "../../../../../lib/origin/ssrf.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { createWebhook } from "@/lib/webhooks/create-webhook.ts";
+import { listWebhooks } from "@/lib/webhooks/list-webhooks.ts";
+import { webhookCreatedSchema, webhookCreateSchema, webhookListResponseSchema } from "@/lib/webhooks/schemas.ts";
+import { targetPolicyFor } from "@/lib/origin/ssrf.ts";
 
 // GET /api/tenants/:tenantId/webhooks: every subscription, never a secret.
 export const GET = withWorkspace(async ({ ctx, tenantId }) => {

@@ -2,12 +2,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { gatewayUrlFor } from "../../../../../lib/config/index.ts";
-import { getEndpoint } from "../../../../../lib/endpoints/get-endpoint.ts";
-import { endpointResponseSchema } from "../../../../../lib/endpoints/schemas.ts";
-import { AppError } from "../../../../../lib/errors/index.ts";
-import { requireWorkspace } from "../../../session.ts";
-import { EndpointForm } from "../endpoint-form.tsx";
+import { gatewayUrlFor } from "@/lib/config/index.ts";
+import { getEndpoint } from "@/lib/endpoints/get-endpoint.ts";
+import { endpointResponseSchema } from "@/lib/endpoints/schemas.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import { requireWorkspace } from "@/app/dashboard/session.ts";
+import { EndpointForm } from "@/app/dashboard/[slug]/endpoints/endpoint-form.tsx";
 
 export const metadata: Metadata = { title: "Edit endpoint" };
 

@@ -1,9 +1,9 @@
 // /dashboard/<slug>/endpoints/new: the endpoint form, empty (a free GET until a model is chosen).
 import type { Metadata } from "next";
 import Link from "next/link";
-import { gatewayUrlFor } from "../../../../../lib/config/index.ts";
-import { requireWorkspace } from "../../../session.ts";
-import { EndpointForm } from "../endpoint-form.tsx";
+import { gatewayUrlFor } from "@/lib/config/index.ts";
+import { requireWorkspace } from "@/app/dashboard/session.ts";
+import { EndpointForm } from "@/app/dashboard/[slug]/endpoints/endpoint-form.tsx";
 
 export const metadata: Metadata = { title: "New endpoint" };
 

@@ -1,6 +1,6 @@
 // DELETE /api/tenants/:tenantId/api-keys/:id: revoke a key (effective on the next request).
-import { withWorkspace } from "../../../../../../lib/api/handler.ts";
-import { revokeApiKey } from "../../../../../../lib/api-keys/revoke-api-key.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { revokeApiKey } from "@/lib/api-keys/revoke-api-key.ts";
 
 export const DELETE = withWorkspace(
   async ({ ctx, tenantId, params }) => {

@@ -1,9 +1,9 @@
 // GET|PATCH|DELETE /api/tenants/:tenantId/endpoints/:endpointId: read, update or delete an endpoint.
-import { withWorkspace } from "../../../../../../lib/api/handler.ts";
-import { deleteEndpoint } from "../../../../../../lib/endpoints/delete-endpoint.ts";
-import { getEndpoint } from "../../../../../../lib/endpoints/get-endpoint.ts";
-import { endpointResponseSchema, endpointUpdateSchema } from "../../../../../../lib/endpoints/schemas.ts";
-import { updateEndpoint } from "../../../../../../lib/endpoints/update-endpoint.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { deleteEndpoint } from "@/lib/endpoints/delete-endpoint.ts";
+import { getEndpoint } from "@/lib/endpoints/get-endpoint.ts";
+import { endpointResponseSchema, endpointUpdateSchema } from "@/lib/endpoints/schemas.ts";
+import { updateEndpoint } from "@/lib/endpoints/update-endpoint.ts";
 
 // GET /api/tenants/:tenantId/endpoints/:endpointId: one endpoint.
 export const GET = withWorkspace(async ({ ctx, tenantId, params }) => {

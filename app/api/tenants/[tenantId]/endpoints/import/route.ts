@@ -1,6 +1,6 @@
 // POST /api/tenants/:tenantId/endpoints/import: create endpoints from an OpenAPI 3.x document.
-import { withWorkspace } from "../../../../../../lib/api/handler.ts";
-import { importOpenApi, importQuerySchema, importResponseSchema, openApiImportSchema } from "../../../../../../lib/endpoints/import-openapi.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { importOpenApi, importQuerySchema, importResponseSchema, openApiImportSchema } from "@/lib/endpoints/import-openapi.ts";
 
 // POST /api/tenants/:tenantId/endpoints/import: all operations or none; 422 names failing operations, 409 duplicates
 // (with ?existing=skip, existing ones are left alone and listed in `skipped`).

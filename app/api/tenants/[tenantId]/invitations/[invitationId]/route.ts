@@ -1,6 +1,6 @@
 // DELETE /api/tenants/:tenantId/invitations/:invitationId: withdraw a pending invitation (owners).
-import { withWorkspace } from "../../../../../../lib/api/handler.ts";
-import { cancelInvitation } from "../../../../../../lib/workspaces/members.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { cancelInvitation } from "@/lib/workspaces/members.ts";
 
 export const DELETE = withWorkspace(
   async ({ ctx, tenantId, params }) => {

@@ -1,9 +1,9 @@
 // PATCH|DELETE /api/tenants/:tenantId/members/:userId: change a role (owners), remove a member
 // (owners) or leave (any member removing themself). The last owner can be neither demoted nor removed.
-import { withWorkspace } from "../../../../../../lib/api/handler.ts";
-import { AppError } from "../../../../../../lib/errors/index.ts";
-import { changeMemberRole, removeMember } from "../../../../../../lib/workspaces/members.ts";
-import { memberSchema, memberUpdateSchema } from "../../../../../../lib/workspaces/schemas.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { AppError } from "@/lib/errors/index.ts";
+import { changeMemberRole, removeMember } from "@/lib/workspaces/members.ts";
+import { memberSchema, memberUpdateSchema } from "@/lib/workspaces/schemas.ts";
 
 // PATCH /api/tenants/:tenantId/members/:userId: set the member's role.
 export const PATCH = withWorkspace(

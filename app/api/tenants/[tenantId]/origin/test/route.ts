@@ -1,7 +1,7 @@
 // POST /api/tenants/:tenantId/origin/test: send one signed probe to the saved origin; status and latency.
-import { withWorkspace } from "../../../../../../lib/api/handler.ts";
-import { originTestResponseSchema } from "../../../../../../lib/tenants/schemas.ts";
-import { testOriginConnection } from "../../../../../../lib/health/test-origin-connection.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { originTestResponseSchema } from "@/lib/tenants/schemas.ts";
+import { testOriginConnection } from "@/lib/health/test-origin-connection.ts";
 
 export const POST = withWorkspace(async ({ ctx, tenantId }) => {
   const result = await testOriginConnection({

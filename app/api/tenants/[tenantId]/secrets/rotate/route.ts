@@ -1,7 +1,7 @@
 // POST /api/tenants/:tenantId/secrets/rotate: new secrets; the old pair stays valid for the grace period.
-import { withWorkspace } from "../../../../../../lib/api/handler.ts";
-import { rotateOriginSecrets } from "../../../../../../lib/tenants/rotate-origin-secrets.ts";
-import { originSecretsResponseSchema } from "../../../../../../lib/tenants/schemas.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { rotateOriginSecrets } from "@/lib/tenants/rotate-origin-secrets.ts";
+import { originSecretsResponseSchema } from "@/lib/tenants/schemas.ts";
 
 export const POST = withWorkspace(
   async ({ ctx, tenantId }) => {

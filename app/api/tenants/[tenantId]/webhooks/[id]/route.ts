@@ -1,9 +1,9 @@
 // PATCH|DELETE /api/tenants/:tenantId/webhooks/:id: change url/events/isActive, or delete.
-import { withWorkspace } from "../../../../../../lib/api/handler.ts";
-import { deleteWebhook } from "../../../../../../lib/webhooks/delete-webhook.ts";
-import { webhookResponseSchema, webhookUpdateSchema } from "../../../../../../lib/webhooks/schemas.ts";
-import { targetPolicyFor } from "../../../../../../lib/origin/ssrf.ts";
-import { updateWebhook } from "../../../../../../lib/webhooks/update-webhook.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { deleteWebhook } from "@/lib/webhooks/delete-webhook.ts";
+import { webhookResponseSchema, webhookUpdateSchema } from "@/lib/webhooks/schemas.ts";
+import { targetPolicyFor } from "@/lib/origin/ssrf.ts";
+import { updateWebhook } from "@/lib/webhooks/update-webhook.ts";
 
 // PATCH /api/tenants/:tenantId/webhooks/:id: update; the secret is never rotated here.
 export const PATCH = withWorkspace(

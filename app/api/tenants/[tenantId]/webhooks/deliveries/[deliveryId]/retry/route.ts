@@ -1,7 +1,7 @@
 // POST /api/tenants/:tenantId/webhooks/deliveries/:deliveryId/retry: re-queue a failed delivery.
-import { withWorkspace } from "../../../../../../../../lib/api/handler.ts";
-import { retryDelivery } from "../../../../../../../../lib/webhooks/retry-delivery.ts";
-import { deliveryQueuedResponseSchema } from "../../../../../../../../lib/webhooks/schemas.ts";
+import { withWorkspace } from "@/lib/api/handler.ts";
+import { retryDelivery } from "@/lib/webhooks/retry-delivery.ts";
+import { deliveryQueuedResponseSchema } from "@/lib/webhooks/schemas.ts";
 
 // POST /api/tenants/:tenantId/webhooks/deliveries/:deliveryId/retry: 202 queued; 409 unless it failed.
 export const POST = withWorkspace(async ({ ctx, tenantId, params }) => {
