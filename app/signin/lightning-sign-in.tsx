@@ -38,6 +38,8 @@ export function LightningSignIn({ callbackUrl, devWallet }: { callbackUrl: strin
   }, []);
 
   useEffect(() => {
+    // The first challenge, fetched once on mount: `fresh` sets state only after its request answers.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     void fresh();
   }, [fresh]);
 

@@ -16,7 +16,7 @@ import { GET as getLlmsFull } from "@/app/llms-full.txt/route.ts";
 import type { RouteHandler } from "@/lib/api/handler.ts";
 import { gatewayUrlFor } from "@/lib/config/index.ts";
 import { directoryCategoriesSchema, directoryDetailSchema, directoryListSchema } from "@/lib/directory/schemas.ts";
-import { call, useApiContext } from "@/tests/api/helpers.ts";
+import { useApiContext } from "@/tests/api/helpers.ts";
 import { addSample, createApi } from "./fixtures.ts";
 
 const api = useApiContext();

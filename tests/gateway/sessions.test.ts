@@ -109,16 +109,6 @@ function stalledClient(url: string, token: string, hangUpAfter: "headers" | "ori
   });
 }
 
-async function waitForBalance(expected: number) {
-  const deadline = Date.now() + 5_000;
-  let balance: number | null = null;
-  while (Date.now() < deadline && balance !== expected) {
-    balance = (await t.ctx.db.prisma.paymentSession.findFirstOrThrow()).balance;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  expect(balance).toBe(expected);
-}
-
 const eventsOf = (type: string) => t.ctx.db.prisma.outboxEvent.findMany({ where: { type }, orderBy: { createdAt: "asc" } });
 
 describe("token_bucket", () => {

@@ -147,7 +147,7 @@ export type CallResult = { status: number; headers: Record<string, string | stri
 export async function call(url: string, headers: Record<string, string | string[]> = {}, method: "GET" | "POST" = "GET", body?: string): Promise<CallResult> {
   const res = await request(url, { method, headers, body });
   const text = await res.body.text();
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = text ? JSON.parse(text) : null;
   } catch {

@@ -298,7 +298,10 @@ export class ChQuery {
     b.reset(targets);
     let best = Infinity;
     let meet = -1;
-    for (const t of f.touched) if (b.weight[t] < Infinity && f.weight[t] + b.weight[t] < best) (best = f.weight[t] + b.weight[t]), (meet = t);
+    for (const t of f.touched) if (b.weight[t] < Infinity && f.weight[t] + b.weight[t] < best) {
+        best = f.weight[t] + b.weight[t];
+        meet = t;
+      }
     while (f.heap.length || b.heap.length) {
       const fTop = f.heap.length ? f.heap.peekValue()! : Infinity;
       const bTop = b.heap.length ? b.heap.peekValue()! : Infinity;

@@ -47,8 +47,16 @@ export function computeEdgeCosts(network: RoadNetwork, options: CostOptions): Ed
     const meters = network.segmentLength[s];
     const seconds = meters / (access.speedKmh / 3.6);
     const w = options.metric === "time" ? seconds : meters;
-    if (access.forward) (weight[2 * s] = w), (distance[2 * s] = meters), (duration[2 * s] = seconds);
-    if (access.backward) (weight[2 * s + 1] = w), (distance[2 * s + 1] = meters), (duration[2 * s + 1] = seconds);
+    if (access.forward) {
+      weight[2 * s] = w;
+      distance[2 * s] = meters;
+      duration[2 * s] = seconds;
+    }
+    if (access.backward) {
+      weight[2 * s + 1] = w;
+      distance[2 * s + 1] = meters;
+      duration[2 * s + 1] = seconds;
+    }
   }
   return { weight, distance, duration, closedByDimensions };
 }
@@ -178,10 +186,17 @@ export function dijkstra(network: RoadNetwork, adjacency: Adjacency, costs: Edge
     const u = heap.pop()!;
     if (settled[u] || d > weight[u]) continue;
     settled[u] = 1;
-    for (let g = 0; g < targetGroups.length; g++) if (!done[g] && best[g] <= d) (done[g] = 1), open--;
+    for (let g = 0; g < targetGroups.length; g++) if (!done[g] && best[g] <= d) {
+        done[g] = 1;
+        open--;
+      }
     for (const [g, k] of byNode.get(u) ?? []) {
       const total = d + targetGroups[g][k].weight;
-      if (total < best[g]) (best[g] = total), (bestAt[g] = u), (bestTarget[g] = k);
+      if (total < best[g]) {
+        best[g] = total;
+        bestAt[g] = u;
+        bestTarget[g] = k;
+      }
     }
     for (let i = adjacency.start[u]; i < adjacency.start[u + 1]; i++) {
       const e = adjacency.edge[i];

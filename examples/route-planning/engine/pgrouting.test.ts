@@ -39,7 +39,7 @@ describe.skipIf(!baseUrl)("pgRouting agrees with the engine on the car graph", (
     try {
       await client.query("CREATE EXTENSION pgrouting CASCADE");
     } catch (error) {
-      throw new Error(`pgRouting is missing on this PostgreSQL (apt-get install -y postgresql-15-pgrouting; .ci/run does): ${(error as Error).message}`);
+      throw new Error(`pgRouting is missing on this PostgreSQL (apt-get install -y postgresql-15-pgrouting; .ci/run does): ${(error as Error).message}`, { cause: error });
     }
     // One row per segment: cost along it, reverse_cost against it, -1 where the car may not go (pgRouting's convention).
     const { network } = engine;
@@ -105,7 +105,10 @@ describe.skipIf(!baseUrl)("pgRouting agrees with the engine on the car graph", (
         const theirs = oracle.get(`${a}:${b}`);
         const mine = ours.weight[i][j];
         expect(mine === Infinity, `${a}→${b}`).toBe(theirs === undefined);
-        if (theirs !== undefined) (expect(mine, `${a}→${b}`).toBeCloseTo(theirs, 6), compared++);
+        if (theirs !== undefined) {
+          expect(mine, `${a}→${b}`).toBeCloseTo(theirs, 6);
+          compared++;
+        }
       }),
     );
     expect(compared).toBeGreaterThan(6000);

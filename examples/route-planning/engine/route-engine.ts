@@ -348,7 +348,9 @@ export class RouteEngine {
     let weight: Float64Array[], distance: Float64Array[], duration: Float64Array[];
     if (plan.hierarchy) ({ weight, distance, duration } = plan.hierarchy.query.manyToMany(deps, arrs));
     else {
-      weight = [], distance = [], duration = [];
+      weight = [];
+      distance = [];
+      duration = [];
       for (const d of deps) {
         const row = dijkstra(this.network, this.adjacency, costs, d, arrs);
         weight.push(Float64Array.from(row, (r) => r?.weight ?? Infinity));
@@ -361,7 +363,11 @@ export class RouteEngine {
         if (from[i].segment !== to[j].segment) continue;
         for (const direction of [0, 1] as const) {
           const d = this.direct(from[i], to[j], direction, costs);
-          if (d && d.weight < weight[i][j]) (weight[i][j] = d.weight), (distance[i][j] = d.distance), (duration[i][j] = d.duration);
+          if (d && d.weight < weight[i][j]) {
+            weight[i][j] = d.weight;
+            distance[i][j] = d.distance;
+            duration[i][j] = d.duration;
+          }
         }
       }
     }

@@ -109,7 +109,10 @@ export class SnapIndex {
     let bestHit = this.project(best, x, y);
     for (const p of this.index.neighbors(x, y, Infinity, Math.sqrt(bestHit.d2), filter)) {
       const hit = this.project(p, x, y);
-      if (hit.d2 < bestHit.d2 || (hit.d2 === bestHit.d2 && p < best)) (best = p), (bestHit = hit);
+      if (hit.d2 < bestHit.d2 || (hit.d2 === bestHit.d2 && p < best)) {
+        best = p;
+        bestHit = hit;
+      }
     }
     const g = this.network.geometry;
     const s = this.pieceSegment[best];

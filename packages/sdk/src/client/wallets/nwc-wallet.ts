@@ -6,7 +6,7 @@
 import { AbstractRelay } from "nostr-tools/abstract-relay";
 import * as nip04 from "nostr-tools/nip04";
 import * as nip44 from "nostr-tools/nip44";
-import { finalizeEvent, getPublicKey, verifyEvent, type NostrEvent } from "nostr-tools/pure";
+import { finalizeEvent, verifyEvent, type NostrEvent } from "nostr-tools/pure";
 import { hexToBytes } from "nostr-tools/utils";
 import { NWC_URI_SCHEME, parseNwcConnectionUri } from "./nwc-uri.ts";
 import { normalizePreimage, type L402Wallet } from "../wallet.ts";
@@ -25,7 +25,7 @@ export function parseNwcConnectionString(uri: string): NwcConnectionString {
     const { walletPubkey, relayUrls, secretHex } = parseNwcConnectionUri(uri);
     return { walletPubkey, relayUrls, secretHex };
   } catch (err) {
-    throw new Error(`nwc: the connection string ${(err as Error).message}`);
+    throw new Error(`nwc: the connection string ${(err as Error).message}`, { cause: err });
   }
 }
 
@@ -54,7 +54,6 @@ function chooseEncryption(info: NostrEvent | null): Encryption {
 export function nwcWallet(options: NwcWalletOptions): L402Wallet & { close(): void } {
   const connection = parseNwcConnectionString(options.connection);
   const secret = hexToBytes(connection.secretHex);
-  const clientPubkey = getPublicKey(secret);
   const timeoutMs = options.timeoutMs ?? 60_000;
   let relay: Promise<AbstractRelay> | null = null;
   let encryption: Promise<Encryption> | null = null;
