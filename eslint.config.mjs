@@ -8,7 +8,19 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", ".data/", "lib/db/generated/", "next-env.d.ts", "bench/results/", "playwright-report/", "test-results/", "packages/*/dist/"] },
+  {
+    ignores: [
+      "node_modules/",
+      ".next/",
+      ".data/",
+      "lib/db/generated/",
+      "next-env.d.ts",
+      "bench/results/",
+      "playwright-report/",
+      "test-results/",
+      "packages/*/dist/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

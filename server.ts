@@ -136,7 +136,11 @@ async function main() {
 
   // Last, so the first health probes of a one-process install find the demo origin listening.
   if (only.includes("worker")) {
-    const worker = startWorker({ prisma: db.prisma, jobs: platformJobs({ prisma: db.prisma, devNode: ctx.devNode, log, config }), log: log.child({ part: "worker" }) });
+    const worker = startWorker({
+      prisma: db.prisma,
+      jobs: platformJobs({ prisma: db.prisma, devNode: ctx.devNode, log, config }),
+      log: log.child({ part: "worker" }),
+    });
     stops.push(() => worker.stop());
     log.info("worker started");
   }

@@ -13,9 +13,7 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
     <div className="mx-auto max-w-2xl px-4 py-20 text-center sm:px-6 sm:py-28" role="alert">
       <p className="font-mono text-sm font-medium text-accent">Error</p>
       <h1 className="mt-3 text-3xl font-semibold tracking-tight">Something went wrong on our side</h1>
-      <p className="mt-4 leading-7 text-muted">
-        The page could not be loaded. No payment was made or taken by this page. Please try again in a moment.
-      </p>
+      <p className="mt-4 leading-7 text-muted">The page could not be loaded. No payment was made or taken by this page. Please try again in a moment.</p>
       {error.digest ? (
         <p className="mt-3 text-xs text-muted">
           Reference: <code className="font-mono">{error.digest}</code>

@@ -11,8 +11,7 @@ export default function NotFound() {
       <p className="font-mono text-sm font-medium text-accent">404</p>
       <h1 className="mt-3 text-3xl font-semibold tracking-tight">This page does not exist</h1>
       <p className="mt-4 leading-7 text-muted">
-        If you followed a link to an API, it may have been renamed or unlisted by its provider. Search the directory
-        for it instead.
+        If you followed a link to an API, it may have been renamed or unlisted by its provider. Search the directory for it instead.
       </p>
       <div className="mx-auto mt-8 max-w-md text-left">
         <SearchForm id="not-found-search" />

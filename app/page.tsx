@@ -40,8 +40,7 @@ function walkthroughTarget(entries: DirectoryEntry[]): { entry: DirectoryEntry; 
 function paymentTranscript(target: ReturnType<typeof walkthroughTarget>): string {
   const url = target ? endpointUrl(target.entry.gatewayDomain, target.endpoint) : "https://<api>.example/v1/resource";
   const method = target && target.endpoint.method !== "GET" ? `-X ${target.endpoint.method} ` : "";
-  const response =
-    target && Object.keys(target.endpoint.exampleResponse).length ? JSON.stringify(target.endpoint.exampleResponse, null, 2) : '{ "ok": true }';
+  const response = target && Object.keys(target.endpoint.exampleResponse).length ? JSON.stringify(target.endpoint.exampleResponse, null, 2) : '{ "ok": true }';
   return [
     `$ curl -i ${method}'${url}'`,
     "HTTP/1.1 402 Payment Required",
@@ -60,8 +59,8 @@ const steps = [
     title: "Call the endpoint",
     body: (
       <>
-        A paid endpoint answers <code className="font-mono text-[0.9em]">402 Payment Required</code> with a Lightning
-        invoice and a macaroon in the <code className="font-mono text-[0.9em]">WWW-Authenticate</code> header.
+        A paid endpoint answers <code className="font-mono text-[0.9em]">402 Payment Required</code> with a Lightning invoice and a macaroon in the{" "}
+        <code className="font-mono text-[0.9em]">WWW-Authenticate</code> header.
       </>
     ),
   },
@@ -73,8 +72,8 @@ const steps = [
     title: "Retry with the proof",
     body: (
       <>
-        Send <code className="font-mono text-[0.9em] break-all">Authorization: L402 &lt;macaroon&gt;:&lt;preimage&gt;</code> and
-        get the response. Session pricing returns a token for the next calls.
+        Send <code className="font-mono text-[0.9em] break-all">Authorization: L402 &lt;macaroon&gt;:&lt;preimage&gt;</code> and get the response. Session
+        pricing returns a token for the next calls.
       </>
     ),
   },
@@ -98,26 +97,22 @@ export default async function HomePage() {
         <div className="relative mx-auto grid max-w-6xl gap-12 px-4 pt-14 pb-14 sm:px-6 sm:pt-20 sm:pb-20 lg:grid-cols-[minmax(0,7fr)_minmax(0,5fr)] lg:items-center">
           <div>
             <p className="text-sm font-medium text-accent">Lightning-native APIs · L402</p>
-            <h1 className="mt-3 max-w-3xl text-4xl font-semibold tracking-tight text-balance sm:text-5xl">
-              Pay-per-call APIs, settled over Lightning.
-            </h1>
+            <h1 className="mt-3 max-w-3xl text-4xl font-semibold tracking-tight text-balance sm:text-5xl">Pay-per-call APIs, settled over Lightning.</h1>
             <p className="mt-5 max-w-2xl text-base leading-7 text-pretty text-muted sm:text-lg sm:leading-8">
-              L402 Hub lists HTTP APIs you can call without an account or an API key. A paid request answers with a
-              Lightning invoice; pay it from any wallet and retry with the proof. Payments go directly to each
-              provider&apos;s own wallet, so the hub never holds your sats, and agents can pay the same way people do.
+              L402 Hub lists HTTP APIs you can call without an account or an API key. A paid request answers with a Lightning invoice; pay it from any wallet
+              and retry with the proof. Payments go directly to each provider&apos;s own wallet, so the hub never holds your sats, and agents can pay the same
+              way people do.
             </p>
             <div className="mt-8 max-w-xl">
               <SearchForm size="large" id="home-search" />
             </div>
             <ul className="mt-5 flex flex-wrap gap-x-5 gap-y-2 text-sm text-muted">
-              {["No sign-up", "Any Lightning wallet", "Non-custodial", `${recent.total} ${recent.total === 1 ? "API" : "APIs"} listed`].map(
-                (fact) => (
-                  <li key={fact} className="flex items-center gap-2">
-                    <span aria-hidden="true" className="size-1 rounded-full bg-accent-ring" />
-                    {fact}
-                  </li>
-                ),
-              )}
+              {["No sign-up", "Any Lightning wallet", "Non-custodial", `${recent.total} ${recent.total === 1 ? "API" : "APIs"} listed`].map((fact) => (
+                <li key={fact} className="flex items-center gap-2">
+                  <span aria-hidden="true" className="size-1 rounded-full bg-accent-ring" />
+                  {fact}
+                </li>
+              ))}
             </ul>
           </div>
           <div className="hidden sm:block">

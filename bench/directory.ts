@@ -23,9 +23,71 @@ const goalMs = 50;
 
 // Vocabularies for names, descriptions, tags and paths: enough variety that searches select a
 // realistic share of the directory (a few rows to a few hundred), not all or nothing.
-const nouns = ["weather", "route", "market", "bitcoin", "candle", "forecast", "geocode", "translate", "image", "speech", "invoice", "price", "news", "sports", "stock", "crypto", "map", "traffic", "flight", "hotel", "recipe", "movie", "music", "book", "health", "fitness", "energy", "solar", "carbon", "water", "soil", "crop", "ship", "rail", "parcel", "address", "postcode", "ocean", "tide", "quake"];
+const nouns = [
+  "weather",
+  "route",
+  "market",
+  "bitcoin",
+  "candle",
+  "forecast",
+  "geocode",
+  "translate",
+  "image",
+  "speech",
+  "invoice",
+  "price",
+  "news",
+  "sports",
+  "stock",
+  "crypto",
+  "map",
+  "traffic",
+  "flight",
+  "hotel",
+  "recipe",
+  "movie",
+  "music",
+  "book",
+  "health",
+  "fitness",
+  "energy",
+  "solar",
+  "carbon",
+  "water",
+  "soil",
+  "crop",
+  "ship",
+  "rail",
+  "parcel",
+  "address",
+  "postcode",
+  "ocean",
+  "tide",
+  "quake",
+];
 const adjectives = ["fast", "global", "open", "smart", "live", "deep", "micro", "mega", "rapid", "exact", "daily", "swift", "clear", "prime", "urban"];
-const tags = ["maps", "finance", "bitcoin", "weather", "ai", "media", "transport", "science", "health", "commerce", "data", "geo", "energy", "sports", "travel", "food", "music", "books", "climate", "logistics"];
+const tags = [
+  "maps",
+  "finance",
+  "bitcoin",
+  "weather",
+  "ai",
+  "media",
+  "transport",
+  "science",
+  "health",
+  "commerce",
+  "data",
+  "geo",
+  "energy",
+  "sports",
+  "travel",
+  "food",
+  "music",
+  "books",
+  "climate",
+  "logistics",
+];
 
 type Timing = { scenario: string; p50: number; p95: number; max: number };
 
@@ -90,14 +152,20 @@ async function main() {
   url.pathname = `/${name}`;
   const db = await openDatabase({ databaseUrl: url.toString(), pgliteDir: null, migrate: true, poolSize: 4 });
   try {
-    console.log(`directory benchmark: ${apis} APIs x ${endpointsPerApi} endpoints, PostgreSQL, ${iterations} sequential requests per scenario, ${os.cpus().length} cores`);
+    console.log(
+      `directory benchmark: ${apis} APIs x ${endpointsPerApi} endpoints, PostgreSQL, ${iterations} sequential requests per scenario, ${os.cpus().length} cores`,
+    );
     const seedMs = await seed(db);
     console.log(`seeded in ${(seedMs / 1000).toFixed(1)} s (${apis * endpointsPerApi * 24} health samples)\n`);
 
-    const config = loadConfig({ NODE_ENV: "test", APP_SECRET: "bench-app-secret-0123456789abcdef012345", SITE_URL: "http://127.0.0.1:3000", DATA_DIR: os.tmpdir() });
+    const config = loadConfig({
+      NODE_ENV: "test",
+      APP_SECRET: "bench-app-secret-0123456789abcdef012345",
+      SITE_URL: "http://127.0.0.1:3000",
+      DATA_DIR: os.tmpdir(),
+    });
     const prisma = db.prisma;
-    const list = (query: Partial<Parameters<typeof listDirectory>[0]>) =>
-      listDirectory({ prisma, config, page: 1, limit: 50, sort: "relevance", ...query });
+    const list = (query: Partial<Parameters<typeof listDirectory>[0]>) => listDirectory({ prisma, config, page: 1, limit: 50, sort: "relevance", ...query });
     const searches = ["weather", "bitcoin candle", "fast route", "forecst", "geocode api", "tide", "solar energy", "transl", "ocean tide lookup", "market"];
 
     const results: Timing[] = [];

@@ -29,8 +29,7 @@ const sseOrigin = process.env.BENCH_SSE_ORIGIN!;
 /** Sessions for the session-token run: one per load-generator connection. */
 const sessionCount = Number(process.env.BENCH_SESSIONS ?? 32);
 
-const listen = (server: http.Server) =>
-  new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+const listen = (server: http.Server) => new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
 
 const payload = JSON.stringify({ price: 97_123.45, symbol: "BTCUSD", at: "2026-01-01T00:00:00Z" });
 const origin = http.createServer((req, res) => {
@@ -43,13 +42,10 @@ const originPort = await listen(origin);
 // The baseline every gateway is compared with: a plain streaming reverse proxy, keep-alive to the origin.
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const proxy = http.createServer((req, res) => {
-  const upstream = http.request(
-    { host: "127.0.0.1", port: originPort, path: req.url, method: req.method, headers: req.headers, agent },
-    (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    },
-  );
+  const upstream = http.request({ host: "127.0.0.1", port: originPort, path: req.url, method: req.method, headers: req.headers, agent }, (up) => {
+    res.writeHead(up.statusCode ?? 502, up.headers);
+    up.pipe(res);
+  });
   upstream.on("error", () => res.writeHead(502).end());
   req.pipe(upstream);
 });
@@ -62,7 +58,13 @@ await admin.query(`CREATE DATABASE "${name}"`);
 await admin.end();
 const url = new URL(baseUrl);
 url.pathname = `/${name}`;
-const config = loadConfig({ DATA_DIR: "/tmp/hub-bench", APP_SECRET: randomBytes(32).toString("hex"), DATABASE_URL: url.toString(), LOG_LEVEL: "error", REDIS_URL: process.env.REDIS_URL });
+const config = loadConfig({
+  DATA_DIR: "/tmp/hub-bench",
+  APP_SECRET: randomBytes(32).toString("hex"),
+  DATABASE_URL: url.toString(),
+  LOG_LEVEL: "error",
+  REDIS_URL: process.env.REDIS_URL,
+});
 const db = await openDatabase({ databaseUrl: url.toString(), pgliteDir: null, migrate: true, poolSize: 20 });
 const store = openStore({ redisUrl: config.redisUrl, prefix: `${name}:` });
 const devNode = new DevLightningNode({ prisma: db.prisma, appSecret: config.appSecret });
@@ -81,9 +83,24 @@ async function mintProofs() {
   for (let i = 0; i < proofCount; i++) {
     const preimage = randomBytes(32);
     const paymentHash = createHash("sha256").update(preimage).digest("hex");
-    const { macaroon } = mintL402Macaroon({ appSecret: config.appSecret, paymentHash, tenantId, scope: { kind: "endpoint", endpointId: paid.id }, amountSats: 1, validUntil: new Date(Date.now() + 3_600_000) });
+    const { macaroon } = mintL402Macaroon({
+      appSecret: config.appSecret,
+      paymentHash,
+      tenantId,
+      scope: { kind: "endpoint", endpointId: paid.id },
+      amountSats: 1,
+      validUntil: new Date(Date.now() + 3_600_000),
+    });
     proofs.push(`L402 ${macaroon}:${preimage.toString("hex")}`);
-    invoices.push({ tenantId, endpointId: paid.id, paymentHash, paymentRequest: "lnbcrt-bench", amountSats: 1, purpose: "per_request" as const, expiresAt: new Date(Date.now() + 3_600_000) });
+    invoices.push({
+      tenantId,
+      endpointId: paid.id,
+      paymentHash,
+      paymentRequest: "lnbcrt-bench",
+      amountSats: 1,
+      purpose: "per_request" as const,
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
   }
   for (let i = 0; i < invoices.length; i += 5000) await db.prisma.invoice.createMany({ data: invoices.slice(i, i + 5000) });
   writeFileSync(proofsFile, JSON.stringify(proofs));
@@ -94,7 +111,13 @@ await mintProofs();
 const bucket = await endpointFactory(db.prisma, tenantId, { path: "/v1/bucket", pricingModel: "token_bucket", priceSats: 1000, tokenBudget: 100_000_000 });
 const streamTenant = await tenantFactory(db.prisma, config.appSecret, { originUrl: sseOrigin });
 await devWalletFactory(db.prisma, config.appSecret, streamTenant.tenantId, devNode.nodePubkey);
-const stream = await endpointFactory(db.prisma, streamTenant.tenantId, { path: "/v1/stream", pricingModel: "time_pass", priceSats: 100, durationMinutes: 600, streaming: true });
+const stream = await endpointFactory(db.prisma, streamTenant.tenantId, {
+  path: "/v1/stream",
+  pricingModel: "time_pass",
+  priceSats: 100,
+  durationMinutes: 600,
+  streaming: true,
+});
 const later = new Date(Date.now() + 10 * 3_600_000);
 const session = (tenant: string, endpointId: string, model: "token_bucket" | "time_pass", balance: number | null) => {
   const token = randomToken("hst_", 32);
@@ -157,7 +180,15 @@ const gateway = createGateway({
   devNode,
   log: createLogger("error"),
   // Throughput is measured from one IP: lift the per-IP limits (their cost stays on the path).
-  rateLimits: { endpointPerMinute: 1e9, globalPerMinute: 1e9, credentialedPerMinute: 1e9, forgeriesBeforeDemotion: 1e9, demotionMs: 1, challengesPerMinute: 1e9, tenantLookupsPerMinute: 1e9 },
+  rateLimits: {
+    endpointPerMinute: 1e9,
+    globalPerMinute: 1e9,
+    credentialedPerMinute: 1e9,
+    forgeriesBeforeDemotion: 1e9,
+    demotionMs: 1,
+    challengesPerMinute: 1e9,
+    tenantLookupsPerMinute: 1e9,
+  },
 });
 const gatewayPort = await gateway.listen(0, "127.0.0.1");
 
@@ -184,7 +215,10 @@ function loopStats() {
     delayP99Ms: ms(delay.percentile(99), 1e6),
     delayMaxMs: ms(delay.max, 1e6),
     gcCount: sorted.length,
-    gcTotalMs: ms(sorted.reduce((a, b) => a + b, 0), 1),
+    gcTotalMs: ms(
+      sorted.reduce((a, b) => a + b, 0),
+      1,
+    ),
     gcMaxMs: ms(sorted.at(-1) ?? 0, 1),
   };
   delay.reset();
@@ -197,7 +231,9 @@ const control = http.createServer((req, res) => {
   }
   gc?.();
   gc?.();
-  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ...process.memoryUsage(), openStreams: gateway.openStreams(), gc: Boolean(gc) }));
+  res
+    .writeHead(200, { "content-type": "application/json" })
+    .end(JSON.stringify({ ...process.memoryUsage(), openStreams: gateway.openStreams(), gc: Boolean(gc) }));
 });
 const controlPort = await listen(control);
 // Drop the proof-minting garbage now, so the stream test's memory readings start from a settled heap.

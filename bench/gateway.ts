@@ -74,8 +74,11 @@ const startTarget = (proofs: number) => launchTarget({ proofs, sessions: connect
 type Result = LoadResult;
 
 /** One autocannon run at this benchmark's connections and duration. */
-const run = (name: string, url: string, options: { credentials?: { header: string; values: string[] }; rate?: number; duration?: number } = {}): Promise<Result> =>
-  runLoad(name, url, { connections, duration: options.duration ?? seconds, credentials: options.credentials, rate: options.rate });
+const run = (
+  name: string,
+  url: string,
+  options: { credentials?: { header: string; values: string[] }; rate?: number; duration?: number } = {},
+): Promise<Result> => runLoad(name, url, { connections, duration: options.duration ?? seconds, credentials: options.credentials, rate: options.rate });
 
 console.log(
   `gateway benchmark: ${seconds} s per run, ${connections} connections, PostgreSQL, store=${process.env.REDIS_URL ? "redis" : "memory"}, ${os.cpus().length} cores, load average ${os
@@ -261,10 +264,14 @@ if (process.env.BENCH_ONLY !== "calls") {
     console.log(`event latency added by the gateway, ${mode}: p50 ${ms(p50.median)} ms, p99 ${ms(p99.median)} ms${goal}; per repetition p99 ${p99.list}`);
   }
   const reference = added("paced", "local", "p99");
-  console.log(`  (paced, against the origin in the clients' own process, which has no hop at all: p99 ${ms(reference.median)} ms; per repetition ${reference.list})`);
+  console.log(
+    `  (paced, against the origin in the clients' own process, which has no hop at all: p99 ${ms(reference.median)} ms; per repetition ${reference.list})`,
+  );
   for (const mode of modes)
     for (const loop of loops[mode])
-      console.log(`gateway event loop, ${mode}: delay p50 ${loop.delayP50Ms} ms, p99 ${loop.delayP99Ms} ms, max ${loop.delayMaxMs} ms; ${loop.gcCount} GCs, ${loop.gcTotalMs} ms in all, longest ${loop.gcMaxMs} ms`);
+      console.log(
+        `gateway event loop, ${mode}: delay p50 ${loop.delayP50Ms} ms, p99 ${loop.delayP99Ms} ms, max ${loop.delayMaxMs} ms; ${loop.gcCount} GCs, ${loop.gcTotalMs} ms in all, longest ${loop.gcMaxMs} ms`,
+      );
   console.log(`open streams in the gateway after the clients left: ${after.openStreams} (was ${during.openStreams})`);
   await streamAgent.close();
   await streamsTarget.stop();
@@ -277,7 +284,6 @@ const { ready, proofs, sessions } = target;
 const origin = `http://127.0.0.1:${ready.originPort}/v1/data`;
 const proxied = `http://127.0.0.1:${ready.proxyPort}/v1/data`;
 const gwBase = `http://127.0.0.1:${ready.gatewayPort}/gw/${ready.slug}`;
-
 
 await run("warm-up", `${gwBase}/v1/free`, { duration: 2 });
 const originDirect = await run("origin direct", origin);
@@ -292,7 +298,12 @@ const scenarios: Scenario[] = [
   { name: "gateway, free endpoint", url: `${gwBase}/v1/free` },
   { name: "gateway, per_request (fresh proof each)", url: `${gwBase}/v1/paid`, proofs: new ProofSupply(proofs) },
   { name: "gateway, token_bucket (session per connection)", url: `${gwBase}/v1/bucket`, credentials: { header: "x-session-token", values: sessions.bucket } },
-  { name: "gateway, token_bucket (one shared session)", url: `${gwBase}/v1/bucket`, credentials: { header: "x-session-token", values: sessions.bucket.slice(0, 1) }, duration: Math.min(seconds, 3) },
+  {
+    name: "gateway, token_bucket (one shared session)",
+    url: `${gwBase}/v1/bucket`,
+    credentials: { header: "x-session-token", values: sessions.bucket.slice(0, 1) },
+    duration: Math.min(seconds, 3),
+  },
 ];
 const byScenario = scenarios.map(() => [] as Result[]);
 for (let round = 0; round < rounds; round++) {
@@ -307,7 +318,14 @@ const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 /** Per round: the scenario's throughput over the same round's plain proxy. */
 const ratiosOf = (i: number) => byScenario[i].map((r, round) => r.rps / byScenario[0][round].rps);
 const table = [
-  { scenario: originDirect.name, "req/s (median)": Math.round(originDirect.rps), "p50 / p99 ms": `${originDirect.p50} / ${originDirect.p99}`, "vs proxy, per round": "", "vs proxy (median)": "", "errors/non-2xx": `${originDirect.errors}/${originDirect.non2xx}` },
+  {
+    scenario: originDirect.name,
+    "req/s (median)": Math.round(originDirect.rps),
+    "p50 / p99 ms": `${originDirect.p50} / ${originDirect.p99}`,
+    "vs proxy, per round": "",
+    "vs proxy (median)": "",
+    "errors/non-2xx": `${originDirect.errors}/${originDirect.non2xx}`,
+  },
   ...scenarios.map((scenario, i) => {
     const runs = byScenario[i];
     return {
@@ -328,7 +346,10 @@ const half = Math.max(50, Math.round(median(byScenario[0].map((r) => r.rps)) / 2
 console.log(`\nlatency at half of the plain proxy's max rate (${half} req/s), ${rounds} rounds:`);
 const atHalf: { proxy: Result; gateway: Result }[] = [];
 for (let round = 0; round < rounds; round++) {
-  atHalf.push({ proxy: await run("plain Node proxy @half", proxied, { rate: half }), gateway: await run("gateway free @half", `${gwBase}/v1/free`, { rate: half }) });
+  atHalf.push({
+    proxy: await run("plain Node proxy @half", proxied, { rate: half }),
+    gateway: await run("gateway free @half", `${gwBase}/v1/free`, { rate: half }),
+  });
 }
 console.table(
   atHalf.map(({ proxy, gateway }, round) => ({
@@ -342,7 +363,9 @@ console.table(
 );
 const added = atHalf.map(({ proxy, gateway }) => gateway.p99 - proxy.p99);
 const spread = (values: number[], format: (x: number) => string) => `${format(Math.min(...values))} to ${format(Math.max(...values))}`;
-console.log(`p99 added by the gateway at ${half} req/s: median ${median(added).toFixed(2)} ms over ${rounds} rounds (${spread(added, (x) => x.toFixed(0))} ms) (goal ≤ 5 ms)`);
+console.log(
+  `p99 added by the gateway at ${half} req/s: median ${median(added).toFixed(2)} ms over ${rounds} rounds (${spread(added, (x) => x.toFixed(0))} ms) (goal ≤ 5 ms)`,
+);
 const verdict = (name: string, i: number, goal: string | null) =>
   console.log(`${name}: median ${pct(median(ratiosOf(i)))} of the plain proxy (rounds ${spread(ratiosOf(i), pct)})${goal ? ` (goal ≥ ${goal})` : ""}`);
 verdict("free endpoint throughput", 1, "80%");

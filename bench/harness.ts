@@ -82,13 +82,29 @@ export async function runLoad(name: string, url: string, options: LoadOptions): 
     duration: options.duration,
     overallRate: options.rate,
     requests: credentials
-      ? [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, [credentials.header]: credentials.values[next++ % credentials.values.length] } }) }]
+      ? [
+          {
+            setupRequest: (req: autocannon.Request) => ({
+              ...req,
+              headers: { ...req.headers, [credentials.header]: credentials.values[next++ % credentials.values.length] },
+            }),
+          },
+        ]
       : undefined,
   });
   if (credentials?.header === "authorization" && next > credentials.values.length) {
     console.warn(`  note: ${next} requests used ${credentials.values.length} proofs (some were reused and refused)`);
   }
-  return { name, rps: result.requests.total / result.duration, requests: result.requests.total, credentialsUsed: next, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+  return {
+    name,
+    rps: result.requests.total / result.duration,
+    requests: result.requests.total,
+    credentialsUsed: next,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
 }
 
 /**

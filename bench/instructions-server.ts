@@ -31,8 +31,7 @@ const targetDir = path.resolve(process.env.BENCH_TARGET_DIR ?? path.join(import.
 /** A module of the checkout under test, by its path in the repository (the same in every commit measured). */
 const fromTarget = <T>(file: string): Promise<T> => import(pathToFileURL(path.join(targetDir, file)).href) as Promise<T>;
 
-const listen = (server: http.Server) =>
-  new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+const listen = (server: http.Server) => new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
 const ready = (info: object) => console.log(JSON.stringify(info));
 
 if (role === "origin") {
@@ -106,9 +105,24 @@ if (role === "origin") {
   for (let i = 0; i < Number(process.env.BENCH_PROOFS); i++) {
     const preimage = randomBytes(32);
     const paymentHash = createHash("sha256").update(preimage).digest("hex");
-    const { macaroon } = mintL402Macaroon({ appSecret: config.appSecret, paymentHash, tenantId, scope: { kind: "endpoint", endpointId: paid.id }, amountSats: 1, validUntil: later });
+    const { macaroon } = mintL402Macaroon({
+      appSecret: config.appSecret,
+      paymentHash,
+      tenantId,
+      scope: { kind: "endpoint", endpointId: paid.id },
+      amountSats: 1,
+      validUntil: later,
+    });
     proofs.push(`L402 ${macaroon}:${preimage.toString("hex")}`);
-    invoices.push({ tenantId, endpointId: paid.id, paymentHash, paymentRequest: "lnbcrt-bench", amountSats: 1, purpose: "per_request" as const, expiresAt: later });
+    invoices.push({
+      tenantId,
+      endpointId: paid.id,
+      paymentHash,
+      paymentRequest: "lnbcrt-bench",
+      amountSats: 1,
+      purpose: "per_request" as const,
+      expiresAt: later,
+    });
   }
   for (let i = 0; i < invoices.length; i += 5000) await db.prisma.invoice.createMany({ data: invoices.slice(i, i + 5000) });
 
@@ -116,14 +130,27 @@ if (role === "origin") {
   // first paid call on a token_bucket endpoint).
   const sessions = Array.from({ length: Number(process.env.BENCH_SESSIONS) }, () => {
     const token = randomToken("hst_", 32);
-    const row = { id: randomUUID(), tenantId, endpointId: bucket.id, model: "token_bucket" as const, tokenHash: hashToken(token), paymentHash: randomBytes(32).toString("hex"), balance: 100_000_000, initialBalance: 100_000_000, expiresAt: later };
+    const row = {
+      id: randomUUID(),
+      tenantId,
+      endpointId: bucket.id,
+      model: "token_bucket" as const,
+      tokenHash: hashToken(token),
+      paymentHash: randomBytes(32).toString("hex"),
+      balance: 100_000_000,
+      initialBalance: 100_000_000,
+      expiresAt: later,
+    };
     return { token, row };
   });
   await db.prisma.paymentSession.createMany({ data: sessions.map((s) => s.row) });
   // Settled statistics, as autovacuum leaves them: the money statements are planned for them.
   await db.pg!.query("VACUUM ANALYZE");
   await db.close();
-  writeFileSync(process.env.BENCH_SETUP_FILE!, JSON.stringify({ database: name, databaseUrl: url.toString(), appSecret, slug, proofs, sessions: sessions.map((s) => s.token) }));
+  writeFileSync(
+    process.env.BENCH_SETUP_FILE!,
+    JSON.stringify({ database: name, databaseUrl: url.toString(), appSecret, slug, proofs, sessions: sessions.map((s) => s.token) }),
+  );
 } else if (role === "gateway") {
   const { loadConfig } = await fromTarget<typeof ConfigModule>("lib/config/index.ts");
   const { openDatabase } = await fromTarget<typeof DbModule>("lib/db/client.ts");
@@ -144,7 +171,15 @@ if (role === "origin") {
     devNode: new DevLightningNode({ prisma: db.prisma, appSecret: config.appSecret }),
     log: createLogger("error"),
     // All load comes from one IP: lift the per-IP limits (their cost stays on the path), as bench:gateway does.
-    rateLimits: { endpointPerMinute: 1e9, globalPerMinute: 1e9, credentialedPerMinute: 1e9, forgeriesBeforeDemotion: 1e9, demotionMs: 1, challengesPerMinute: 1e9, tenantLookupsPerMinute: 1e9 },
+    rateLimits: {
+      endpointPerMinute: 1e9,
+      globalPerMinute: 1e9,
+      credentialedPerMinute: 1e9,
+      forgeriesBeforeDemotion: 1e9,
+      demotionMs: 1,
+      challengesPerMinute: 1e9,
+      tenantLookupsPerMinute: 1e9,
+    },
   });
   const port = await gateway.listen(0, "127.0.0.1");
   process.on("SIGTERM", async () => {

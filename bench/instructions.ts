@@ -86,7 +86,15 @@ type Started = { child: ChildProcess; info: Record<string, unknown>; nextLine: (
 async function startRole(role: string, options: { dir: string; env?: Record<string, string>; counted: boolean }): Promise<Started> {
   const node = [process.execPath, ...nodeArgs, "--import", "tsx", serverScript];
   const command = options.counted
-    ? ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes", `--callgrind-out-file=${scratch}/cg.%p`, `--log-file=${scratch}/valgrind.%p.log`, ...node]
+    ? [
+        "valgrind",
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        "--separate-threads=yes",
+        `--callgrind-out-file=${scratch}/cg.%p`,
+        `--log-file=${scratch}/valgrind.%p.log`,
+        ...node,
+      ]
     : node;
   const child = spawn(command[0], command.slice(1), {
     cwd: options.dir,
@@ -122,7 +130,15 @@ async function setUp(dir: string, originUrl: string) {
   const file = path.join(scratch, `setup-${Date.now()}.json`);
   const child = spawn(process.execPath, ["--import", "tsx", serverScript], {
     cwd: dir,
-    env: { ...process.env, BENCH_ROLE: "setup", BENCH_TARGET_DIR: dir, BENCH_ORIGIN: originUrl, BENCH_SETUP_FILE: file, BENCH_PROOFS: String(warmup + windows * requests), BENCH_SESSIONS: String(connections) },
+    env: {
+      ...process.env,
+      BENCH_ROLE: "setup",
+      BENCH_TARGET_DIR: dir,
+      BENCH_ORIGIN: originUrl,
+      BENCH_SETUP_FILE: file,
+      BENCH_PROOFS: String(warmup + windows * requests),
+      BENCH_SESSIONS: String(connections),
+    },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const code = await new Promise((resolve) => child.once("exit", resolve));
@@ -238,14 +254,19 @@ type Figure = Count;
 /** Per run: the proxy's figure, and each checkout's figure per path. */
 const proxyRuns: Figure[] = [];
 const gatewayRuns: Record<string, Record<Path, Figure[]>> = Object.fromEntries(checkouts.map((c) => [c.name, { free: [], per_request: [], token_bucket: [] }]));
-const show = (f: Figure) => `${Math.round(f.main).toLocaleString("en")} main thread, ${Math.round(f.all).toLocaleString("en")} all threads (median of ${windows} windows)`;
+const show = (f: Figure) =>
+  `${Math.round(f.main).toLocaleString("en")} main thread, ${Math.round(f.all).toLocaleString("en")} all threads (median of ${windows} windows)`;
 const databases: string[] = [];
 
 const started = Date.now();
 const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
 /** BENCH_VERBOSE=1: each step's time, to size BENCH_WARMUP and BENCH_REQUESTS. */
 const step = (what: string) => process.env.BENCH_VERBOSE && console.log(`  ${elapsed()}: ${what}`);
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
 console.log(
   `instructions per request (callgrind): ${runs} runs; per path ${warmup} warm-up requests, then ${requests} counted; ${connections} connections; PostgreSQL; load average ${loadAverage()}`,
 );
@@ -307,10 +328,22 @@ for (const checkout of checkouts) {
     const proxyValues = proxyRuns.map((f) => f[which]);
     console.log(`\n${checkout.name} (${describe(checkout.dir)}): instructions per request, ${threads[which]}, ${runs} runs of ${requests} requests`);
     console.table([
-      { path: "plain proxy (node:http + undici)", runs: proxyValues.map(count).join(" / "), mean: count(mean(proxyValues)), spread: pct(spread(proxyValues)), "gateway / proxy": "" },
+      {
+        path: "plain proxy (node:http + undici)",
+        runs: proxyValues.map(count).join(" / "),
+        mean: count(mean(proxyValues)),
+        spread: pct(spread(proxyValues)),
+        "gateway / proxy": "",
+      },
       ...paths.map((p) => {
         const values = gatewayRuns[checkout.name][p].map((f) => f[which]);
-        return { path: `gateway, ${p}`, runs: values.map(count).join(" / "), mean: count(mean(values)), spread: pct(spread(values)), "gateway / proxy": `${(mean(values) / mean(proxyValues)).toFixed(2)}×` };
+        return {
+          path: `gateway, ${p}`,
+          runs: values.map(count).join(" / "),
+          mean: count(mean(values)),
+          spread: pct(spread(values)),
+          "gateway / proxy": `${(mean(values) / mean(proxyValues)).toFixed(2)}×`,
+        };
       }),
     ]);
   }
@@ -323,7 +356,14 @@ if (checkouts.length === 2) {
       paths.map((p) => {
         const t = mean(gatewayRuns.target[p].map((f) => f[which]));
         const b = mean(gatewayRuns.baseline[p].map((f) => f[which]));
-        return { path: p, target: count(t), baseline: count(b), "target / baseline": pct(t / b), "target / proxy": `${(t / proxyMean).toFixed(2)}×`, "baseline / proxy": `${(b / proxyMean).toFixed(2)}×` };
+        return {
+          path: p,
+          target: count(t),
+          baseline: count(b),
+          "target / baseline": pct(t / b),
+          "target / proxy": `${(t / proxyMean).toFixed(2)}×`,
+          "baseline / proxy": `${(b / proxyMean).toFixed(2)}×`,
+        };
       }),
     );
   }

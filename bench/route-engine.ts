@@ -44,7 +44,9 @@ try {
     const ch = cold.hierarchy(key.split("-")[0] as Profile, "time").ch;
     console.log(`  hierarchy ${key}: ${h.from} in ${ms(h.millis)} (${ch.edgeFrom.length} edges incl. shortcuts)`);
   }
-  console.log(`memory after preparing all four profiles: rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap used +${((memory.heapUsed - heapBefore) / 2 ** 20).toFixed(0)} MiB, array buffers ${(memory.arrayBuffers / 2 ** 20).toFixed(0)} MiB`);
+  console.log(
+    `memory after preparing all four profiles: rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap used +${((memory.heapUsed - heapBefore) / 2 ** 20).toFixed(0)} MiB, array buffers ${(memory.arrayBuffers / 2 ** 20).toFixed(0)} MiB`,
+  );
 
   const warmStarted = performance.now();
   const engine = new RouteEngine({ dataDir, prepare: PROFILES.map((profile) => ({ profile })) });
@@ -61,7 +63,9 @@ try {
       if (r) found++;
     }
     times.sort((a, b) => a - b);
-    console.log(`route ${profile} (1000 random pairs across the city, snap + CH + unpack + geometry): p50 ${ms(percentile(times, 0.5))}, p95 ${ms(percentile(times, 0.95))}, ${found} found`);
+    console.log(
+      `route ${profile} (1000 random pairs across the city, snap + CH + unpack + geometry): p50 ${ms(percentile(times, 0.5))}, p95 ${ms(percentile(times, 0.95))}, ${found} found`,
+    );
   }
 
   const truckPts = points(engine, "truck", 200, 9);

@@ -81,7 +81,9 @@ async function main() {
     // Events in bulk: the producers' one-row inserts are not what is measured here.
     const data = eventExamples["invoice.settled"];
     for (let i = 0; i < eventsPerRun; i += 500) {
-      await prisma.outboxEvent.createMany({ data: Array.from({ length: Math.min(500, eventsPerRun - i) }, () => ({ tenantId, type: "invoice.settled", data })) });
+      await prisma.outboxEvent.createMany({
+        data: Array.from({ length: Math.min(500, eventsPerRun - i) }, () => ({ tenantId, type: "invoice.settled", data })),
+      });
     }
     await dispatchOutbox({ prisma, maxBatches: 1000 });
     const expected = eventsPerRun * urls.length;
@@ -115,13 +117,21 @@ async function main() {
   }
   for (const r of a.flatMap((x, i) => [x, b[i]])) {
     const hangingNote = r.name.startsWith("B") ? ` (hanging receiver: ${r.hangingAttempts} requests open, none answered)` : "";
-    console.log(`${r.name.padEnd(32)} ${String(r.delivered).padStart(5)}/${r.expected} in ${r.seconds.toFixed(2)} s = ${r.rate.toFixed(0).padStart(4)} deliveries/s${hangingNote}`);
+    console.log(
+      `${r.name.padEnd(32)} ${String(r.delivered).padStart(5)}/${r.expected} in ${r.seconds.toFixed(2)} s = ${r.rate.toFixed(0).padStart(4)} deliveries/s${hangingNote}`,
+    );
   }
   const median = (xs: RunResult[]) => [...xs.map((x) => x.rate)].sort((p, q) => p - q)[Math.floor(xs.length / 2)];
   const [rateA, rateB] = [median(a), median(b)];
-  console.log(`\nmedian A (healthy only): ${rateA.toFixed(0)} deliveries/s; median B (with a hanging receiver): ${rateB.toFixed(0)} deliveries/s; B/A = ${((rateB / rateA) * 100).toFixed(0)}%`);
+  console.log(
+    `\nmedian A (healthy only): ${rateA.toFixed(0)} deliveries/s; median B (with a hanging receiver): ${rateB.toFixed(0)} deliveries/s; B/A = ${((rateB / rateA) * 100).toFixed(0)}%`,
+  );
   const ok = rateA >= 200 && rateB >= 200 && rateB / rateA >= 0.8;
-  console.log(ok ? "PASS: >= 200 deliveries/s, and the hanging receiver does not lower the others' rate" : "FAIL: below 200 deliveries/s, or the hanging receiver lowered the others' rate by more than 20%");
+  console.log(
+    ok
+      ? "PASS: >= 200 deliveries/s, and the hanging receiver does not lower the others' rate"
+      : "FAIL: below 200 deliveries/s, or the hanging receiver lowered the others' rate by more than 20%",
+  );
   child.disconnect();
   child.kill();
   await ctx.close();

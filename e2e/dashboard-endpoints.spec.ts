@@ -16,7 +16,14 @@ type ModelCase = {
 };
 
 const models: ModelCase[] = [
-  { radio: /^Per request/, path: "/v1/quote", title: "Quote", fields: { "Price per request (sats)": "10" }, price: "10 sats per request", challenge: ['"amountSats": 10'] },
+  {
+    radio: /^Per request/,
+    path: "/v1/quote",
+    title: "Quote",
+    fields: { "Price per request (sats)": "10" },
+    price: "10 sats per request",
+    challenge: ['"amountSats": 10'],
+  },
   {
     radio: /^Per KB/,
     path: "/v1/history",

@@ -15,7 +15,11 @@ export async function signInByEmail(page: Page, email: string, callbackUrl = "/d
   await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
   await page.getByRole("link", { name: "dev mailbox" }).click();
   await expect(page.getByRole("heading", { name: "Dev mailbox" })).toBeVisible();
-  await page.getByRole("article", { name: `E-mail to ${email}` }).first().getByRole("link", { name: "Open the sign-in link" }).click();
+  await page
+    .getByRole("article", { name: `E-mail to ${email}` })
+    .first()
+    .getByRole("link", { name: "Open the sign-in link" })
+    .click();
 }
 
 /**

@@ -37,7 +37,9 @@ async function startReceiver() {
 
 /** A plain origin the gateway forwards to: 200 JSON for anything. */
 async function startOrigin() {
-  const server = http.createServer((req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ quote: "Stay humble, stack sats.", path: req.url })));
+  const server = http.createServer((req, res) =>
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ quote: "Stay humble, stack sats.", path: req.url })),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
@@ -50,7 +52,8 @@ async function snapshot(page: Page, testInfo: TestInfo, name: string) {
   await page.screenshot({ path: file, fullPage: true });
   await testInfo.attach(name, { path: file, contentType: "image/png" });
 }
-const envelope = (r: Received) => JSON.parse(r.rawBody.toString("utf8")) as { event: string; data: { paymentHash: string; amountSats: number; endpointId: string | null } };
+const envelope = (r: Received) =>
+  JSON.parse(r.rawBody.toString("utf8")) as { event: string; data: { paymentHash: string; amountSats: number; endpointId: string | null } };
 
 test("webhooks, API keys and analytics: create, test, rotate, revoke, and see paid traffic", async ({ page, request }, testInfo) => {
   test.setTimeout(180_000);

@@ -15,7 +15,11 @@ test("a signed-in visitor's free try answers without payment, once a day", async
   await page.getByLabel("E-mail address").fill(email);
   await page.getByRole("button", { name: "Send sign-in link" }).click();
   await page.getByRole("link", { name: "dev mailbox" }).click();
-  await page.getByRole("article", { name: `E-mail to ${email}` }).first().getByRole("link", { name: "Open the sign-in link" }).click();
+  await page
+    .getByRole("article", { name: `E-mail to ${email}` })
+    .first()
+    .getByRole("link", { name: "Open the sign-in link" })
+    .click();
   await expect(page).toHaveURL(`/directory/${demo.slug}`);
 
   card = page.getByRole("article", { name: demo.paid.title });

@@ -14,7 +14,11 @@ async function injectWebln(page: Page, options: { reject?: boolean } = {}) {
       enable: async () => {},
       sendPayment: async (invoice: string) => {
         if (reject) throw new Error("User rejected the payment");
-        const res = await fetch("/api/dev/lightning/pay", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invoice }) });
+        const res = await fetch("/api/dev/lightning/pay", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ invoice }),
+        });
         const body = await res.json();
         if (!res.ok) throw new Error(body.error?.message ?? "payment failed");
         w.__payments.push(invoice);

@@ -8,11 +8,7 @@ import { createTenant, type CreateTenantInput, type CreatedTenant } from "@/lib/
 import { generateWebhookSecret } from "@/lib/webhooks/sign.ts";
 
 /** A tenant with owner and API key; the slug is random unless given. */
-export async function tenantFactory(
-  prisma: PrismaClient,
-  appSecret: string,
-  input: Partial<CreateTenantInput> = {},
-): Promise<CreatedTenant> {
+export async function tenantFactory(prisma: PrismaClient, appSecret: string, input: Partial<CreateTenantInput> = {}): Promise<CreatedTenant> {
   const slug = input.slug ?? `t-${randomBytes(4).toString("hex")}`;
   return createTenant(prisma, appSecret, {
     slug,
@@ -35,11 +31,7 @@ export async function devWalletFactory(prisma: PrismaClient, appSecret: string, 
 }
 
 /** An endpoint; defaults to a free GET. */
-export async function endpointFactory(
-  prisma: PrismaClient,
-  tenantId: string,
-  data: Partial<Omit<Prisma.EndpointUncheckedCreateInput, "tenantId">> = {},
-) {
+export async function endpointFactory(prisma: PrismaClient, tenantId: string, data: Partial<Omit<Prisma.EndpointUncheckedCreateInput, "tenantId">> = {}) {
   return prisma.endpoint.create({
     data: {
       method: "GET",

@@ -71,7 +71,14 @@ export async function runHubCli(argv: string[], io: HubCliIo): Promise<number> {
     name: values.name,
     ownerEmail: values.email,
     ...(values.description !== undefined ? { description: values.description } : {}),
-    ...(values.tags !== undefined ? { tags: values.tags.split(",").map((t) => t.trim()).filter(Boolean) } : {}),
+    ...(values.tags !== undefined
+      ? {
+          tags: values.tags
+            .split(",")
+            .map((t) => t.trim())
+            .filter(Boolean),
+        }
+      : {}),
   };
   const url = `${io.config.apiUrl}/admin/tenants`;
   let res: Response;

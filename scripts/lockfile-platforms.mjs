@@ -10,7 +10,9 @@ const lockPath = fileURLToPath(new URL("../package-lock.json", import.meta.url))
 /** Reads os/cpu/libc from a platform package name such as `oxide-linux-arm64-musl`. */
 export function platformOf(name) {
   const os = ["android", "darwin", "freebsd", "linux", "win32", "openbsd", "sunos", "aix"].find((o) => name.includes(`-${o}-`));
-  const cpu = name.includes("wasm32") ? "wasm32" : ["arm64", "x64", "ia32", "ppc64", "s390x", "riscv64"].find((c) => name.includes(`-${c}`)) ?? (name.includes("-arm-") ? "arm" : undefined);
+  const cpu = name.includes("wasm32")
+    ? "wasm32"
+    : (["arm64", "x64", "ia32", "ppc64", "s390x", "riscv64"].find((c) => name.includes(`-${c}`)) ?? (name.includes("-arm-") ? "arm" : undefined));
   const libc = name.endsWith("-musl") ? "musl" : name.includes("-gnu") ? "glibc" : undefined;
   return { os, cpu, libc };
 }

@@ -98,7 +98,9 @@ describe("module dependencies (ARCHITECTURE.md table)", () => {
   });
 
   it("allows nothing the code does not do (the table stays a true map)", () => {
-    const unused = [...allowed].flatMap(([from, targets]) => (actual.has(from) ? [...targets].filter((to) => !actual.get(from)!.has(to)).map((to) => `${from} → ${to}`) : []));
+    const unused = [...allowed].flatMap(([from, targets]) =>
+      actual.has(from) ? [...targets].filter((to) => !actual.get(from)!.has(to)).map((to) => `${from} → ${to}`) : [],
+    );
     expect(unused, "remove these from ARCHITECTURE.md's table").toEqual([]);
   });
 
@@ -112,7 +114,12 @@ describe("module dependencies (ARCHITECTURE.md table)", () => {
     expect([...(allowed.get("examples") ?? [])].every((m) => m.startsWith(`${sdkPackage.name}/`))).toBe(true);
     const reaching = sourceFiles
       .filter((file) => file.startsWith("examples/"))
-      .flatMap((file) => graph.get(file)!.filter((e) => e.file && !e.file.startsWith("examples/") && !e.file.startsWith(`${sdkDir}/`)).map((e) => `${file} → ${e.file}`));
+      .flatMap((file) =>
+        graph
+          .get(file)!
+          .filter((e) => e.file && !e.file.startsWith("examples/") && !e.file.startsWith(`${sdkDir}/`))
+          .map((e) => `${file} → ${e.file}`),
+      );
     expect(reaching).toEqual([]);
   });
 });
@@ -120,7 +127,11 @@ describe("module dependencies (ARCHITECTURE.md table)", () => {
 describe("the SDK is a package of its own (packages/sdk, @l402-hub/sdk)", () => {
   const packageFiles = [...graph.keys()].filter((file) => file.startsWith(`${sdkDir}/`));
   /** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
-  const packageName = (bare: string) => bare.split("/").slice(0, bare.startsWith("@") ? 2 : 1).join("/");
+  const packageName = (bare: string) =>
+    bare
+      .split("/")
+      .slice(0, bare.startsWith("@") ? 2 : 1)
+      .join("/");
   const isBuiltin = (bare: string) => bare.startsWith("node:") || builtinModules.includes(bare);
   /** An exported subpath's target in dist/ → the source file it is built from. */
   const sourceOf = (target: string) => target.replace(/^(\.\/)?dist\//, `${sdkDir}/src/`).replace(/\.(d\.ts|js)$/, ".ts");
@@ -131,14 +142,24 @@ describe("the SDK is a package of its own (packages/sdk, @l402-hub/sdk)", () => 
   });
 
   it("imports nothing outside itself, its tests included: no lib/, app/ or tests/ file", () => {
-    const reaching = packageFiles.flatMap((file) => graph.get(file)!.filter((e) => e.file && !e.file.startsWith(`${sdkDir}/`)).map((e) => `${file} → ${e.file}`));
+    const reaching = packageFiles.flatMap((file) =>
+      graph
+        .get(file)!
+        .filter((e) => e.file && !e.file.startsWith(`${sdkDir}/`))
+        .map((e) => `${file} → ${e.file}`),
+    );
     expect(reaching).toEqual([]);
   });
 
   it("imports, outside its tests, only Node built-ins and the dependencies its own package.json declares", () => {
     const undeclared = packageFiles
       .filter((file) => !isTestFile(file))
-      .flatMap((file) => graph.get(file)!.filter((e) => e.bare && !isBuiltin(e.bare) && !(packageName(e.bare) in sdkPackage.dependencies)).map((e) => `${file} imports ${e.bare}`));
+      .flatMap((file) =>
+        graph
+          .get(file)!
+          .filter((e) => e.bare && !isBuiltin(e.bare) && !(packageName(e.bare) in sdkPackage.dependencies))
+          .map((e) => `${file} imports ${e.bare}`),
+      );
     expect(undeclared).toEqual([]);
   });
 
@@ -158,7 +179,11 @@ describe("the SDK is a package of its own (packages/sdk, @l402-hub/sdk)", () => 
       .filter(([file]) => !file.startsWith(`${sdkDir}/`))
       .flatMap(([file, edges]) =>
         edges
-          .filter((e) => (e.file?.startsWith(`${sdkDir}/`) && !e.specifier.startsWith(sdkPackage.name)) || (e.specifier.startsWith(sdkPackage.name) && !exported.has(e.specifier)))
+          .filter(
+            (e) =>
+              (e.file?.startsWith(`${sdkDir}/`) && !e.specifier.startsWith(sdkPackage.name)) ||
+              (e.specifier.startsWith(sdkPackage.name) && !exported.has(e.specifier)),
+          )
           .map((e) => `${file} imports "${e.specifier}"`),
       );
     expect(offending).toEqual([]);
@@ -170,13 +195,17 @@ describe("no Next.js outside the web app", () => {
   const entries = sourceFiles.filter((file) => /^(lib\/(gateway|jobs)|packages\/sdk|examples)\//.test(file));
 
   it("finds the files it checks", () => {
-    expect(entries.some((f) => f.startsWith("lib/gateway/")) && entries.some((f) => f.startsWith("lib/jobs/")) && entries.some((f) => f.startsWith("packages/sdk/"))).toBe(true);
+    expect(
+      entries.some((f) => f.startsWith("lib/gateway/")) && entries.some((f) => f.startsWith("lib/jobs/")) && entries.some((f) => f.startsWith("packages/sdk/")),
+    ).toBe(true);
   });
 
   it("lib/gateway, lib/jobs, packages/sdk and examples/ never reach next/*, next-auth or server-only, however indirectly", () => {
     const reached = new Set<string>();
     for (const entry of entries) for (const file of reachableFiles(graph, entry, () => true)) reached.add(file);
-    const offending = [...reached].flatMap((file) => (graph.get(file) ?? []).filter((e) => e.bare && nextOnly.some((re) => re.test(e.bare!))).map((e) => `${file} imports ${e.bare}`));
+    const offending = [...reached].flatMap((file) =>
+      (graph.get(file) ?? []).filter((e) => e.bare && nextOnly.some((re) => re.test(e.bare!))).map((e) => `${file} imports ${e.bare}`),
+    );
     expect(offending).toEqual([]);
   });
 });
@@ -215,7 +244,9 @@ describe("browser-safe modules", () => {
     for (const entry of entries) {
       it(`${entry} reaches no Node built-in or server module ${how}`, () => {
         const reached = reachableFiles(graph, entry, follow);
-        const offending = [...reached].flatMap((file) => (graph.get(file) ?? []).filter((e) => follow(e) && e.bare && serverOnly.some((re) => re.test(e.bare!))).map((e) => `${file} imports ${e.bare}`));
+        const offending = [...reached].flatMap((file) =>
+          (graph.get(file) ?? []).filter((e) => follow(e) && e.bare && serverOnly.some((re) => re.test(e.bare!))).map((e) => `${file} imports ${e.bare}`),
+        );
         expect(offending).toEqual([]);
         expect([...reached].filter((file) => serverModules.test(file))).toEqual([]);
       });

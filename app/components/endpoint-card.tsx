@@ -49,9 +49,7 @@ export function EndpointCard({ endpoint, children }: { endpoint: EndpointDetail;
         </div>
         <p
           className={`shrink-0 rounded-full px-3 py-1 text-sm font-medium ${
-            free
-              ? "bg-emerald-50 text-emerald-800 dark:bg-emerald-400/10 dark:text-emerald-300"
-              : "bg-accent-soft text-accent"
+            free ? "bg-emerald-50 text-emerald-800 dark:bg-emerald-400/10 dark:text-emerald-300" : "bg-accent-soft text-accent"
           }`}
         >
           {describePrice(endpoint)}
@@ -65,9 +63,7 @@ export function EndpointCard({ endpoint, children }: { endpoint: EndpointDetail;
           {endpoint.description ? <p className="mt-1 text-sm leading-6 text-muted">{endpoint.description}</p> : null}
           <ul className="mt-3 flex flex-wrap gap-2 text-xs text-muted">
             <li className="rounded-md border border-line px-2 py-0.5">{pricingModelLabel(endpoint.pricingModel)}</li>
-            {endpoint.freeTryEnabled ? (
-              <li className="rounded-md border border-line px-2 py-0.5">Free try: one call a day when signed in</li>
-            ) : null}
+            {endpoint.freeTryEnabled ? <li className="rounded-md border border-line px-2 py-0.5">Free try: one call a day when signed in</li> : null}
           </ul>
         </div>
 
@@ -92,10 +88,18 @@ export function EndpointCard({ endpoint, children }: { endpoint: EndpointDetail;
               <table className="w-full text-left text-sm">
                 <thead className="bg-surface-subtle text-xs text-muted">
                   <tr>
-                    <th scope="col" className="px-3 py-2 font-medium">Name</th>
-                    <th scope="col" className="px-3 py-2 font-medium">In</th>
-                    <th scope="col" className="px-3 py-2 font-medium">Type</th>
-                    <th scope="col" className="px-3 py-2 font-medium">Description</th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      Name
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      In
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      Type
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      Description
+                    </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-line">
@@ -119,9 +123,7 @@ export function EndpointCard({ endpoint, children }: { endpoint: EndpointDetail;
         {request || hasResponse ? (
           <div className="space-y-4">
             {request ? <CodeBlock caption="Example request" code={request} copyLabel="Copy example request" /> : null}
-            {hasResponse ? (
-              <CodeBlock caption="Example response" code={prettyJson(endpoint.exampleResponse)} copyLabel="Copy example response" />
-            ) : null}
+            {hasResponse ? <CodeBlock caption="Example response" code={prettyJson(endpoint.exampleResponse)} copyLabel="Copy example response" /> : null}
           </div>
         ) : null}
 

@@ -25,7 +25,9 @@ export function HealthIndicator({ quality, className = "" }: { quality: HealthQu
   return (
     <span className={`inline-flex items-center gap-1.5 text-xs text-muted ${className}`}>
       <span className="relative flex size-2" aria-hidden="true">
-        {state.tone === "up" ? <span className="absolute inline-flex size-full rounded-full bg-emerald-500/40 motion-safe:animate-ping [animation-duration:3s]" /> : null}
+        {state.tone === "up" ? (
+          <span className="absolute inline-flex size-full rounded-full bg-emerald-500/40 motion-safe:animate-ping [animation-duration:3s]" />
+        ) : null}
         <span className={`relative inline-flex size-2 rounded-full ${dotTone[state.tone]}`} />
       </span>
       <span>{state.label}</span>

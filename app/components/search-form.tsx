@@ -35,9 +35,7 @@ export function SearchForm({ defaultValue, keep = {}, size = "default", id = "di
             large ? "py-2 text-base" : "py-1.5 text-sm"
           }`}
         />
-        {Object.entries(keep).map(([name, value]) =>
-          value ? <input key={name} type="hidden" name={name} value={value} /> : null,
-        )}
+        {Object.entries(keep).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
         <button
           type="submit"
           className={`shrink-0 rounded-lg bg-foreground font-medium text-background transition-opacity hover:opacity-90 ${

@@ -12,8 +12,8 @@ export function SiteFooter() {
             L402 Hub
           </div>
           <p className="text-muted">
-            Pay-per-call HTTP APIs over Lightning. Non-custodial: every payment goes straight to the provider&apos;s own
-            wallet, and the hub never holds your sats.
+            Pay-per-call HTTP APIs over Lightning. Non-custodial: every payment goes straight to the provider&apos;s own wallet, and the hub never holds your
+            sats.
           </p>
         </div>
         <nav aria-label="Footer">

@@ -17,9 +17,7 @@ export default async function DashboardHome() {
       {workspaces.length === 0 ? (
         <>
           <h1 className="text-2xl font-semibold tracking-tight">Create your first workspace</h1>
-          <p className="mt-2 text-muted">
-            A workspace is one API behind the gateway: its address, origin, wallet, endpoints and team.
-          </p>
+          <p className="mt-2 text-muted">A workspace is one API behind the gateway: its address, origin, wallet, endpoints and team.</p>
           <div className="card mt-6">
             <CreateWorkspaceForm gatewayUrlTemplate={ctx.config.gatewayUrlTemplate} />
           </div>

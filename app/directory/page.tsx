@@ -54,10 +54,7 @@ export async function generateMetadata({ searchParams }: PageProps): Promise<Met
 export default async function DirectoryPage({ searchParams }: PageProps) {
   const { config, db } = await getServerContext();
   const query = await readQuery(searchParams);
-  const [result, tagCounts] = await Promise.all([
-    listDirectory({ prisma: db.prisma, config, ...query }),
-    listDirectoryTags({ prisma: db.prisma }),
-  ]);
+  const [result, tagCounts] = await Promise.all([listDirectory({ prisma: db.prisma, config, ...query }), listDirectoryTags({ prisma: db.prisma })]);
   const lastPage = Math.max(1, Math.ceil(result.total / query.limit));
   const state: DirectoryLinkState = { search: query.search, tag: query.tag, sort: query.sort, limit: query.limit };
   const href = (change: DirectoryLinkState) => directoryHref({ ...state, page: undefined, ...change }, { limit: pageSize });
@@ -80,9 +77,7 @@ export default async function DirectoryPage({ searchParams }: PageProps) {
           href={href({ tag })}
           aria-current={current ? "page" : undefined}
           className={`inline-flex items-center gap-1.5 rounded-full border px-3 py-1 text-sm transition-colors ${
-            current
-              ? "border-foreground bg-foreground text-background"
-              : "border-line bg-surface text-muted hover:border-line-strong hover:text-foreground"
+            current ? "border-foreground bg-foreground text-background" : "border-line bg-surface text-muted hover:border-line-strong hover:text-foreground"
           }`}
         >
           {label}
@@ -102,9 +97,7 @@ export default async function DirectoryPage({ searchParams }: PageProps) {
     <div className="mx-auto max-w-6xl px-4 pt-10 sm:px-6 sm:pt-14">
       <header className="max-w-2xl">
         <h1 className="text-3xl font-semibold tracking-tight">{heading(query)}</h1>
-        <p className="mt-2 text-muted">
-          HTTP APIs you pay per call with Lightning. No accounts or keys: each request carries its own payment.
-        </p>
+        <p className="mt-2 text-muted">HTTP APIs you pay per call with Lightning. No accounts or keys: each request carries its own payment.</p>
       </header>
 
       <div className="mt-8 max-w-2xl">

@@ -105,8 +105,8 @@ export default async function DocsPage() {
         <header>
           <h1 className="text-3xl font-semibold tracking-tight">Docs</h1>
           <p className="mt-3 text-lg leading-8 text-pretty text-muted">
-            Every API in the directory is paid the same way: HTTP&apos;s 402 Payment Required, a Lightning invoice, and a proof of
-            payment in the next request. No accounts, no API keys.
+            Every API in the directory is paid the same way: HTTP&apos;s 402 Payment Required, a Lightning invoice, and a proof of payment in the next request.
+            No accounts, no API keys.
           </p>
         </header>
 
@@ -136,7 +136,8 @@ export default async function DocsPage() {
                 </dt>
                 <dd className="mt-1">{withCode(m.summary)}</dd>
                 <dd className="mt-1 text-xs">
-                  Fields: {m.fields.map((f, i) => (
+                  Fields:{" "}
+                  {m.fields.map((f, i) => (
                     <span key={f}>
                       {i ? ", " : ""}
                       <code className="font-mono">{f}</code>
@@ -152,21 +153,27 @@ export default async function DocsPage() {
           <p>
             Every gateway describes itself under <code className="font-mono text-foreground">/.well-known/</code>:{" "}
             <code className="font-mono text-foreground">l402-gateway.json</code> (endpoints, pricing, examples),{" "}
-            <code className="font-mono text-foreground">openapi.json</code> (OpenAPI 3.1 with{" "}
-            <code className="font-mono">x-l402-pricing</code> and the L402 security scheme) and{" "}
-            <code className="font-mono text-foreground">mcp.json</code> (a ready-to-paste MCP client config).
+            <code className="font-mono text-foreground">openapi.json</code> (OpenAPI 3.1 with <code className="font-mono">x-l402-pricing</code> and the L402
+            security scheme) and <code className="font-mono text-foreground">mcp.json</code> (a ready-to-paste MCP client config).
           </p>
           <p id="sdk">
-            Any L402 client pays these gateways unchanged, for example Alby&apos;s <code className="font-mono">fetchWithL402</code>, or
-            ours: <code className="font-mono">npm install @l402-hub/sdk</code> (the L402 client with wallet adapters, the origin
-            signature and webhook verifiers, and the MCP server). Each API page shows its MCP config with a copy button: the command
-            (<code className="font-mono">npx -y @l402-hub/sdk@&lt;version&gt; --gateway &lt;gateway url&gt;</code>, Node 20+) starts the
-            package&apos;s MCP server, which exposes the API&apos;s endpoints as tools and pays from the wallet named in its environment (
+            Any L402 client pays these gateways unchanged, for example Alby&apos;s <code className="font-mono">fetchWithL402</code>, or ours:{" "}
+            <code className="font-mono">npm install @l402-hub/sdk</code> (the L402 client with wallet adapters, the origin signature and webhook verifiers, and
+            the MCP server). Each API page shows its MCP config with a copy button: the command (
+            <code className="font-mono">npx -y @l402-hub/sdk@&lt;version&gt; --gateway &lt;gateway url&gt;</code>, Node 20+) starts the package&apos;s MCP
+            server, which exposes the API&apos;s endpoints as tools and pays from the wallet named in its environment (
             <code className="font-mono">HUB_WALLET</code>, within <code className="font-mono">HUB_BUDGET_SATS</code>).
           </p>
           <p>
-            Crawlers and language models can start from <a className="font-medium text-accent hover:underline" href="/llms.txt">/llms.txt</a>{" "}
-            and <a className="font-medium text-accent hover:underline" href="/llms-full.txt">/llms-full.txt</a>.
+            Crawlers and language models can start from{" "}
+            <a className="font-medium text-accent hover:underline" href="/llms.txt">
+              /llms.txt
+            </a>{" "}
+            and{" "}
+            <a className="font-medium text-accent hover:underline" href="/llms-full.txt">
+              /llms-full.txt
+            </a>
+            .
           </p>
         </Section>
 
@@ -175,14 +182,14 @@ export default async function DocsPage() {
           <ul className="list-disc space-y-1 pl-5">
             <li>
               <code className="font-mono text-foreground">GET /directory</code>: <code className="font-mono">search</code>,{" "}
-              <code className="font-mono">tag</code>, <code className="font-mono">page</code> (1–1000),{" "}
-              <code className="font-mono">limit</code> (≤ 50), <code className="font-mono">sort</code> (relevance, recent)
+              <code className="font-mono">tag</code>, <code className="font-mono">page</code> (1–1000), <code className="font-mono">limit</code> (≤ 50),{" "}
+              <code className="font-mono">sort</code> (relevance, recent)
             </li>
             <li>
               <code className="font-mono text-foreground">GET /directory/:slug</code>,{" "}
               <code className="font-mono text-foreground">/directory/:slug/mcp-config</code>,{" "}
-              <code className="font-mono text-foreground">/directory/categories</code>,{" "}
-              <code className="font-mono text-foreground">/directory/feed.json</code> (JSON Feed 1.1)
+              <code className="font-mono text-foreground">/directory/categories</code>, <code className="font-mono text-foreground">/directory/feed.json</code>{" "}
+              (JSON Feed 1.1)
             </li>
             <li>
               <code className="font-mono text-foreground">GET /badge/:slug.svg</code>: an embeddable badge with price and health
@@ -192,26 +199,28 @@ export default async function DocsPage() {
 
         <Section id="origin" title="Verify gateway requests">
           <p>
-            The gateway signs every request it forwards to a provider&apos;s origin with{" "}
-            <code className="font-mono text-foreground">X-Gateway-Signature</code>: hex HMAC-SHA256 over method, path (no query),
-            timestamp, nonce and raw body joined by line feeds, keyed with the workspace&apos;s HMAC secret, plus{" "}
+            The gateway signs every request it forwards to a provider&apos;s origin with <code className="font-mono text-foreground">X-Gateway-Signature</code>:
+            hex HMAC-SHA256 over method, path (no query), timestamp, nonce and raw body joined by line feeds, keyed with the workspace&apos;s HMAC secret, plus{" "}
             <code className="font-mono">X-Gateway-Timestamp</code> (ms), <code className="font-mono">X-Gateway-Nonce</code> and the static{" "}
-            <code className="font-mono">X-Gateway-Secret</code>. Reject missing or mismatched signatures, timestamps older than 30
-            seconds and repeated nonces with 403. Health probes carry <code className="font-mono">X-Hub-Probe: 1</code> so an origin
-            can skip expensive work. The repository&apos;s <code className="font-mono">docs/origin-verification.md</code> has Express,
-            Next.js and Python verifiers with test vectors.
+            <code className="font-mono">X-Gateway-Secret</code>. Reject missing or mismatched signatures, timestamps older than 30 seconds and repeated nonces
+            with 403. Health probes carry <code className="font-mono">X-Hub-Probe: 1</code> so an origin can skip expensive work. The repository&apos;s{" "}
+            <code className="font-mono">docs/origin-verification.md</code> has Express, Next.js and Python verifiers with test vectors.
           </p>
         </Section>
 
         <Section id="webhooks" title="Verify webhooks">
           <p>
-            Webhook deliveries are signed with the subscription&apos;s secret: <code className="font-mono text-foreground">X-Webhook-Signature</code>{" "}
-            is hex HMAC-SHA256 of the timestamp, a dot, and the raw body. Verify the body exactly as received, compare in
-            constant time, reject timestamps outside 5 minutes, and deduplicate on <code className="font-mono">X-Webhook-Id</code>.
+            Webhook deliveries are signed with the subscription&apos;s secret: <code className="font-mono text-foreground">X-Webhook-Signature</code> is hex
+            HMAC-SHA256 of the timestamp, a dot, and the raw body. Verify the body exactly as received, compare in constant time, reject timestamps outside 5
+            minutes, and deduplicate on <code className="font-mono">X-Webhook-Id</code>.
           </p>
           <CodeBlock caption="Node.js" code={webhookVerify} copyLabel="Copy webhook verification" />
           <p>
-            Browse the <Link href="/directory" className="font-medium text-accent hover:underline">directory</Link> to find an API to try.
+            Browse the{" "}
+            <Link href="/directory" className="font-medium text-accent hover:underline">
+              directory
+            </Link>{" "}
+            to find an API to try.
           </p>
         </Section>
       </div>

@@ -28,7 +28,8 @@ export function analyticsRange(query: Pick<AnalyticsQuery, "granularity" | "from
   const g = query.granularity;
   const to = addBuckets(bucketStart(query.to ?? now, g), g, 1);
   const from = query.from ? bucketStart(query.from, g) : addBuckets(to, g, -defaultBuckets[g]);
-  if (from >= to) throw new AppError("bad_request", "Invalid query: from must not be after to", { fields: [{ field: "from", message: "must not be after to" }] });
+  if (from >= to)
+    throw new AppError("bad_request", "Invalid query: from must not be after to", { fields: [{ field: "from", message: "must not be after to" }] });
   const buckets: Date[] = [];
   for (let b = from; b < to; b = addBuckets(b, g, 1)) {
     if (buckets.length === maxBuckets[g]) {

@@ -48,7 +48,8 @@ export function analyticsSummary(analytics: Pick<AnalyticsResponse, "granularity
   const parts = [
     `From ${range}: ${plural(totals.requests, "request")}, ${plural(totals.paidRequests, "paid request")}, ${plural(totals.earningsSats, "sat")} earned.`,
   ];
-  if (busiest.requests > 0) parts.push(`Most requests: ${bucketLabel(busiest.start, g)} (${plural(busiest.requests, "request")}, ${formatCount(busiest.paidRequests)} paid).`);
+  if (busiest.requests > 0)
+    parts.push(`Most requests: ${bucketLabel(busiest.start, g)} (${plural(busiest.requests, "request")}, ${formatCount(busiest.paidRequests)} paid).`);
   if (richest.earningsSats > 0) parts.push(`Highest earnings: ${bucketLabel(richest.start, g)} (${plural(richest.earningsSats, "sat")}).`);
   return parts.join(" ");
 }

@@ -54,7 +54,9 @@ export const analyticsResponseSchema = z.object({
    * Per endpoint over the whole range, most earning first. Prepaid credit counts as earned at the
    * endpoint where it was bought. `endpointId: null` collects invoices of endpoints deleted since.
    */
-  endpoints: z.array(z.object({ endpointId: z.string().nullable(), method: z.string().nullable(), path: z.string().nullable(), title: z.string().nullable(), ...counts })),
+  endpoints: z.array(
+    z.object({ endpointId: z.string().nullable(), method: z.string().nullable(), path: z.string().nullable(), title: z.string().nullable(), ...counts }),
+  ),
 });
 
 export type AnalyticsResponse = z.output<typeof analyticsResponseSchema>;

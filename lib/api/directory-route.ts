@@ -15,7 +15,11 @@ const corsHeaders = {
  * `route` is the path template the per-path limit counts under (e.g. `/directory/:slug`).
  * `limits` exists for tests; production uses the spec's numbers.
  */
-export function withDirectoryApi(route: string, handler: (args: RouteArgs<undefined>) => Promise<Response>, options: { limits?: DirectoryRateLimits } = {}): RouteHandler {
+export function withDirectoryApi(
+  route: string,
+  handler: (args: RouteArgs<undefined>) => Promise<Response>,
+  options: { limits?: DirectoryRateLimits } = {},
+): RouteHandler {
   const inner = withErrors(handler);
   return async (req, routeContext) => {
     let res: Response | null = null;

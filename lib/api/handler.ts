@@ -34,9 +34,7 @@ export type RouteArgs<S extends z.ZodType | undefined> = {
 };
 
 /** Who is calling a workspace route. */
-export type Principal =
-  | { kind: "api_key"; apiKeyId: string }
-  | { kind: "user"; userId: string; role: "owner" | "member" };
+export type Principal = { kind: "api_key"; apiKeyId: string } | { kind: "user"; userId: string; role: "owner" | "member" };
 
 export type WorkspaceOptions<S extends z.ZodType | undefined> = BaseOptions<S> & {
   /**
@@ -55,9 +53,7 @@ const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?authjs\.session-token=/;
 function issuesNamingFields(error: z.ZodError): z.ZodError {
   return new z.ZodError(
     error.issues.flatMap((issue): z.core.$ZodIssue[] =>
-      issue.code === "unrecognized_keys"
-        ? issue.keys.map((key) => ({ ...issue, path: [...issue.path, key], message: "unknown field" }))
-        : [issue],
+      issue.code === "unrecognized_keys" ? issue.keys.map((key) => ({ ...issue, path: [...issue.path, key], message: "unknown field" })) : [issue],
     ),
   );
 }
@@ -156,7 +152,8 @@ export function withAdmin<S extends z.ZodType | undefined = undefined>(
       const expected = ctx.config.hubAdminToken;
       if (!expected) throw new AppError("not_found", "Not found");
       const token = bearerToken(req);
-      if (!token || !safeEqual(token, expected)) throw new AppError("unauthorized", "A valid admin token is required (Authorization: Bearer <HUB_ADMIN_TOKEN>)");
+      if (!token || !safeEqual(token, expected))
+        throw new AppError("unauthorized", "A valid admin token is required (Authorization: Bearer <HUB_ADMIN_TOKEN>)");
       return {};
     },
     handler,

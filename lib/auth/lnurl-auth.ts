@@ -109,9 +109,7 @@ export async function verifyLoginSignature({ prisma, k1, sig, key, now = new Dat
   });
 }
 
-export type ClaimResult =
-  | { status: "pending" | "expired" | "unknown" }
-  | { status: "signed"; sessionToken: string; expires: Date };
+export type ClaimResult = { status: "pending" | "expired" | "unknown" } | { status: "signed"; sessionToken: string; expires: Date };
 
 export type ClaimLoginChallengeOptions = { prisma: PrismaClient; k1: string; browserSecret: string; now?: Date };
 

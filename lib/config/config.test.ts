@@ -57,8 +57,14 @@ describe("loadConfig", () => {
   it("takes the free-try identity provider as three variables together", () => {
     expect(loadConfig({ DATA_DIR: tmp() }).freeTryProvider).toBeNull();
     const idp = { FREE_TRY_ISSUER: "https://id.example.com/", FREE_TRY_JWKS_URL: "https://id.example.com/jwks", FREE_TRY_AUDIENCE: "hub" };
-    expect(loadConfig({ DATA_DIR: tmp(), ...idp }).freeTryProvider).toEqual({ issuer: "https://id.example.com/", jwksUrl: "https://id.example.com/jwks", audience: "hub" });
-    expect(() => loadConfig({ DATA_DIR: tmp(), FREE_TRY_ISSUER: "https://id.example.com/" })).toThrow(/FREE_TRY_ISSUER, FREE_TRY_JWKS_URL, FREE_TRY_AUDIENCE: set all three/);
+    expect(loadConfig({ DATA_DIR: tmp(), ...idp }).freeTryProvider).toEqual({
+      issuer: "https://id.example.com/",
+      jwksUrl: "https://id.example.com/jwks",
+      audience: "hub",
+    });
+    expect(() => loadConfig({ DATA_DIR: tmp(), FREE_TRY_ISSUER: "https://id.example.com/" })).toThrow(
+      /FREE_TRY_ISSUER, FREE_TRY_JWKS_URL, FREE_TRY_AUDIENCE: set all three/,
+    );
     expect(() => loadConfig({ DATA_DIR: tmp(), ...idp, FREE_TRY_JWKS_URL: "ftp://x" })).toThrow(/FREE_TRY_JWKS_URL/);
   });
 

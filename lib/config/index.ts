@@ -25,7 +25,12 @@ function isCidr(text: string): boolean {
 }
 const cidrList = z
   .string()
-  .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+  .transform((v) =>
+    v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
   .refine((list) => list.every(isCidr), { message: "must be comma-separated CIDRs such as 127.0.0.0/8,::1/128" });
 
 const envSchema = z.object({
@@ -38,7 +43,10 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
   SITE_URL: httpUrl.optional(),
   GATEWAY_URL_TEMPLATE: z
     .string()
@@ -58,7 +66,10 @@ const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   GITHUB_ID: z.string().min(1).optional(),
   GITHUB_SECRET: z.string().min(1).optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
   EMAIL_FROM: z.string().min(3).default("L402 Hub <no-reply@localhost>"),
   ORIGIN_ALLOW_PRIVATE: booleanFlag.optional(),
   WEBHOOK_ALLOWED_TARGETS: cidrList.default([]),
@@ -197,11 +208,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // in as the dev wallet (/api/dev/*): on by default only where no one else can connect.
   const host = e.HOST ?? (isProduction ? "0.0.0.0" : "127.0.0.1");
   const devFeatures = !isProduction && (e.DEV_FEATURES ?? isLoopbackHost(host));
-  if (isProduction && e.DEV_FEATURES) problems.push("DEV_FEATURES: development features (dev Lightning node, /api/dev/*, dev mailbox) cannot be on when NODE_ENV=production; unset it");
+  if (isProduction && e.DEV_FEATURES)
+    problems.push("DEV_FEATURES: development features (dev Lightning node, /api/dev/*, dev mailbox) cannot be on when NODE_ENV=production; unset it");
   if (isProduction && e.LIGHTNING_DEV_NODE) {
-    problems.push("LIGHTNING_DEV_NODE: the dev Lightning node (anyone may pay its invoices through /api/dev/lightning/pay) cannot run when NODE_ENV=production; connect real wallets and unset it");
+    problems.push(
+      "LIGHTNING_DEV_NODE: the dev Lightning node (anyone may pay its invoices through /api/dev/lightning/pay) cannot run when NODE_ENV=production; connect real wallets and unset it",
+    );
   } else if (e.LIGHTNING_DEV_NODE && !devFeatures) {
-    problems.push(`LIGHTNING_DEV_NODE: the dev Lightning node is a development feature, off because HOST=${host} is not a loopback address; set DEV_FEATURES=true to turn development features on`);
+    problems.push(
+      `LIGHTNING_DEV_NODE: the dev Lightning node is a development feature, off because HOST=${host} is not a loopback address; set DEV_FEATURES=true to turn development features on`,
+    );
   }
   if (Boolean(e.GITHUB_ID) !== Boolean(e.GITHUB_SECRET)) problems.push("GITHUB_ID, GITHUB_SECRET: set both or neither");
   const freeTrySet = [e.FREE_TRY_ISSUER, e.FREE_TRY_JWKS_URL, e.FREE_TRY_AUDIENCE].filter(Boolean).length;
@@ -223,10 +239,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     siteUrl,
     apiUrl: `${siteUrl}/api`,
-    gatewayUrlTemplate: (e.GATEWAY_URL_TEMPLATE ?? "http://localhost:{GATEWAY_PORT}/gw/{slug}").replaceAll(
-      "{GATEWAY_PORT}",
-      String(e.GATEWAY_PORT),
-    ),
+    gatewayUrlTemplate: (e.GATEWAY_URL_TEMPLATE ?? "http://localhost:{GATEWAY_PORT}/gw/{slug}").replaceAll("{GATEWAY_PORT}", String(e.GATEWAY_PORT)),
     appSecret,
     hubAdminToken: e.HUB_ADMIN_TOKEN ?? (isProduction ? null : persistedSecret(dataDir, "admin-token")),
     lightningDevNode: devFeatures && (e.LIGHTNING_DEV_NODE ?? true),
@@ -235,7 +248,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     creditTtlDays: e.CREDIT_TTL_DAYS,
     invoiceExpirySeconds: e.INVOICE_EXPIRY_SECONDS,
     healthIntervalSeconds: e.HEALTH_INTERVAL_SECONDS,
-    trustedProxies: e.TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter(Boolean),
+    trustedProxies: e.TRUSTED_PROXIES.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     logLevel: e.LOG_LEVEL,
     authSecret: e.AUTH_SECRET ?? deriveKey(appSecret, "auth-secret").toString("hex"),
     github: e.GITHUB_ID && e.GITHUB_SECRET ? { clientId: e.GITHUB_ID, clientSecret: e.GITHUB_SECRET } : null,

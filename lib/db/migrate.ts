@@ -54,9 +54,7 @@ const createTable = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 export async function applyMigrations(runner: SqlRunner, migrations = readMigrations()): Promise<string[]> {
   return runner.withLock(async (sql) => {
     await sql.exec(createTable);
-    const rows = await sql.query(
-      `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-    );
+    const rows = await sql.query(`SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
     const applied = new Map(rows.map((r) => [String(r.migration_name), String(r.checksum)]));
     const done: string[] = [];
     for (const m of migrations) {
@@ -71,10 +69,11 @@ export async function applyMigrations(runner: SqlRunner, migrations = readMigrat
       await sql.exec("BEGIN");
       try {
         await sql.exec(m.sql);
-        await sql.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`,
-          [id, m.checksum, m.name],
-        );
+        await sql.query(`INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES ($1, $2, now(), $3, 1)`, [
+          id,
+          m.checksum,
+          m.name,
+        ]);
         await sql.exec("COMMIT");
       } catch (err) {
         await sql.exec("ROLLBACK").catch(() => {});

@@ -46,7 +46,10 @@ async function loadSchemaEngine(): Promise<WasmGlue> {
 /** Lists committed migrations in the layout Prisma's engine expects. */
 export async function readMigrationDirectories(migrationsDir: string) {
   const entries = await readdir(migrationsDir, { withFileTypes: true }).catch(() => []);
-  const dirs = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const dirs = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     dirs.map(async (name) => ({
       path: name,

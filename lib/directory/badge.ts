@@ -24,9 +24,7 @@ function health(entry: DirectoryEntry): { word: string; color: string } {
 /** What the badge says for an API: "1–10 sats · 99.5% up", "free · 2 endpoints · 100% up". */
 export function badgeMessage(entry: DirectoryEntry): { message: string; color: string } {
   const priced = entry.endpoints.some((e) => e.pricingModel !== null);
-  const cost = priced
-    ? describePriceRange(entry.endpoints)
-    : `free · ${entry.endpointCount} ${entry.endpointCount === 1 ? "endpoint" : "endpoints"}`;
+  const cost = priced ? describePriceRange(entry.endpoints) : `free · ${entry.endpointCount} ${entry.endpointCount === 1 ? "endpoint" : "endpoints"}`;
   const state = health(entry);
   return { message: `${cost} · ${state.word}`, color: state.color };
 }

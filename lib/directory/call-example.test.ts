@@ -30,20 +30,14 @@ describe("curlCommand", () => {
   it("sends a POST example body as JSON", () => {
     const endpoint = { method: "post", path: "/v1/route", pricingModel: null, exampleRequest: { body: { note: "don't" } } };
     expect(curlCommand(`${gateway}/v1/route`, endpoint)).toBe(
-      [
-        `curl -X POST '${gateway}/v1/route'`,
-        `-H 'Content-Type: application/json'`,
-        `-d '{"note":"don'\\''t"}'`,
-      ].join(" \\\n  "),
+      [`curl -X POST '${gateway}/v1/route'`, `-H 'Content-Type: application/json'`, `-d '{"note":"don'\\''t"}'`].join(" \\\n  "),
     );
   });
 });
 
 describe("callExample", () => {
   it("is one plain call for a free endpoint", () => {
-    expect(callExample(gateway, { ...fortune, path: "/v1/ping", pricingModel: null })).toBe(
-      `# Free endpoint: no payment needed\ncurl '${gateway}/v1/ping'`,
-    );
+    expect(callExample(gateway, { ...fortune, path: "/v1/ping", pricingModel: null })).toBe(`# Free endpoint: no payment needed\ncurl '${gateway}/v1/ping'`);
   });
 
   it("walks through 402, payment and the L402 retry for a per-request endpoint", () => {
@@ -59,7 +53,12 @@ describe("callExample", () => {
 });
 
 describe("pickCallExampleEndpoint", () => {
-  const ep = (path: string, pricingModel: "per_request" | "token_bucket" | null, exampleRequest = {}) => ({ method: "GET", path, pricingModel, exampleRequest });
+  const ep = (path: string, pricingModel: "per_request" | "token_bucket" | null, exampleRequest = {}) => ({
+    method: "GET",
+    path,
+    pricingModel,
+    exampleRequest,
+  });
 
   it("prefers a paid, per-request, concrete endpoint with an example", () => {
     const endpoints = [

@@ -104,11 +104,7 @@ export function toEndpointDetail(row: EndpointRow): EndpointDetail {
 }
 
 /** Directory entry (spec 2.4). `tenant.endpoints` must already be the active ones, in display order. */
-export function toDirectoryEntry(
-  config: Pick<Config, "gatewayUrlTemplate">,
-  tenant: TenantRow,
-  quality: HealthQuality,
-): DirectoryEntry {
+export function toDirectoryEntry(config: Pick<Config, "gatewayUrlTemplate">, tenant: TenantRow, quality: HealthQuality): DirectoryEntry {
   return {
     slug: tenant.slug,
     name: tenant.name,

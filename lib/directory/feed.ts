@@ -46,7 +46,15 @@ export type JsonFeed = {
 };
 
 /** Builds the feed from the database: the newest listed APIs first. */
-export async function buildDirectoryFeed({ prisma, config, limit = feedItemCount }: { prisma: PrismaClient; config: FeedConfig; limit?: number }): Promise<JsonFeed> {
+export async function buildDirectoryFeed({
+  prisma,
+  config,
+  limit = feedItemCount,
+}: {
+  prisma: PrismaClient;
+  config: FeedConfig;
+  limit?: number;
+}): Promise<JsonFeed> {
   const tenants = await prisma.tenant.findMany({
     where: listedTenantWhere,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

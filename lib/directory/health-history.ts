@@ -10,7 +10,15 @@ export const historyBucketHours = 6;
 export type HealthBucket = { start: Date; uptimePercentage: number | null; samples: number };
 
 /** Uptime per bucket over the quality window ending at `now`, always 28 buckets. */
-export async function loadHealthHistory({ prisma, tenantId, now = new Date() }: { prisma: PrismaClient; tenantId: string; now?: Date }): Promise<HealthBucket[]> {
+export async function loadHealthHistory({
+  prisma,
+  tenantId,
+  now = new Date(),
+}: {
+  prisma: PrismaClient;
+  tenantId: string;
+  now?: Date;
+}): Promise<HealthBucket[]> {
   const bucketMs = historyBucketHours * 3_600_000;
   const count = Math.round((qualityWindowDays * 86_400_000) / bucketMs);
   const end = Math.ceil(now.getTime() / bucketMs) * bucketMs;

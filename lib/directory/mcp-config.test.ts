@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config/index.ts";
 import { buildMcpConfig, localCheckoutServerName, mcpPackage, mcpServerName, walletPlaceholder } from "./mcp-config.ts";
 
-const sdkPackage = JSON.parse(readFileSync(new URL("../../packages/sdk/package.json", import.meta.url), "utf8")) as { name: string; version: string; bin: Record<string, string> };
+const sdkPackage = JSON.parse(readFileSync(new URL("../../packages/sdk/package.json", import.meta.url), "utf8")) as {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+};
 const api = { slug: "weather", name: "Weather", description: "Current weather.", tags: [], endpoints: [] };
 const production = loadConfig({
   NODE_ENV: "production",

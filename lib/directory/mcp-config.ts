@@ -89,7 +89,9 @@ export function buildMcpConfig({ config, api, installDir = process.cwd(), nodePa
       openApiUrl: `${gateway}/.well-known/openapi.json`,
       mcpPackage,
       ...(config.devFeatures
-        ? { localCheckout: `${localCheckoutServerName(api.slug)} runs the same server from this development install's checkout: it works on this machine only; use ${mcpServerName(api.slug)} anywhere else` }
+        ? {
+            localCheckout: `${localCheckoutServerName(api.slug)} runs the same server from this development install's checkout: it works on this machine only; use ${mcpServerName(api.slug)} anywhere else`,
+          }
         : {}),
     },
   };

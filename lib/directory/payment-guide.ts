@@ -16,13 +16,15 @@ export const pricingModelGuide: PricingModelGuide[] = [
   {
     model: "token_bucket",
     name: "Token bucket",
-    summary: "One payment buys a number of requests (tokenBudget); each request uses one. The response carries X-Session-Token for the next calls and X-Session-Balance with what is left.",
+    summary:
+      "One payment buys a number of requests (tokenBudget); each request uses one. The response carries X-Session-Token for the next calls and X-Session-Balance with what is left.",
     fields: ["priceSats", "tokenBudget"],
   },
   {
     model: "time_pass",
     name: "Time pass",
-    summary: "One payment buys unlimited requests for a time window (durationMinutes). Send X-Session-Token on every call until it expires (X-Session-Expires).",
+    summary:
+      "One payment buys unlimited requests for a time window (durationMinutes). Send X-Session-Token on every call until it expires (X-Session-Expires).",
     fields: ["priceSats", "durationMinutes"],
   },
   {
@@ -34,7 +36,8 @@ export const pricingModelGuide: PricingModelGuide[] = [
   {
     model: "per_kb",
     name: "Per KB",
-    summary: "A deposit (priceSats) from which each response deducts unitCostSats per KB of its size (X-Data-Size-KB, X-Data-Cost-Sats). Not available for streams.",
+    summary:
+      "A deposit (priceSats) from which each response deducts unitCostSats per KB of its size (X-Data-Size-KB, X-Data-Cost-Sats). Not available for streams.",
     fields: ["priceSats", "unitCostSats"],
   },
 ];

@@ -11,8 +11,7 @@ export type DirectoryRateLimits = { perPathPerMinute: number; overallPerMinute: 
 export const directoryRateLimits: DirectoryRateLimits = { perPathPerMinute: 100, overallPerMinute: 300 };
 
 export type DirectoryRateDecision =
-  | { ok: true; limit: number; remaining: number }
-  | { ok: false; retryAfterSeconds: number; scope: "path" | "overall"; limit: number };
+  { ok: true; limit: number; remaining: number } | { ok: false; retryAfterSeconds: number; scope: "path" | "overall"; limit: number };
 
 const minute = 60_000;
 
@@ -25,10 +24,7 @@ export async function checkDirectoryRateLimit(options: {
 }): Promise<DirectoryRateDecision> {
   const { store, route, limits = directoryRateLimits } = options;
   const ip = rateLimitClient(options.ip);
-  const [path, overall] = await Promise.all([
-    store.increment(`dir:rl:path:${route}:${ip}`, minute),
-    store.increment(`dir:rl:all:${ip}`, minute),
-  ]);
+  const [path, overall] = await Promise.all([store.increment(`dir:rl:path:${route}:${ip}`, minute), store.increment(`dir:rl:all:${ip}`, minute)]);
   const retry = (ttlMs: number) => Math.max(1, Math.ceil(ttlMs / 1000));
   if (path.count > limits.perPathPerMinute) return { ok: false, retryAfterSeconds: retry(path.ttlMs), scope: "path", limit: limits.perPathPerMinute };
   if (overall.count > limits.overallPerMinute) return { ok: false, retryAfterSeconds: retry(overall.ttlMs), scope: "overall", limit: limits.overallPerMinute };
@@ -44,6 +40,10 @@ export function requestClientIp(headers: Headers): string {
   const trusted = headers.get("x-hub-client-ip");
   if (trusted) return trusted;
   const forwarded = headers.get("x-forwarded-for");
-  const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();
+  const last = forwarded
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .pop();
   return last ?? "unknown";
 }

@@ -33,10 +33,7 @@ export type DirectoryQueryInput = z.input<typeof directoryQuerySchema>;
  * `defaults` replaces the schema's defaults for parameters absent or invalid (a page's own page
  * size, say). The JSON API reads it strictly (parseDirectoryQueryStrict) and answers 400 naming the field.
  */
-export function parseDirectoryQueryLenient(
-  raw: Record<string, string | string[] | undefined>,
-  defaults: Partial<DirectoryQuery> = {},
-): DirectoryQuery {
+export function parseDirectoryQueryLenient(raw: Record<string, string | string[] | undefined>, defaults: Partial<DirectoryQuery> = {}): DirectoryQuery {
   const input: Record<string, string> = {};
   for (const key of Object.keys(directoryQuerySchema.shape)) {
     const value = raw[key];

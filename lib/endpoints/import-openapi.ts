@@ -65,7 +65,9 @@ function parameterType(schema: unknown): (typeof PARAMETER_TYPES)[number] {
 }
 
 function firstJsonExample(doc: Json, content: unknown): unknown {
-  const media = isRecord(content) ? (deref(doc, content["application/json"]) ?? Object.entries(content).find(([type]) => type.includes("json"))?.[1]) : undefined;
+  const media = isRecord(content)
+    ? (deref(doc, content["application/json"]) ?? Object.entries(content).find(([type]) => type.includes("json"))?.[1])
+    : undefined;
   if (!isRecord(media)) return undefined;
   if (media.example !== undefined) return media.example;
   const examples = isRecord(media.examples) ? Object.values(media.examples) : [];
@@ -139,7 +141,12 @@ export function operationToEndpointInput(doc: Json, path: string, method: string
   return {
     method,
     path,
-    title: typeof operation.summary === "string" ? operation.summary.slice(0, 200) : typeof operation.operationId === "string" ? operation.operationId.slice(0, 200) : "",
+    title:
+      typeof operation.summary === "string"
+        ? operation.summary.slice(0, 200)
+        : typeof operation.operationId === "string"
+          ? operation.operationId.slice(0, 200)
+          : "",
     description: typeof operation.description === "string" ? operation.description.slice(0, 2000) : "",
     docsUrl: isRecord(docs) && typeof docs.url === "string" ? docs.url : null,
     ...(pricing
@@ -202,7 +209,14 @@ export type ImportOpenApiResult = { created: EndpointRow[]; skipped: string[] };
  * its fields; 409 names each method + path that already exists, unless `skipExisting` (nothing is
  * created on any error).
  */
-export async function importOpenApi({ prisma, store, tenantId, document, skipExisting = false, now = new Date() }: ImportOpenApiOptions): Promise<ImportOpenApiResult> {
+export async function importOpenApi({
+  prisma,
+  store,
+  tenantId,
+  document,
+  skipExisting = false,
+  now = new Date(),
+}: ImportOpenApiOptions): Promise<ImportOpenApiResult> {
   const converted = endpointsFromOpenApi(document);
   if (!converted.ok) {
     const summary = converted.problems.map((p) => `${p.operation} (${p.fields.map((f) => `${f.field}: ${f.message}`).join("; ")})`).join(", ");

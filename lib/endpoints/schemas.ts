@@ -83,7 +83,11 @@ export const PARAMETER_TYPES = ["string", "integer", "number", "boolean", "objec
 
 /** A documented request parameter (directory, OpenAPI and MCP tool schemas are built from these). */
 export const parameterSchema = z.strictObject({
-  name: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.[\]-]+$/, "use letters, digits, _ . - [ ]"),
+  name: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_.[\]-]+$/, "use letters, digits, _ . - [ ]"),
   in: z.enum(PARAMETER_LOCATIONS),
   /** Defaults to true for path parameters (which are always required), false otherwise. */
   required: z.boolean().optional(),
@@ -110,7 +114,10 @@ const endpointFields = {
     }),
   title: z.string().trim().max(200),
   description: z.string().trim().max(2000),
-  docsUrl: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).max(2048).nullable(),
+  docsUrl: z
+    .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
+    .max(2048)
+    .nullable(),
   pricingModel: z.enum(PRICING_MODELS).nullable(),
   priceSats: positive(ENDPOINT_LIMITS.maxSats).nullable(),
   tokenBudget: positive(ENDPOINT_LIMITS.maxTokenBudget).nullable(),
@@ -241,9 +248,14 @@ export function checkEndpointRules(draft: EndpointDraft, ctx: z.RefinementCtx): 
  */
 export function resolveParameters(path: string, parameters: ParameterInput[]): EndpointParameter[] {
   const declared = new Map(parameters.filter((p) => p.in === "path").map((p) => [p.name, p]));
-  const pathParams = pathParameterNames(path).map(
-    (name): EndpointParameter => ({ type: "string", description: "", ...declared.get(name), name, in: "path", required: true }),
-  );
+  const pathParams = pathParameterNames(path).map((name): EndpointParameter => ({
+    type: "string",
+    description: "",
+    ...declared.get(name),
+    name,
+    in: "path",
+    required: true,
+  }));
   const others = parameters.filter((p) => p.in !== "path").map((p): EndpointParameter => ({ ...p, required: p.required ?? false }));
   return [...pathParams, ...others];
 }
@@ -292,9 +304,7 @@ export const endpointResponseSchema = z.object({
   idleTimeoutSeconds: z.number().nullable(),
   rateLimitPerMinute: z.number().nullable(),
   forwardCookies: z.boolean(),
-  parameters: z.array(
-    z.object({ name: z.string(), in: z.enum(PARAMETER_LOCATIONS), required: z.boolean(), type: z.string(), description: z.string() }),
-  ),
+  parameters: z.array(z.object({ name: z.string(), in: z.enum(PARAMETER_LOCATIONS), required: z.boolean(), type: z.string(), description: z.string() })),
   exampleRequest: z.record(z.string(), z.unknown()).nullable(),
   exampleResponse: z.record(z.string(), z.unknown()).nullable(),
   isActive: z.boolean(),

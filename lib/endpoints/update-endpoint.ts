@@ -6,14 +6,7 @@ import type { KeyValueStore } from "@/lib/store/types.ts";
 import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
 import { startTrialIfUnset } from "@/lib/tenants/start-trial.ts";
 import { duplicateEndpointMessage, fromEndpointRow, toEndpointColumns, type EndpointRow } from "./columns.ts";
-import {
-  MODEL_FIELDS,
-  PRICING_FIELDS,
-  endpointConfigSchema,
-  pathParameterNames,
-  type EndpointConfig,
-  type EndpointUpdate,
-} from "./schemas.ts";
+import { MODEL_FIELDS, PRICING_FIELDS, endpointConfigSchema, pathParameterNames, type EndpointConfig, type EndpointUpdate } from "./schemas.ts";
 
 export type UpdateEndpointOptions = {
   prisma: PrismaClient;

@@ -18,9 +18,15 @@ describe("event catalogue", () => {
   });
 
   it("node.capacity_changed carries exactly the spec 6.1 fields and pairs reason with status", () => {
-    expect(Object.keys(eventExamples["node.capacity_changed"]).sort()).toEqual(
-      ["activeChannels", "nodeId", "reason", "receivingCapacitySat", "status", "totalCapacitySat", "totalChannels"],
-    );
+    expect(Object.keys(eventExamples["node.capacity_changed"]).sort()).toEqual([
+      "activeChannels",
+      "nodeId",
+      "reason",
+      "receivingCapacitySat",
+      "status",
+      "totalCapacitySat",
+      "totalChannels",
+    ]);
     const schema = eventDataSchemas["node.capacity_changed"];
     expect(schema.safeParse({ ...eventExamples["node.capacity_changed"], status: "ok" }).success).toBe(false);
     expect(schema.safeParse({ ...eventExamples["node.capacity_changed"], status: "ok", reason: null }).success).toBe(true);

@@ -215,4 +215,3 @@ export const eventExamples: { [T in WebhookEventType]: EventData<T> } = {
 export function isWebhookEventType(value: string): value is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
 }
-

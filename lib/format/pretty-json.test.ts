@@ -5,9 +5,15 @@ import { prettyJson } from "./pretty-json.ts";
 
 describe("prettyJson", () => {
   it("expands the top level and keeps short nested values on one line", () => {
-    expect(prettyJson({ durations: [[0, 300], [310, 0]], ok: true })).toBe(
-      ['{', '  "durations": [[0, 300], [310, 0]],', '  "ok": true', '}'].join("\n"),
-    );
+    expect(
+      prettyJson({
+        durations: [
+          [0, 300],
+          [310, 0],
+        ],
+        ok: true,
+      }),
+    ).toBe(["{", '  "durations": [[0, 300], [310, 0]],', '  "ok": true', "}"].join("\n"));
   });
 
   it("breaks nested values that do not fit", () => {

@@ -14,7 +14,14 @@ import { sendError, sendJson } from "./write-response.ts";
 export type ChallengeDeps = Pick<GatewayDeps, "config" | "prisma" | "clock" | "log" | "limiter" | "wallets" | "payments">;
 
 /** Answers 402 with a new invoice and macaroon for `offer` (`extra`: the payment headers of a call refused on the way). */
-export async function sendChallenge(deps: ChallengeDeps, ctx: RequestContext, tenant: GatewayTenant, endpoint: GatewayEndpoint, offer: ChallengeOffer, extra?: PaymentHeaders): Promise<void> {
+export async function sendChallenge(
+  deps: ChallengeDeps,
+  ctx: RequestContext,
+  tenant: GatewayTenant,
+  endpoint: GatewayEndpoint,
+  offer: ChallengeOffer,
+  extra?: PaymentHeaders,
+): Promise<void> {
   // Every 402 is a new invoice on the provider's wallet: bounded per IP and tenant, whatever limits the request passed.
   const allowed = await deps.limiter.checkChallenge({ ip: ctx.clientIp, tenantId: tenant.id });
   if (!allowed.ok) {
@@ -64,7 +71,13 @@ export async function challengeAgain(deps: ChallengeDeps, call: PaidCall): Promi
 }
 
 /** Answers a request that got no reservation. */
-export async function answerRefusal(deps: ChallengeDeps, ctx: RequestContext, tenant: GatewayTenant, endpoint: GatewayEndpoint, refusal: PaymentRefusal): Promise<void> {
+export async function answerRefusal(
+  deps: ChallengeDeps,
+  ctx: RequestContext,
+  tenant: GatewayTenant,
+  endpoint: GatewayEndpoint,
+  refusal: PaymentRefusal,
+): Promise<void> {
   switch (refusal.kind) {
     case "challenge":
       return sendChallenge(deps, ctx, tenant, endpoint, refusal.offer, refusal.notCharged ? paymentRefused : undefined);

@@ -14,7 +14,12 @@ import { sendError } from "./write-response.ts";
  * Streams the origin's response to the client with our headers on top. With `keep`, the body is
  * also collected (up to the cache's entry limit) and handed over once fully delivered.
  */
-export async function writeOriginResponse(ctx: RequestContext, response: OriginResponse | DirectOriginResponse, extra: Record<string, string>, keep?: (body: Buffer) => void): Promise<void> {
+export async function writeOriginResponse(
+  ctx: RequestContext,
+  response: OriginResponse | DirectOriginResponse,
+  extra: Record<string, string>,
+  keep?: (body: Buffer) => void,
+): Promise<void> {
   const headers = originResponseHeaders(response.headers, extra, ctx.cookieScope);
   // Headers leave with the first body chunk: one write instead of two (SSE flushes its own, in serve-stream.ts).
   ctx.res.writeHead(response.statusCode, headers);

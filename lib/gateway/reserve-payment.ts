@@ -162,7 +162,11 @@ export const FREE_RESERVATION: Reservation = {
  * The challenge a request gets when it has nothing usable: the endpoint's own, or for a
  * per_request endpoint with X-Hub-Credit, a credit purchase (400 when the amount is out of range).
  */
-export function challengeOffer(deps: Pick<ReservePaymentDeps, "proofValiditySeconds" | "creditTtlSeconds">, endpoint: GatewayEndpoint, headers: IncomingHttpHeaders): ChallengeOffer | { problem: string } {
+export function challengeOffer(
+  deps: Pick<ReservePaymentDeps, "proofValiditySeconds" | "creditTtlSeconds">,
+  endpoint: GatewayEndpoint,
+  headers: IncomingHttpHeaders,
+): ChallengeOffer | { problem: string } {
   const quote = quoteEndpoint(endpoint);
   if (!quote) throw new Error("challengeOffer called for a free endpoint");
   const credit = creditRequestHeader(headers);
@@ -191,7 +195,9 @@ function creditRequestHeader(headers: IncomingHttpHeaders): CreditRequestHeader 
   if (alias === undefined) return { name: "X-Hub-Credit", value: ours };
   if (ours === undefined) return { name: "X-Bolthub-Credit", value: alias };
   if (String(ours).trim() !== String(alias).trim()) {
-    return { problem: `X-Hub-Credit (${String(ours).trim()}) and X-Bolthub-Credit (${String(alias).trim()}) ask for different amounts of credit; send one of them` };
+    return {
+      problem: `X-Hub-Credit (${String(ours).trim()}) and X-Bolthub-Credit (${String(alias).trim()}) ask for different amounts of credit; send one of them`,
+    };
   }
   return { name: "X-Hub-Credit", value: ours };
 }
@@ -211,7 +217,8 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
 
   const sessionToken = headers["x-session-token"];
   if (isSessionModel(model) && sessionToken !== undefined) {
-    if (typeof sessionToken !== "string" || !isSessionTokenShape(sessionToken.trim())) return refuse({ kind: "forged", message: "The session token is malformed" });
+    if (typeof sessionToken !== "string" || !isSessionTokenShape(sessionToken.trim()))
+      return refuse({ kind: "forged", message: "The session token is malformed" });
     return spendSession(deps, request, model, { tokenHash: hashToken(sessionToken.trim()) }, null, challenge);
   }
 
@@ -244,7 +251,8 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
 
   if (credential.kind === "bearer" && endpoint.freeTryEnabled) {
     const check = await deps.freeTry.verify(credential.token, now);
-    if (!check.ok) return check.reason === "invalid" ? refuse({ kind: "unauthorized", message: "The bearer token is not a valid free-try token" }) : challenge(false);
+    if (!check.ok)
+      return check.reason === "invalid" ? refuse({ kind: "unauthorized", message: "The bearer token is not a valid free-try token" }) : challenge(false);
     const use = await claimFreeTry({ prisma: deps.prisma, endpointId: endpoint.id, userKey: check.userKey, now });
     if (!use) return challenge(false);
     return reserved({
@@ -262,7 +270,12 @@ export async function reservePayment(deps: ReservePaymentDeps, request: ReserveR
 }
 
 /** How reserveWithProof charges: the endpoint's model and price, and whether a new session may hand out its token. */
-type ProofCharge = { model: NonNullable<GatewayEndpoint["pricingModel"]>; priceSats: number; challenge: (notCharged: boolean) => ReserveResult; issueSessionToken: boolean };
+type ProofCharge = {
+  model: NonNullable<GatewayEndpoint["pricingModel"]>;
+  priceSats: number;
+  challenge: (notCharged: boolean) => ReserveResult;
+  issueSessionToken: boolean;
+};
 
 /** A verified proof of this tenant: credit burn, per_request claim, or the proof's session. */
 async function reserveWithProof(deps: ReservePaymentDeps, request: ReserveRequest, claims: L402Claims, charge: ProofCharge): Promise<ReserveResult> {
@@ -279,7 +292,8 @@ async function reserveWithProof(deps: ReservePaymentDeps, request: ReserveReques
       priceSats: charge.priceSats,
       expiresAt: claims.validUntil,
     });
-    if (!spent.ok) return spent.reason === "no_invoice" ? refuse({ kind: "forged", message: "This credit token matches no credit of this API" }) : challenge(true);
+    if (!spent.ok)
+      return spent.reason === "no_invoice" ? refuse({ kind: "forged", message: "This credit token matches no credit of this API" }) : challenge(true);
     return reserved(creditReservation(deps, spent.creditId, spent.balanceSats, charge.priceSats));
   }
   if (claims.scope.endpointId !== endpoint.id) return refuse({ kind: "forged", message: "This token was issued for a different endpoint" });
@@ -316,11 +330,20 @@ async function reserveWithProof(deps: ReservePaymentDeps, request: ReserveReques
  * an endpoint whose calls have no sats price before they are served (token_bucket spends a
  * request, per_kb is charged by response size): refused there, never ignored.
  */
-function delegationRefusal(delegation: Delegation, request: ReserveRequest, model: NonNullable<GatewayEndpoint["pricingModel"]>, now: number): PaymentRefusal | null {
+function delegationRefusal(
+  delegation: Delegation,
+  request: ReserveRequest,
+  model: NonNullable<GatewayEndpoint["pricingModel"]>,
+  now: number,
+): PaymentRefusal | null {
   const check = checkDelegation(delegation, { method: request.method, path: request.path, now });
   if (!check.ok) return { kind: "caveat_failed", caveat: check.caveat, message: check.message };
   if (delegation.spendLimits.length > 0 && (model === "token_bucket" || model === "per_kb")) {
-    return { kind: "caveat_failed", caveat: "max_sats", message: `This credential carries a max_sats caveat, which cannot be enforced on a ${model} endpoint (a call has no sats price before it is served)` };
+    return {
+      kind: "caveat_failed",
+      caveat: "max_sats",
+      message: `This credential carries a max_sats caveat, which cannot be enforced on a ${model} endpoint (a call has no sats price before it is served)`,
+    };
   }
   return null;
 }
@@ -333,7 +356,11 @@ async function takeDelegated(deps: ReservePaymentDeps, claims: L402Claims, deleg
   if (delegation.useLimits.length === 0 && delegation.spendLimits.length === 0) return reserved(inner);
   if (delegation.spendLimits.length > 0 && inner.chargedSats === null) {
     await inner.refund();
-    return refuse({ kind: "caveat_failed", caveat: "max_sats", message: "This credential carries a max_sats caveat, which cannot be enforced on this endpoint" });
+    return refuse({
+      kind: "caveat_failed",
+      caveat: "max_sats",
+      message: "This credential carries a max_sats caveat, which cannot be enforced on this endpoint",
+    });
   }
   const charges: CounterCharge[] = [
     ...delegation.useLimits.map((l) => ({ ...l, kind: "n_uses" as const, amount: 1 })),
@@ -387,7 +414,14 @@ async function spendSession(
   newToken: string | null,
   challenge: (notCharged: boolean) => ReserveResult,
 ): Promise<ReserveResult> {
-  const debit = await debitSession({ prisma: deps.prisma, pg: deps.pg, lookup, tenantId: request.tenant.id, endpointId: request.endpoint.id, modelHint: model });
+  const debit = await debitSession({
+    prisma: deps.prisma,
+    pg: deps.pg,
+    lookup,
+    tenantId: request.tenant.id,
+    endpointId: request.endpoint.id,
+    modelHint: model,
+  });
   if (!debit.ok) {
     // Tampered or unknown tokens are forgeries; expired or depleted sessions are not (spec 5.1).
     if (debit.reason === "unknown") return refuse({ kind: "forged", message: "Unknown session token" });

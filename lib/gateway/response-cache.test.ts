@@ -3,7 +3,12 @@ import { describe, expect, it } from "vitest";
 import { MemoryStore } from "@/lib/store/memory.ts";
 import { cacheKey, isStorableResponse, MemoryResponseCache, responseCacheFor, StoreResponseCache, type CachedResponse } from "./response-cache.ts";
 
-const entry = (body: string, storedAt = 1_000): CachedResponse => ({ statusCode: 200, headers: { "content-type": "text/plain" }, body: Buffer.from(body), storedAt });
+const entry = (body: string, storedAt = 1_000): CachedResponse => ({
+  statusCode: 200,
+  headers: { "content-type": "text/plain" },
+  body: Buffer.from(body),
+  storedAt,
+});
 
 describe("isStorableResponse", () => {
   it.each([

@@ -39,7 +39,10 @@ describe("matchRoute", () => {
   });
 
   it("still chooses between methods by method when a literal of another method matches exactly", () => {
-    const r = sortRoutes([compileRoute({ method: "POST", path: "/v1/e/top", value: "post-top" }), compileRoute({ method: "GET", path: "/v1/e/{id}", value: "get-id" })]);
+    const r = sortRoutes([
+      compileRoute({ method: "POST", path: "/v1/e/top", value: "post-top" }),
+      compileRoute({ method: "GET", path: "/v1/e/{id}", value: "get-id" }),
+    ]);
     expect(matchRoute(r, "GET", "/v1/e/top")).toEqual({ kind: "match", value: "get-id", params: { id: "top" } });
     expect(matchRoute(r, "GET", "/v1/e/TOP")).toEqual({ kind: "case_mismatch", template: "/v1/e/top" });
   });

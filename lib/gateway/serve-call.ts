@@ -23,7 +23,13 @@ export async function serveCall(deps: ServeCallDeps, call: PaidCall): Promise<vo
   const ttl = endpoint.cacheTtlSeconds ?? 0;
   const key =
     ttl > 0 && ctx.req.method === "GET"
-      ? cacheKey({ tenantId: tenant.id, method: "GET", path: call.path, search: call.search, acceptEncoding: [ctx.req.headers["accept-encoding"]].flat().join(",") })
+      ? cacheKey({
+          tenantId: tenant.id,
+          method: "GET",
+          path: call.path,
+          search: call.search,
+          acceptEncoding: [ctx.req.headers["accept-encoding"]].flat().join(","),
+        })
       : null;
   if (key) {
     const hit = await deps.cache.get(key, clock()).catch((err) => {

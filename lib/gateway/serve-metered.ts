@@ -25,7 +25,14 @@ export type ServeMeteredDeps = ChallengeDeps & Pick<GatewayDeps, "limits" | "log
  * origin; `cacheMiss`: the endpoint caches, so the answer says `X-Cache: MISS`; `keep` stores the
  * body once it was charged).
  */
-export async function serveMetered(deps: ServeMeteredDeps, call: PaidCall, result: OriginResponse, outcome: CallOutcome, cacheMiss: boolean, keep?: (body: Buffer) => void): Promise<void> {
+export async function serveMetered(
+  deps: ServeMeteredDeps,
+  call: PaidCall,
+  result: OriginResponse,
+  outcome: CallOutcome,
+  cacheMiss: boolean,
+  keep?: (body: Buffer) => void,
+): Promise<void> {
   const { ctx, reservation } = call;
   const { limits } = deps;
   const meter = reservation.meter!;
@@ -37,7 +44,12 @@ export async function serveMetered(deps: ServeMeteredDeps, call: PaidCall, resul
   }
   if (read.kind === "too_large") {
     if (affordable > limits.perKbMaxBytes) {
-      return sendError(ctx, "bad_gateway", `The response is larger than the ${limits.perKbMaxBytes / 1048576} MB a per_kb endpoint can meter`, paymentHeaders(paymentNotCharged));
+      return sendError(
+        ctx,
+        "bad_gateway",
+        `The response is larger than the ${limits.perKbMaxBytes / 1048576} MB a per_kb endpoint can meter`,
+        paymentHeaders(paymentNotCharged),
+      );
     }
     return challengeAgain(deps, call);
   }
@@ -105,7 +117,11 @@ export function sendMetered(
  * Reads an origin body of at most `cap` bytes. A larger one, declared or counted, is abandoned
  * unread: it is never delivered, so it is never charged.
  */
-async function readCapped(body: Readable, cap: number, declaredLength: number): Promise<{ kind: "ok"; body: Buffer } | { kind: "too_large" } | { kind: "error" }> {
+async function readCapped(
+  body: Readable,
+  cap: number,
+  declaredLength: number,
+): Promise<{ kind: "ok"; body: Buffer } | { kind: "too_large" } | { kind: "error" }> {
   if (Number.isFinite(declaredLength) && declaredLength > cap) {
     body.on("error", () => {}); // undici reports its own abort as an error
     body.destroy();

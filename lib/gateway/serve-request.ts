@@ -70,7 +70,11 @@ export async function serveRequest(deps: GatewayDeps, ctx: RequestContext): Prom
     return sendError(ctx, "method_not_allowed", `${method} is not allowed here; use ${match.allowed.join(", ")}`, { allow: match.allowed.join(", ") });
   }
   if (match.kind === "case_mismatch") {
-    return sendError(ctx, "bad_request", `The path ${normalized.path} names the endpoint ${match.template} only in other letter case; endpoint paths are case-sensitive`);
+    return sendError(
+      ctx,
+      "bad_request",
+      `The path ${normalized.path} names the endpoint ${match.template} only in other letter case; endpoint paths are case-sensitive`,
+    );
   }
   if (match.kind === "not_found" || !match.value.isActive) return sendError(ctx, "not_found", `No endpoint ${method} ${normalized.path}`);
   const endpoint = match.value;
@@ -142,7 +146,8 @@ export async function serveRequest(deps: GatewayDeps, ctx: RequestContext): Prom
 function answerPreflight(ctx: RequestContext): void {
   ctx.res.writeHead(204, {
     "access-control-allow-methods": "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS",
-    "access-control-allow-headers": ctx.req.headers["access-control-request-headers"] ?? "Authorization, Content-Type, X-Session-Token, X-Hub-Credit, X-Bolthub-Credit",
+    "access-control-allow-headers":
+      ctx.req.headers["access-control-request-headers"] ?? "Authorization, Content-Type, X-Session-Token, X-Hub-Credit, X-Bolthub-Credit",
     "access-control-max-age": "600",
   });
   ctx.res.end();

@@ -40,7 +40,10 @@ describe("StreamSlots", () => {
   });
 
   it("still caps streams in this process when the store fails", async () => {
-    const failing = { setIfAbsent: () => Promise.reject(new Error("store down")), del: () => Promise.reject(new Error("store down")) } as unknown as KeyValueStore;
+    const failing = {
+      setIfAbsent: () => Promise.reject(new Error("store down")),
+      del: () => Promise.reject(new Error("store down")),
+    } as unknown as KeyValueStore;
     const slots = new StreamSlots({ store: failing, log, limit: 2 });
     const taken = [await slots.acquire("s1"), await slots.acquire("s1"), await slots.acquire("s1")];
     expect(taken.map((slot) => slot !== null)).toEqual([true, true, false]);

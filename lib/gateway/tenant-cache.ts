@@ -164,9 +164,7 @@ export class TenantCache {
           originUrl: row.originUrl,
           wallet: row.wallet,
           secrets: readOriginSecrets(this.options.appSecret, row),
-          routes: sortRoutes(
-            row.endpoints.map((endpoint) => compileRoute({ method: endpoint.method, path: endpoint.path, value: endpoint })),
-          ),
+          routes: sortRoutes(row.endpoints.map((endpoint) => compileRoute({ method: endpoint.method, path: endpoint.path, value: endpoint }))),
         }
       : null;
     // Loaded before an invalidation: the answer may predate the change, so it serves only the

@@ -153,7 +153,9 @@ export class HealthMonitor {
   }
 
   private async probeTenant(
-    tenant: { id: string; originUrl: string | null; endpoints: { id: string; method: string; path: string; exampleRequest: unknown }[] } & Parameters<typeof readOriginSecrets>[1],
+    tenant: { id: string; originUrl: string | null; endpoints: { id: string; method: string; path: string; exampleRequest: unknown }[] } & Parameters<
+      typeof readOriginSecrets
+    >[1],
     summary: RoundSummary,
   ): Promise<void> {
     const secrets = readOriginSecrets(this.options.appSecret, tenant);

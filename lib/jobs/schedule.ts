@@ -36,7 +36,9 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
           // Every backend type: the pass closes what it opens.
           walletFor: async (tenantId) => {
             const wallet = await deps.prisma.wallet.findUnique({ where: { tenantId }, select: { type: true, credentialsEnc: true } });
-            return wallet ? openWalletBackend({ appSecret: config().appSecret, wallet, devNode: deps.devNode, targetPolicy: walletTargetPolicy(config()) }) : null;
+            return wallet
+              ? openWalletBackend({ appSecret: config().appSecret, wallet, devNode: deps.devNode, targetPolicy: walletTargetPolicy(config()) })
+              : null;
           },
           after: settlementCursor,
         });
@@ -88,7 +90,12 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
               if (wallet.type !== "lnd") return null;
               const row = await deps.prisma.wallet.findUnique({ where: { tenantId: wallet.tenantId }, select: { type: true, credentialsEnc: true } });
               if (!row) return null;
-              const backend = openWalletBackend({ appSecret: config().appSecret, wallet: row, devNode: deps.devNode, targetPolicy: walletTargetPolicy(config()) });
+              const backend = openWalletBackend({
+                appSecret: config().appSecret,
+                wallet: row,
+                devNode: deps.devNode,
+                targetPolicy: walletTargetPolicy(config()),
+              });
               opened.push(backend);
               return backend;
             },

@@ -106,17 +106,22 @@ describe("attenuation can only narrow (property)", () => {
   it("adding caveats never allows a request the credential without them refused, nor drops a counter", () => {
     const token = paidToken();
     fc.assert(
-      fc.property(fc.array(conditionValue, { maxLength: 4 }), fc.array(conditionValue, { minLength: 1, maxLength: 4 }), fc.array(request, { minLength: 1, maxLength: 6 }), (parentCaveats, added, requests) => {
-        const parent = parentCaveats.length ? attenuate(token.macaroon, parentCaveats) : token.macaroon;
-        const child = attenuate(parent, added);
-        for (const r of requests) {
-          const childMay = allowance(child, token.preimage, r);
-          if (!childMay) continue;
-          const parentMay = allowance(parent, token.preimage, r);
-          expect(parentMay, `${[...parentCaveats, "|", ...added].join(" ")} ${JSON.stringify(r)}`).not.toBeNull();
-          for (const [key, limit] of parentMay!.counters) expect(childMay.counters.get(key)).toBe(limit);
-        }
-      }),
+      fc.property(
+        fc.array(conditionValue, { maxLength: 4 }),
+        fc.array(conditionValue, { minLength: 1, maxLength: 4 }),
+        fc.array(request, { minLength: 1, maxLength: 6 }),
+        (parentCaveats, added, requests) => {
+          const parent = parentCaveats.length ? attenuate(token.macaroon, parentCaveats) : token.macaroon;
+          const child = attenuate(parent, added);
+          for (const r of requests) {
+            const childMay = allowance(child, token.preimage, r);
+            if (!childMay) continue;
+            const parentMay = allowance(parent, token.preimage, r);
+            expect(parentMay, `${[...parentCaveats, "|", ...added].join(" ")} ${JSON.stringify(r)}`).not.toBeNull();
+            for (const [key, limit] of parentMay!.counters) expect(childMay.counters.get(key)).toBe(limit);
+          }
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -111,7 +111,10 @@ export type DelegationRefusal = { caveat: "method" | "path_prefix" | "valid_unti
  * The request-scoped checks (method, path, time); the counters are taken by the gateway once the
  * call's price is known. `path` is canonical (canonicalRequestPath), `now` in ms.
  */
-export function checkDelegation(delegation: Delegation, request: { method: string; path: string; now: number }): { ok: true } | ({ ok: false } & DelegationRefusal) {
+export function checkDelegation(
+  delegation: Delegation,
+  request: { method: string; path: string; now: number },
+): { ok: true } | ({ ok: false } & DelegationRefusal) {
   const method = delegation.methods.find((m) => m !== request.method);
   if (method !== undefined) {
     return { ok: false, caveat: "method", message: `This credential carries the caveat method=${method}; it cannot be used for ${request.method}` };
@@ -121,7 +124,11 @@ export function checkDelegation(delegation: Delegation, request: { method: strin
     return { ok: false, caveat: "path_prefix", message: `This credential carries the caveat path_prefix=${prefix}; ${request.path} is outside it` };
   }
   if (delegation.validUntilMs !== null && request.now > delegation.validUntilMs) {
-    return { ok: false, caveat: "valid_until", message: `This credential carries the caveat valid_until=${delegation.validUntilMs}; it expired at ${new Date(delegation.validUntilMs).toISOString()}` };
+    return {
+      ok: false,
+      caveat: "valid_until",
+      message: `This credential carries the caveat valid_until=${delegation.validUntilMs}; it expired at ${new Date(delegation.validUntilMs).toISOString()}`,
+    };
   }
   return { ok: true };
 }

@@ -306,14 +306,25 @@ describe("mintL402Macaroon / verifyL402", () => {
       const tokenId = randomBytes(32);
       const all = ourCaveats();
       for (let skip = 0; skip < all.length; skip++) {
-        const macaroon = craft(identifierOf(pay.paymentHash, 0, tokenId), rootKey(SECRET, tokenId), all.filter((_, i) => i !== skip));
+        const macaroon = craft(
+          identifierOf(pay.paymentHash, 0, tokenId),
+          rootKey(SECRET, tokenId),
+          all.filter((_, i) => i !== skip),
+        );
         expect(verifyL402({ appSecret: SECRET, macaroon, preimage: pay.preimage, now: NOW })).toMatchObject({ ok: false, reason: "unknown_caveat" });
       }
     });
   });
 
   it("refuses to mint from invalid arguments", () => {
-    const base = { appSecret: SECRET, paymentHash: payment().paymentHash, tenantId: TENANT, scope: { kind: "credit" } as L402Scope, amountSats: 1, validUntil: VALID_UNTIL };
+    const base = {
+      appSecret: SECRET,
+      paymentHash: payment().paymentHash,
+      tenantId: TENANT,
+      scope: { kind: "credit" } as L402Scope,
+      amountSats: 1,
+      validUntil: VALID_UNTIL,
+    };
     expect(() => mintL402Macaroon({ ...base, paymentHash: "abc" })).toThrow(TypeError);
     expect(() => mintL402Macaroon({ ...base, tenantId: "a=b" })).toThrow(TypeError);
     expect(() => mintL402Macaroon({ ...base, scope: { kind: "endpoint", endpointId: "a,b" } })).toThrow(TypeError);
@@ -404,7 +415,11 @@ describe("parseBinaryV2 (our V2 reader) against the macaroon package's reader", 
     return {
       location: m.location || undefined,
       identifier: Buffer.from(m.identifier).toString("hex"),
-      caveats: m.caveats.map((c) => ({ identifier: Buffer.from(c.identifier).toString("hex"), location: c.location || undefined, vid: c.vid ? Buffer.from(c.vid).toString("hex") : undefined })),
+      caveats: m.caveats.map((c) => ({
+        identifier: Buffer.from(c.identifier).toString("hex"),
+        location: c.location || undefined,
+        vid: c.vid ? Buffer.from(c.vid).toString("hex") : undefined,
+      })),
       signature: Buffer.from(m.signature).toString("hex"),
     };
   }
@@ -424,7 +439,15 @@ describe("parseBinaryV2 (our V2 reader) against the macaroon package's reader", 
     return [
       Buffer.from(macaroon, "base64"),
       Buffer.from(encodeV2({ identifier: randomBytes(66), caveats: [], signature: randomBytes(32) }), "base64"),
-      Buffer.from(encodeV2({ location: "https://x.example", identifier: long, caveats: [{ id: Buffer.from("a=1") }, { id: long, location: "https://tp.example", vid: randomBytes(72) }], signature: randomBytes(32) }), "base64"),
+      Buffer.from(
+        encodeV2({
+          location: "https://x.example",
+          identifier: long,
+          caveats: [{ id: Buffer.from("a=1") }, { id: long, location: "https://tp.example", vid: randomBytes(72) }],
+          signature: randomBytes(32),
+        }),
+        "base64",
+      ),
     ];
   };
 

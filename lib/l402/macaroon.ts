@@ -228,7 +228,6 @@ function parseIdentifier(identifier: Uint8Array): { paymentHash: Buffer; tokenId
   return { paymentHash: bytes.subarray(2, 34), tokenId: bytes.subarray(34, 66) };
 }
 
-
 /** Unsigned LEB128, the varint of the V2 format. */
 function uvarint(value: number): Buffer {
   const bytes: number[] = [];
@@ -270,26 +269,17 @@ function exportBinaryV2(macaroon: MacaroonInstance): Buffer {
 /** The caveats of a token, in mint order (see the top of this file). */
 function caveatsFor(tenantId: string, scope: L402Scope, amountSats: number, validUntilSeconds: number): string[] {
   const capability = scope.kind === "credit" ? "credit" : `endpoint:${scope.endpointId}`;
-  return [
-    `services=${tenantId}:0`,
-    `${tenantId}_capabilities=${capability}`,
-    `${tenantId}_valid_until=${validUntilSeconds}`,
-    `amount_sats=${amountSats}`,
-  ];
+  return [`services=${tenantId}:0`, `${tenantId}_capabilities=${capability}`, `${tenantId}_valid_until=${validUntilSeconds}`, `amount_sats=${amountSats}`];
 }
 
 /**
  * Mints the macaroon for a challenge. Throws TypeError on invalid arguments: they come from our own
  * configuration and invoices, never from a client.
  */
-export function mintL402Macaroon(opts: {
-  appSecret: string;
-  paymentHash: string;
-  tenantId: string;
-  scope: L402Scope;
-  amountSats: number;
-  validUntil: Date;
-}): { macaroon: string; tokenId: string } {
+export function mintL402Macaroon(opts: { appSecret: string; paymentHash: string; tenantId: string; scope: L402Scope; amountSats: number; validUntil: Date }): {
+  macaroon: string;
+  tokenId: string;
+} {
   if (!HEX_32_BYTES.test(opts.paymentHash)) throw new TypeError("paymentHash must be 32 bytes of hex");
   if (!CAVEAT_ID.test(opts.tenantId)) throw new TypeError("tenantId must match [A-Za-z0-9_.-]{1,128}");
   if (opts.scope.kind === "endpoint" && !CAVEAT_ID.test(opts.scope.endpointId)) {

@@ -118,10 +118,22 @@ describe("parseNwcConnectionUri", () => {
 describe("describeWallet", () => {
   const cases: [WalletCredentials, { host: string | null; label: string }][] = [
     [{ type: "dev" }, { host: null, label: "Dev Lightning node (regtest, built in)" }],
-    [{ type: "lnd", restUrl: "https://node.example.com:8080", macaroonHex }, { host: "node.example.com:8080", label: "LND at node.example.com:8080" }],
-    [{ type: "nwc", connectionUri: goodNwcUri }, { host: "relay.example.com", label: `Nostr Wallet Connect ${walletPubkey.slice(0, 8)}… via relay.example.com` }],
-    [{ type: "lnbits", url: "https://lnbits.example.com/x", invoiceKey: "a".repeat(32) }, { host: "lnbits.example.com", label: "LNbits at lnbits.example.com" }],
-    [{ type: "phoenixd", url: "http://localhost:9740", password: "hunter2" }, { host: "localhost:9740", label: "phoenixd at localhost:9740" }],
+    [
+      { type: "lnd", restUrl: "https://node.example.com:8080", macaroonHex },
+      { host: "node.example.com:8080", label: "LND at node.example.com:8080" },
+    ],
+    [
+      { type: "nwc", connectionUri: goodNwcUri },
+      { host: "relay.example.com", label: `Nostr Wallet Connect ${walletPubkey.slice(0, 8)}… via relay.example.com` },
+    ],
+    [
+      { type: "lnbits", url: "https://lnbits.example.com/x", invoiceKey: "a".repeat(32) },
+      { host: "lnbits.example.com", label: "LNbits at lnbits.example.com" },
+    ],
+    [
+      { type: "phoenixd", url: "http://localhost:9740", password: "hunter2" },
+      { host: "localhost:9740", label: "phoenixd at localhost:9740" },
+    ],
   ];
 
   it.each(cases)("describes %o by type and host, without secrets", (credentials, expected) => {

@@ -36,7 +36,9 @@ function recoverInvoiceSigner(invoice: string): string {
   const words = [...lower.slice(separator + 1, -6)].map((c) => BECH32_CHARSET.indexOf(c));
   const data = words.slice(0, -104);
   const signature = Uint8Array.from(regroup(words.slice(-104), 5, 8)); // r ‖ s ‖ recovery id: exactly 65 bytes
-  const digest = createHash("sha256").update(Buffer.concat([Buffer.from(hrp, "utf8"), Buffer.from(regroup(data, 5, 8))])).digest();
+  const digest = createHash("sha256")
+    .update(Buffer.concat([Buffer.from(hrp, "utf8"), Buffer.from(regroup(data, 5, 8))]))
+    .digest();
   const recovered = Uint8Array.from([signature[64], ...signature.subarray(0, 64)]);
   return Buffer.from(recoverPublicKey(recovered, digest, { prehash: false })).toString("hex");
 }

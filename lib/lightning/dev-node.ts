@@ -11,13 +11,7 @@ import { decode as decodeBolt11, encode as encodeBolt11, sign as signBolt11 } fr
 import { getPublicKey, utils as secpUtils } from "@noble/secp256k1";
 import { deriveKey } from "@/lib/crypto/secret-box.ts";
 import type { PrismaClient } from "@/lib/db/client.ts";
-import {
-  WalletError,
-  type CreatedInvoice,
-  type CreateInvoiceRequest,
-  type InvoiceLookup,
-  type WalletBackend,
-} from "./types.ts";
+import { WalletError, type CreatedInvoice, type CreateInvoiceRequest, type InvoiceLookup, type WalletBackend } from "./types.ts";
 
 /** bitcoinjs-style network parameters for regtest; bolt11 derives the `lnbcrt` prefix from them. */
 const REGTEST = { bech32: "bcrt", pubKeyHash: 0x6f, scriptHash: 0xc4, validWitnessVersions: [0, 1] };
@@ -230,7 +224,13 @@ export class DevLightningNode {
    */
   setSimulatedChannels(channels: readonly DevChannel[]): void {
     for (const c of channels) {
-      if (!Number.isSafeInteger(c.capacitySat) || !Number.isSafeInteger(c.remoteBalanceSat) || c.capacitySat < 0 || c.remoteBalanceSat < 0 || c.remoteBalanceSat > c.capacitySat) {
+      if (
+        !Number.isSafeInteger(c.capacitySat) ||
+        !Number.isSafeInteger(c.remoteBalanceSat) ||
+        c.capacitySat < 0 ||
+        c.remoteBalanceSat < 0 ||
+        c.remoteBalanceSat > c.capacitySat
+      ) {
         throw new RangeError("A dev channel needs whole sats with 0 <= remoteBalanceSat <= capacitySat");
       }
     }

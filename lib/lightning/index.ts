@@ -11,21 +11,8 @@ import { WalletError } from "./types.ts";
 import type { CapableWalletBackend } from "./wallet-capabilities.ts";
 import type { TargetPolicy } from "./wallet-network.ts";
 
-export {
-  WalletError,
-  type CreateInvoiceRequest,
-  type CreatedInvoice,
-  type InvoiceLookup,
-  type InvoiceState,
-  type WalletBackend,
-} from "./types.ts";
-export {
-  DevLightningNode,
-  DevPaymentError,
-  type DevNodeOptions,
-  type DevPayment,
-  type DevPaymentErrorCode,
-} from "./dev-node.ts";
+export { WalletError, type CreateInvoiceRequest, type CreatedInvoice, type InvoiceLookup, type InvoiceState, type WalletBackend } from "./types.ts";
+export { DevLightningNode, DevPaymentError, type DevNodeOptions, type DevPayment, type DevPaymentErrorCode } from "./dev-node.ts";
 export { MAX_WALLET_MESSAGE_BYTES, walletTargetPolicy, type TargetPolicy } from "./wallet-network.ts";
 export {
   DEFAULT_WALLET_TIMEOUT_MS,
@@ -84,10 +71,7 @@ export function walletBackendFor(options: WalletBackendOptions): CapableWalletBa
   switch (options.type) {
     case "dev":
       if (!options.devNode) {
-        throw new WalletError(
-          "unreachable",
-          "The dev Lightning node is off (LIGHTNING_DEV_NODE=false): configure a real wallet for this provider",
-        );
+        throw new WalletError("unreachable", "The dev Lightning node is off (LIGHTNING_DEV_NODE=false): configure a real wallet for this provider");
       }
       return options.devNode.wallet();
     case "lnd":

@@ -55,7 +55,13 @@ describe("LnbitsBackend", () => {
   ])("speaks the %s API", async (_label, fake) => {
     const wallet = backend(fake());
     const created = await wallet.createInvoice({ amountSats: 42, description: "both dialects", expirySeconds: 600 });
-    expect(await wallet.lookupInvoice(created.paymentHash)).toEqual({ paymentHash: created.paymentHash, state: "open", settledAt: null, amountSats: 42, preimage: null });
+    expect(await wallet.lookupInvoice(created.paymentHash)).toEqual({
+      paymentHash: created.paymentHash,
+      state: "open",
+      settledAt: null,
+      amountSats: 42,
+      preimage: null,
+    });
     const paid = fake().markPaid(created.paymentHash);
     clock = new Date(clock.getTime() + 5_000); // seen paid five seconds later
     try {

@@ -72,7 +72,12 @@ function errorDetail(response: WalletHttpResponse): string | undefined {
   const parsed = errorBody.safeParse(response.json);
   if (!parsed.success) return response.text.slice(0, 200) || undefined;
   const { detail } = parsed.data;
-  return typeof detail === "string" ? detail : detail.map((problem) => problem.msg).filter(Boolean).join("; ");
+  return typeof detail === "string"
+    ? detail
+    : detail
+        .map((problem) => problem.msg)
+        .filter(Boolean)
+        .join("; ");
 }
 
 /** An LNbits wallet as a WalletBackend. */
@@ -121,7 +126,8 @@ export class LnbitsBackend implements WalletBackend, Pick<WalletCapabilities, "c
     }
     const { details } = payment;
     const invoice = details.bolt11 ? decodeWalletInvoice(BACKEND, details.bolt11) : null;
-    const amountSats = details.amount !== undefined ? Math.floor(Math.abs(details.amount) / 1000) : invoice?.amountMsat ? Number(invoice.amountMsat / 1000n) : 0;
+    const amountSats =
+      details.amount !== undefined ? Math.floor(Math.abs(details.amount) / 1000) : invoice?.amountMsat ? Number(invoice.amountMsat / 1000n) : 0;
     if (payment.paid) {
       const settledAt = (details.status === "success" ? readTime(details.updated_at) : null) ?? this.now();
       return { paymentHash: hash, state: "settled", settledAt, amountSats, preimage: payment.preimage?.toLowerCase() ?? null };

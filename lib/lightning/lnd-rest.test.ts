@@ -32,7 +32,12 @@ function backend(options: { macaroonHex?: string; restUrl?: string; tlsCertPem?:
     ...(options.tlsCertPem ? { tlsCertPem: options.tlsCertPem } : {}),
   });
   // The TLS node runs on the real clock; the plain one on the test's.
-  return new LndRestBackend({ credentials, targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs: 5000, now: credentials.restUrl.startsWith("https:") ? undefined : now });
+  return new LndRestBackend({
+    credentials,
+    targetPolicy: LOOPBACK_WALLET_POLICY,
+    timeoutMs: 5000,
+    now: credentials.restUrl.startsWith("https:") ? undefined : now,
+  });
 }
 
 async function failure(promise: Promise<unknown>): Promise<WalletError> {

@@ -168,7 +168,15 @@ describe("NwcBackend", () => {
         JSON.stringify({ result_type: "make_invoice", error: null, result: { invoice: "lnbcrt1forged" } }),
         nip44.v2.utils.getConversationKey(impostor, request.pubkey),
       );
-      const template = { kind: 23195, created_at: Math.floor(Date.now() / 1000), tags: [["p", request.pubkey], ["e", request.id]], content };
+      const template = {
+        kind: 23195,
+        created_at: Math.floor(Date.now() / 1000),
+        tags: [
+          ["p", request.pubkey],
+          ["e", request.id],
+        ],
+        content,
+      };
       // Correctly signed by another key; and one claiming to be the wallet with that other key's signature.
       relay.deliverUnchecked(finalizeEvent(template, impostor));
       relay.deliverUnchecked({ ...finalizeEvent(template, impostor), pubkey: wallet.walletPubkey });
@@ -242,7 +250,11 @@ let nwcForErrors: NwcBackend;
 async function serviceForErrors(): Promise<FakeNwcWalletService> {
   if (!errorsService) {
     errorsService = await service();
-    nwcForErrors = new NwcBackend({ credentials: nwcCredentialsSchema.parse({ type: "nwc", connectionUri: errorsService.connectionUri() }), targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs: TIMEOUT_MS });
+    nwcForErrors = new NwcBackend({
+      credentials: nwcCredentialsSchema.parse({ type: "nwc", connectionUri: errorsService.connectionUri() }),
+      targetPolicy: LOOPBACK_WALLET_POLICY,
+      timeoutMs: TIMEOUT_MS,
+    });
   }
   return errorsService;
 }
@@ -257,8 +269,7 @@ function clientPubkeyOf(uri: string): string {
 
 /** Waits until the relay has a live subscription for events of `kind` addressed (`#p`) to `pubkey`. */
 async function subscribed(pubkey: string, kind: number): Promise<void> {
-  await vi.waitFor(
-    () => expect(relay.hasSubscription((filter) => (filter.kinds ?? []).includes(kind) && (filter["#p"] ?? []).includes(pubkey))).toBe(true),
-    { timeout: 5000 },
-  );
+  await vi.waitFor(() => expect(relay.hasSubscription((filter) => (filter.kinds ?? []).includes(kind) && (filter["#p"] ?? []).includes(pubkey))).toBe(true), {
+    timeout: 5000,
+  });
 }

@@ -95,7 +95,10 @@ const responseEnvelope = z.looseObject({
 
 const makeInvoiceResult = z.looseObject({
   invoice: z.string().min(1),
-  payment_hash: z.string().regex(/^[0-9a-fA-F]{64}$/, "must be a 32-byte hex hash").optional(),
+  payment_hash: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be a 32-byte hex hash")
+    .optional(),
 });
 
 const lookupInvoiceResult = z.looseObject({
@@ -477,7 +480,9 @@ export class NwcBackend implements WalletBackend, Pick<WalletCapabilities, "onPa
     let parsed: z.infer<typeof notificationEnvelope>;
     try {
       const plaintext =
-        event.kind === KIND_NOTIFICATION_NIP44 ? nip44.v2.decrypt(event.content, this.conversationKey) : nip04.decrypt(this.secretKey, this.walletPubkey, event.content);
+        event.kind === KIND_NOTIFICATION_NIP44
+          ? nip44.v2.decrypt(event.content, this.conversationKey)
+          : nip04.decrypt(this.secretKey, this.walletPubkey, event.content);
       parsed = notificationEnvelope.parse(JSON.parse(plaintext));
     } catch {
       return; // a notification we cannot read is one we cannot act on; polling still finds the payment

@@ -62,7 +62,9 @@ describe("PhoenixdBackend", () => {
   });
 
   it("reports phoenixd's authentication refusal as unauthorized, without repeating its text", async () => {
-    const err = await backend("wrong").getNodePubkey().catch((e: unknown) => e);
+    const err = await backend("wrong")
+      .getNodePubkey()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WalletError);
     expect((err as WalletError).kind).toBe("unauthorized");
     expect((err as WalletError).message).toContain("(HTTP 401)");

@@ -87,7 +87,14 @@ function devHarness(): Harness {
 function lndHarness(): Harness {
   let lnd: FakeLnd;
   const backendWith = (macaroonHex: string, restUrl = lnd.url, timeoutMs = CALL_TIMEOUT_MS) =>
-    track(walletBackendFor({ type: "lnd", credentials: lndCredentialsSchema.parse({ type: "lnd", restUrl, macaroonHex }), targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs }));
+    track(
+      walletBackendFor({
+        type: "lnd",
+        credentials: lndCredentialsSchema.parse({ type: "lnd", restUrl, macaroonHex }),
+        targetPolicy: LOOPBACK_WALLET_POLICY,
+        timeoutMs,
+      }),
+    );
   return {
     remote: true,
     knowsPubkeyUpfront: true,
@@ -114,7 +121,14 @@ function nwcHarness(encryption: Nip47Encryption[]): Harness {
   let relay: FakeNostrRelay;
   let service: FakeNwcWalletService;
   const backendWith = (connectionUri: string, timeoutMs = CALL_TIMEOUT_MS) =>
-    track(walletBackendFor({ type: "nwc", credentials: nwcCredentialsSchema.parse({ type: "nwc", connectionUri }), targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs }));
+    track(
+      walletBackendFor({
+        type: "nwc",
+        credentials: nwcCredentialsSchema.parse({ type: "nwc", connectionUri }),
+        targetPolicy: LOOPBACK_WALLET_POLICY,
+        timeoutMs,
+      }),
+    );
   return {
     remote: true,
     knowsPubkeyUpfront: true,
@@ -146,7 +160,14 @@ function nwcHarness(encryption: Nip47Encryption[]): Harness {
 function lnbitsHarness(): Harness {
   let lnbits: FakeLnbits;
   const backendWith = (invoiceKey: string, url = lnbits.url, timeoutMs = CALL_TIMEOUT_MS) =>
-    track(walletBackendFor({ type: "lnbits", credentials: lnbitsCredentialsSchema.parse({ type: "lnbits", url, invoiceKey }), targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs }));
+    track(
+      walletBackendFor({
+        type: "lnbits",
+        credentials: lnbitsCredentialsSchema.parse({ type: "lnbits", url, invoiceKey }),
+        targetPolicy: LOOPBACK_WALLET_POLICY,
+        timeoutMs,
+      }),
+    );
   return {
     remote: true,
     knowsPubkeyUpfront: false,
@@ -170,7 +191,14 @@ function lnbitsHarness(): Harness {
 function phoenixdHarness(): Harness {
   let phoenixd: FakePhoenixd;
   const backendWith = (password: string, url = phoenixd.url, timeoutMs = CALL_TIMEOUT_MS) =>
-    track(walletBackendFor({ type: "phoenixd", credentials: phoenixdCredentialsSchema.parse({ type: "phoenixd", url, password }), targetPolicy: LOOPBACK_WALLET_POLICY, timeoutMs }));
+    track(
+      walletBackendFor({
+        type: "phoenixd",
+        credentials: phoenixdCredentialsSchema.parse({ type: "phoenixd", url, password }),
+        targetPolicy: LOOPBACK_WALLET_POLICY,
+        timeoutMs,
+      }),
+    );
   return {
     remote: true,
     knowsPubkeyUpfront: true,
@@ -238,7 +266,7 @@ describe.each([
     expect(decoded.payeeNodeKey).toBe(harness.nodePubkey());
   });
 
-  it("refuses an amount no wallet can invoice with \"rejected\"", async () => {
+  it('refuses an amount no wallet can invoice with "rejected"', async () => {
     const backend = harness.backend();
     expect(await walletErrorKind(backend.createInvoice({ ...REQUEST, amountSats: 0 }))).toBe("rejected");
     expect(await walletErrorKind(backend.createInvoice({ ...REQUEST, amountSats: 1.5 }))).toBe("rejected");

@@ -31,7 +31,11 @@ describe("checkCreatedInvoice", () => {
   it.each([
     ["a different amount", () => node.issue({ amountMsat: 999_000n, description: "", expirySeconds: 900 }).paymentRequest, undefined],
     ["a fractional-sat amount", () => node.issue({ amountMsat: 1_000_001n, description: "", expirySeconds: 900 }).paymentRequest, undefined],
-    ["a reported hash that is not the invoice's", () => node.issue({ amountMsat: 1_000_000n, description: "", expirySeconds: 900 }).paymentRequest, "ab".repeat(32)],
+    [
+      "a reported hash that is not the invoice's",
+      () => node.issue({ amountMsat: 1_000_000n, description: "", expirySeconds: 900 }).paymentRequest,
+      "ab".repeat(32),
+    ],
     ["garbage", () => "lnbcrt1garbage", undefined],
     ["a number", () => 42, undefined],
     ["an empty string", () => "", undefined],
@@ -82,6 +86,8 @@ describe("assertInvoiceRequest", () => {
 describe("parseWalletResponse", () => {
   it("names the first offending field", () => {
     const schema = z.object({ outer: z.object({ inner: z.string() }) });
-    expect(() => parseWalletResponse("Test", "lookup", schema, { outer: { inner: 1 } })).toThrow(/Test answered lookup with an unexpected shape at outer\.inner/);
+    expect(() => parseWalletResponse("Test", "lookup", schema, { outer: { inner: 1 } })).toThrow(
+      /Test answered lookup with an unexpected shape at outer\.inner/,
+    );
   });
 });

@@ -78,19 +78,11 @@ export type CheckedInvoice = CreatedInvoice & { payeeNodeKey: string };
  * payment hash the wallet reported (when it reported one) is the invoice's own. Expiry is taken from
  * the invoice itself, since that is what payers enforce.
  */
-export function checkCreatedInvoice(
-  backend: string,
-  request: CreateInvoiceRequest,
-  paymentRequest: unknown,
-  reportedPaymentHash?: string,
-): CheckedInvoice {
+export function checkCreatedInvoice(backend: string, request: CreateInvoiceRequest, paymentRequest: unknown, reportedPaymentHash?: string): CheckedInvoice {
   const invoice = decodeWalletInvoice(backend, paymentRequest);
   const wantedMsat = BigInt(request.amountSats) * 1000n;
   if (invoice.amountMsat !== wantedMsat) {
-    throw new WalletError(
-      "invalid_response",
-      `${backend} issued an invoice for ${invoice.amountMsat ?? "no"} msat instead of ${wantedMsat} msat`,
-    );
+    throw new WalletError("invalid_response", `${backend} issued an invoice for ${invoice.amountMsat ?? "no"} msat instead of ${wantedMsat} msat`);
   }
   if (reportedPaymentHash !== undefined && reportedPaymentHash.toLowerCase() !== invoice.paymentHash) {
     throw new WalletError("invalid_response", `${backend} reported a payment hash that is not the invoice's`);

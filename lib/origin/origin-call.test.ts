@@ -26,7 +26,13 @@ function joined(originUrl: string, path: string, search: string) {
   }
 }
 
-const origins = ["http://127.0.0.1:8080", "https://api.example.com/", "https://api.example.com/base/", "http://[::1]:3000/v2//", "https://user:pw@h.example/p%20q"];
+const origins = [
+  "http://127.0.0.1:8080",
+  "https://api.example.com/",
+  "https://api.example.com/base/",
+  "http://[::1]:3000/v2//",
+  "https://user:pw@h.example/p%20q",
+];
 
 describe("originTarget", () => {
   it.each([
@@ -37,7 +43,7 @@ describe("originTarget", () => {
     ["/v1/a b", "?q=a b"],
     ["/v1/x", "?q=<script>"],
     ["/v1/x", "?q=a#frag"],
-    ["/v1/{id}", "?q=\"x\""],
+    ["/v1/{id}", '?q="x"'],
     ["/", ""],
     ["/v1/x/", "?"],
   ])("joins %s%s exactly as the URL parser does", (path, search) => {
@@ -87,7 +93,10 @@ async function withResponse(serve: (res: http.ServerResponse) => Promise<unknown
   const server = http.createServer((req, res) => {
     const run = () =>
       (outcome = serve(res)
-        .then(() => "resolved", (err: Error) => `rejected: ${err.message}`)
+        .then(
+          () => "resolved",
+          (err: Error) => `rejected: ${err.message}`,
+        )
         .finally(() => void (res.writableFinished || res.destroy())));
     if (leave) req.socket.once("close", () => setTimeout(run, 20));
     else run();

@@ -113,7 +113,9 @@ export function stripHopByHop(headers: Record<string, string | string[] | undefi
 function withheld(name: string): boolean {
   if (withheldFromOrigin.has(name)) return true;
   // Most headers do not start with "x-": one test for them instead of four.
-  return name.startsWith("x-") && (name.startsWith("x-gateway-") || name.startsWith("x-forwarded-") || name.startsWith("x-hub-") || name.startsWith("x-bolthub-"));
+  return (
+    name.startsWith("x-") && (name.startsWith("x-gateway-") || name.startsWith("x-forwarded-") || name.startsWith("x-hub-") || name.startsWith("x-bolthub-"))
+  );
 }
 
 export type OriginRequest = {
@@ -191,7 +193,10 @@ export function originTarget(originUrl: string, path: string, search: string): O
 }
 
 /** Builds the signed header set the origin receives. */
-export function originHeaders(request: Omit<OriginRequest, "dispatcher" | "signal" | "timeoutMs" | "headersTimeoutMs">, now = Date.now()): Record<string, string | string[]> {
+export function originHeaders(
+  request: Omit<OriginRequest, "dispatcher" | "signal" | "timeoutMs" | "headersTimeoutMs">,
+  now = Date.now(),
+): Record<string, string | string[]> {
   const headers = copyHeaders(request.clientHeaders, withheld);
   if (request.forwardCookies) {
     const cookie = cookiesForOrigin(request.clientHeaders.cookie);
@@ -255,7 +260,12 @@ export async function callOrigin(request: OriginRequest): Promise<OriginResponse
   try {
     const response = await request.dispatcher.request({ ...options, signal: request.signal });
     if (timer) response.body.once("close", () => clearTimeout(timer));
-    return { kind: "response", statusCode: response.statusCode, headers: stripHopByHop(response.headers as Record<string, string | string[]>), body: response.body };
+    return {
+      kind: "response",
+      statusCode: response.statusCode,
+      headers: stripHopByHop(response.headers as Record<string, string | string[]>),
+      body: response.body,
+    };
   } catch (err) {
     if (timer) clearTimeout(timer);
     return failureOf(request, err);

@@ -84,12 +84,21 @@ describe("classifyAddress", () => {
     if (verdict.blocked) expect(verdict.reason).toContain(reason);
   });
 
-  it.each(["93.184.215.14", "1.1.1.1", "8.8.8.8", "100.63.255.255", "100.128.0.0", "172.32.0.1", "198.20.0.1", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:93.184.215.14", "64:ff9b::8.8.8.8"])(
-    "allows public %s",
-    (address) => {
-      expect(classifyAddress(address)).toEqual({ blocked: false });
-    },
-  );
+  it.each([
+    "93.184.215.14",
+    "1.1.1.1",
+    "8.8.8.8",
+    "100.63.255.255",
+    "100.128.0.0",
+    "172.32.0.1",
+    "198.20.0.1",
+    "2606:4700:4700::1111",
+    "2a00:1450:4001:80b::200e",
+    "::ffff:93.184.215.14",
+    "64:ff9b::8.8.8.8",
+  ])("allows public %s", (address) => {
+    expect(classifyAddress(address)).toEqual({ blocked: false });
+  });
 
   it("reads lenient IPv4 numerals the way getaddrinfo does", () => {
     for (const trick of ["2130706433", "0x7f000001", "0x7f.1", "017700000001", "0177.0.0.1", "127.1", "127.0.1", "0"]) {
@@ -261,7 +270,10 @@ describe("pinnedSocketConnector (WebSocket clients: NWC relays, phoenixd)", () =
     const { port } = server.address() as net.AddressInfo;
     const open = (allowedTargets: string[]) =>
       new Promise<"open" | Error>((resolve) => {
-        const socket = new WebSocket(`wss://localhost:${port}`, { ca: certificate.certPem, createConnection: pinnedSocketConnector({ resolver: answers({ localhost: ["127.0.0.1"] }), allowedTargets }, { tls: true }) as never });
+        const socket = new WebSocket(`wss://localhost:${port}`, {
+          ca: certificate.certPem,
+          createConnection: pinnedSocketConnector({ resolver: answers({ localhost: ["127.0.0.1"] }), allowedTargets }, { tls: true }) as never,
+        });
         socket.once("open", () => {
           socket.terminate();
           resolve("open");

@@ -35,7 +35,10 @@ const RESOLVE_TIMEOUT_MS = 5_000;
 export const systemResolver: HostResolver = async (hostname) => {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`resolving ${hostname} took longer than ${RESOLVE_TIMEOUT_MS} ms`), { code: "ETIMEOUT" })), RESOLVE_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`resolving ${hostname} took longer than ${RESOLVE_TIMEOUT_MS} ms`), { code: "ETIMEOUT" })),
+      RESOLVE_TIMEOUT_MS,
+    );
   });
   try {
     return await Promise.race([dnsLookup(hostname, { all: true, verbatim: true }), timeout]);
@@ -147,7 +150,7 @@ const range = (cidr: string, reason: string): BlockedRange => ({ cidr, reason, p
 export const BLOCKED_RANGES: readonly BlockedRange[] = [
   range("169.254.169.254/32", "cloud metadata"),
   range("100.100.100.200/32", "cloud metadata"),
-  range("0.0.0.0/8", "unspecified (\"this network\")"),
+  range("0.0.0.0/8", 'unspecified ("this network")'),
   range("10.0.0.0/8", "private"),
   range("100.64.0.0/10", "carrier-grade NAT (shared address space)"),
   range("127.0.0.0/8", "loopback"),
@@ -194,10 +197,15 @@ function classifyParsed(family: Family, value: bigint, allowed: Cidr[]): Address
   if (allowed.some((c) => contains(c, family, value))) return { blocked: false };
   if (family === 6) {
     // IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) reach the embedded IPv4 address.
-    for (const [prefix, label] of [[IPV4_MAPPED, "IPv4-mapped"], [NAT64_WELL_KNOWN, "NAT64"]] as const) {
+    for (const [prefix, label] of [
+      [IPV4_MAPPED, "IPv4-mapped"],
+      [NAT64_WELL_KNOWN, "NAT64"],
+    ] as const) {
       if (contains(prefix, 6, value)) {
         const inner = classifyParsed(4, value & 0xffffffffn, allowed);
-        return inner.blocked ? { blocked: true, range: `${prefix === IPV4_MAPPED ? "::ffff:0:0/96" : "64:ff9b::/96"} + ${inner.range}`, reason: `${inner.reason} (${label})` } : inner;
+        return inner.blocked
+          ? { blocked: true, range: `${prefix === IPV4_MAPPED ? "::ffff:0:0/96" : "64:ff9b::/96"} + ${inner.range}`, reason: `${inner.reason} (${label})` }
+          : inner;
       }
     }
   }
@@ -272,7 +280,8 @@ export async function checkTargetUrl(
     return { rule: "invalid_url", message: "must be an absolute URL such as https://example.com/webhooks" };
   }
   const allowed = options.requireHttps ? ["https:"] : ["https:", "http:"];
-  if (!allowed.includes(url.protocol)) return { rule: "https_required", message: `must use ${allowed.map((p) => p.slice(0, -1)).join(" or ")} (got ${url.protocol.replace(/:$/, "")})` };
+  if (!allowed.includes(url.protocol))
+    return { rule: "https_required", message: `must use ${allowed.map((p) => p.slice(0, -1)).join(" or ")} (got ${url.protocol.replace(/:$/, "")})` };
   if (url.username || url.password) return { rule: "credentials_not_allowed", message: "must not contain a user name or password" };
   const host = bareHostname(url);
   if (!host) return { rule: "invalid_url", message: "must name a host" };
@@ -321,7 +330,11 @@ export function pinnedLookup(policy: TargetPolicy): LookupFunction {
         const family = options.family === 4 || options.family === "IPv4" ? 4 : options.family === 6 || options.family === "IPv6" ? 6 : 0;
         const usable = family ? answers.filter((a) => a.family === family) : answers;
         if (usable.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: "ENOTFOUND" }));
-        if (options.all) return callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+        if (options.all)
+          return callback(
+            null,
+            usable.map((a) => ({ address: a.address, family: a.family })),
+          );
         return callback(null, usable[0].address, usable[0].family);
       },
       (err: unknown) => callback(err),
@@ -400,7 +413,9 @@ export function pinnedSocketConnector(policy: TargetPolicy, options: { tls: bool
     }
     const socketOptions = { ...connectOptions, host, lookup } as net.NetConnectOpts & tls.ConnectionOptions;
     // SNI names the host, never an IP literal (what `ws` itself sends).
-    const socket = options.tls ? tls.connect({ ...socketOptions, servername: connectOptions.servername ?? (isIP(host) ? "" : host) }) : net.connect(socketOptions);
+    const socket = options.tls
+      ? tls.connect({ ...socketOptions, servername: connectOptions.servername ?? (isIP(host) ? "" : host) })
+      : net.connect(socketOptions);
     socket.once("connect", () => {
       const peer = socket.remoteAddress;
       const verdict = peer ? classifyAddress(peer, policy.allowedTargets) : ({ blocked: true, range: "unknown", reason: "unknown peer" } as const);

@@ -11,7 +11,11 @@ describe("previewChallengeBody", () => {
     ["free", { pricingModel: null, ...none }, null],
     ["per_request", { pricingModel: "per_request", ...none, priceSats: 10 }, { amountSats: 10 }],
     ["per_kb", { pricingModel: "per_kb", ...none, priceSats: 500, unitCostSats: 1 }, { amountSats: 500, model: "per_kb", unitCostSats: 1 }],
-    ["token_bucket", { pricingModel: "token_bucket", ...none, priceSats: 500, tokenBudget: 1000 }, { amountSats: 500, model: "token_bucket", tokenBudget: 1000 }],
+    [
+      "token_bucket",
+      { pricingModel: "token_bucket", ...none, priceSats: 500, tokenBudget: 1000 },
+      { amountSats: 500, model: "token_bucket", tokenBudget: 1000 },
+    ],
     ["time_pass", { pricingModel: "time_pass", ...none, priceSats: 100, durationMinutes: 60 }, { amountSats: 100, model: "time_pass", durationMinutes: 60 }],
     ["metered", { pricingModel: "metered", ...none, priceSats: 200, unitCostSats: 2 }, { amountSats: 200, model: "metered", unitCostSats: 2 }],
     ["a model without its price", { pricingModel: "per_request", ...none }, null],

@@ -145,7 +145,19 @@ export async function debitSession(options: DebitSessionOptions): Promise<Sessio
     if (passes[0]) return { ok: true, session: { ...passes[0], debited: 0 } };
   }
   const row = await runDebit(options, lookup, values);
-  if (row) return { ok: true, session: { id: row.id, endpointId: row.endpointId, model: row.model, balance: row.balance, unitCostSats: row.unitCostSats, expiresAt: row.expiresAt, debited: Number(row.debited) } };
+  if (row)
+    return {
+      ok: true,
+      session: {
+        id: row.id,
+        endpointId: row.endpointId,
+        model: row.model,
+        balance: row.balance,
+        unitCostSats: row.unitCostSats,
+        expiresAt: row.expiresAt,
+        debited: Number(row.debited),
+      },
+    };
   return { ok: false, reason: await explainRefusal(options, statements.explain, key, tenantId, endpointId) };
 }
 

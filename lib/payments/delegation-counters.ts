@@ -20,7 +20,11 @@ class CounterExhausted extends Error {
 }
 
 /** Rows `($n, $n+1::bigint, $n+2::bigint, …)` of a VALUES list for these charges, and their parameters. */
-function valuesList(charges: CounterCharge[], columns: (c: CounterCharge) => (string | number)[], casts: string[]): { sql: string; params: (string | number)[] } {
+function valuesList(
+  charges: CounterCharge[],
+  columns: (c: CounterCharge) => (string | number)[],
+  casts: string[],
+): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [];
   const rows = charges.map((charge) => {
     const values = columns(charge);

@@ -105,11 +105,7 @@ export class StatementBatcher<Item, Row> {
         return;
       }
       // Rolled back whole: each call alone, for its own answer or its own error.
-      await Promise.all(
-        batch.map((call) =>
-          this.options.runOne(call.item).then(call.resolve, call.reject),
-        ),
-      );
+      await Promise.all(batch.map((call) => this.options.runOne(call.item).then(call.resolve, call.reject)));
       return;
     }
     for (const call of batch) call.resolve(rows.get(call.key) ?? null);
@@ -126,7 +122,9 @@ export function refusedByDatabase(err: unknown): boolean {
 }
 
 /** One batcher per pool and statement kind: batches never mix databases. */
-export function batcherPerPool<Pool extends object, Item, Row>(create: (pool: Pool) => StatementBatcher<Item, Row>): (pool: Pool) => StatementBatcher<Item, Row> {
+export function batcherPerPool<Pool extends object, Item, Row>(
+  create: (pool: Pool) => StatementBatcher<Item, Row>,
+): (pool: Pool) => StatementBatcher<Item, Row> {
   const batchers = new WeakMap<Pool, StatementBatcher<Item, Row>>();
   return (pool) => {
     let batcher = batchers.get(pool);

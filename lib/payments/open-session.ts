@@ -46,7 +46,8 @@ export type OpenSessionOptions = {
  * `created` carries the new token (shown once); `existing` is the session this proof opened
  * before; `no_invoice` means the proof's invoice is not a session invoice of this endpoint.
  */
-export type OpenSessionResult = { kind: "created"; session: SessionState; token: string } | { kind: "existing"; session: SessionState } | { kind: "no_invoice" };
+export type OpenSessionResult =
+  { kind: "created"; session: SessionState; token: string } | { kind: "existing"; session: SessionState } | { kind: "no_invoice" };
 
 type SessionRow = { id: string; endpointId: string; model: SessionModel; balance: number | null; unitCostSats: number | null; expiresAt: Date };
 
@@ -75,7 +76,13 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenSess
   const model = fields.model;
   if (!isSessionModel(model)) return { kind: "no_invoice" };
   const grant = sessionGrant(
-    { model, amountSats: invoice.amountSats, tokenBudget: asInt(fields.tokenBudget), durationMinutes: asInt(fields.durationMinutes), unitCostSats: asInt(fields.unitCostSats) },
+    {
+      model,
+      amountSats: invoice.amountSats,
+      tokenBudget: asInt(fields.tokenBudget),
+      durationMinutes: asInt(fields.durationMinutes),
+      unitCostSats: asInt(fields.unitCostSats),
+    },
     options.balanceTtlMs,
   );
   const token = randomToken(SESSION_TOKEN_PREFIX, 32);

@@ -20,11 +20,26 @@ const rule = { pricingModel: null, priceSats: null, tokenBudget: null, durationM
 describe("quoteEndpoint", () => {
   it.each([
     [{ ...rule }, null],
-    [{ ...rule, pricingModel: "per_request", priceSats: 7 }, { amountSats: 7, purpose: "per_request", bodyFields: {} }],
-    [{ ...rule, pricingModel: "token_bucket", priceSats: 50, tokenBudget: 10 }, { amountSats: 50, purpose: "session", bodyFields: { model: "token_bucket", tokenBudget: 10 } }],
-    [{ ...rule, pricingModel: "time_pass", priceSats: 30, durationMinutes: 60 }, { amountSats: 30, purpose: "session", bodyFields: { model: "time_pass", durationMinutes: 60 } }],
-    [{ ...rule, pricingModel: "metered", priceSats: 100, unitCostSats: 3 }, { amountSats: 100, purpose: "session", bodyFields: { model: "metered", unitCostSats: 3 } }],
-    [{ ...rule, pricingModel: "per_kb", priceSats: 100, unitCostSats: 2 }, { amountSats: 100, purpose: "session", bodyFields: { model: "per_kb", unitCostSats: 2 } }],
+    [
+      { ...rule, pricingModel: "per_request", priceSats: 7 },
+      { amountSats: 7, purpose: "per_request", bodyFields: {} },
+    ],
+    [
+      { ...rule, pricingModel: "token_bucket", priceSats: 50, tokenBudget: 10 },
+      { amountSats: 50, purpose: "session", bodyFields: { model: "token_bucket", tokenBudget: 10 } },
+    ],
+    [
+      { ...rule, pricingModel: "time_pass", priceSats: 30, durationMinutes: 60 },
+      { amountSats: 30, purpose: "session", bodyFields: { model: "time_pass", durationMinutes: 60 } },
+    ],
+    [
+      { ...rule, pricingModel: "metered", priceSats: 100, unitCostSats: 3 },
+      { amountSats: 100, purpose: "session", bodyFields: { model: "metered", unitCostSats: 3 } },
+    ],
+    [
+      { ...rule, pricingModel: "per_kb", priceSats: 100, unitCostSats: 2 },
+      { amountSats: 100, purpose: "session", bodyFields: { model: "per_kb", unitCostSats: 2 } },
+    ],
   ] as const)("%j → %j", (endpoint, quote) => {
     expect(quoteEndpoint(endpoint)).toEqual(quote);
   });

@@ -79,6 +79,11 @@ describe("buildTryItRequest", () => {
   it("sends a JSON body with its content type", () => {
     const endpoint: TryItEndpoint = { method: "post", path: "/v1/echo", parameters: [], exampleRequest: { body: { a: 1 } } };
     const built = buildTryItRequest("http://gw", endpoint, buildTryItForm(endpoint));
-    expect(built.ok && built.request).toEqual({ method: "POST", url: "http://gw/v1/echo", headers: { "content-type": "application/json" }, body: '{\n  "a": 1\n}' });
+    expect(built.ok && built.request).toEqual({
+      method: "POST",
+      url: "http://gw/v1/echo",
+      headers: { "content-type": "application/json" },
+      body: '{\n  "a": 1\n}',
+    });
   });
 });

@@ -20,7 +20,10 @@ describe("held credentials", () => {
     expect(readHeldCredentials(store, where)).toEqual({ session: null, credit: null });
     store.setSession(where.scope, { token: "tok", expiresAt: Date.now() + 60_000, balance: 4 });
     store.setCredit(where.provider, { authorization: proof, balanceSats: 3 });
-    expect(readHeldCredentials(store, where)).toEqual({ session: { token: "tok", expiresAt: expect.any(Number), balance: 4 }, credit: { authorization: proof, balanceSats: 3 } });
+    expect(readHeldCredentials(store, where)).toEqual({
+      session: { token: "tok", expiresAt: expect.any(Number), balance: 4 },
+      credit: { authorization: proof, balanceSats: 3 },
+    });
     expect(readHeldCredentials(store, { ...where, provider: null }).credit).toBeNull();
   });
 

@@ -34,7 +34,9 @@ function watch(source: ReadableStream<Uint8Array>, options: WatchLiveStreamOptio
 describe("watchLiveStream", () => {
   it("reads events split across chunks, with names, ids, multi-line data; comments are not events", async () => {
     const events: ViewerEvent[] = [];
-    const result = await watch(body([": keep-alive\n\nevent: blo", "ck\nid: 7\ndata: {\"h\":1}\n\ndata: line one\ndata: line two\n\n"]), { onEvent: (e) => events.push(e) });
+    const result = await watch(body([": keep-alive\n\nevent: blo", 'ck\nid: 7\ndata: {"h":1}\n\ndata: line one\ndata: line two\n\n']), {
+      onEvent: (e) => events.push(e),
+    });
     expect(result).toEqual({ reason: "ended", events: 2 });
     expect(events.map(({ atMs, ...e }) => e)).toEqual([
       { index: 1, event: "block", id: "7", data: '{"h":1}' },

@@ -31,7 +31,7 @@ describe("pollSettlement", () => {
 
   it("ends on expired, canceled, refused and settled-without-preimage", async () => {
     const sleep = async () => {};
-    const outcome = async (status: number, body: unknown) => (await pollSettlement({ macaroon: "m", fetch: scripted([{ status, body }]).fetchFn, sleep }));
+    const outcome = async (status: number, body: unknown) => await pollSettlement({ macaroon: "m", fetch: scripted([{ status, body }]).fetchFn, sleep });
     expect(await outcome(200, { state: "expired", paymentHash: "h", preimage: null })).toMatchObject({ ok: false, reason: "expired" });
     expect(await outcome(200, { state: "canceled", paymentHash: "h", preimage: null })).toMatchObject({ ok: false, reason: "canceled" });
     expect(await outcome(401, { error: {} })).toMatchObject({ ok: false, reason: "refused" });

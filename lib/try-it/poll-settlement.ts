@@ -74,7 +74,8 @@ export async function pollSettlement(options: PollSettlementOptions): Promise<Se
             message: "The invoice is paid, but the provider's wallet does not report preimages. Paste the preimage your wallet shows.",
           };
         }
-        if (settlement.state === "expired") return { ok: false, reason: "expired", message: "The invoice expired unpaid. Send the request again for a fresh one." };
+        if (settlement.state === "expired")
+          return { ok: false, reason: "expired", message: "The invoice expired unpaid. Send the request again for a fresh one." };
         if (settlement.state === "canceled") return { ok: false, reason: "canceled", message: "The provider's wallet canceled the invoice." };
       } else if (res.status === 401 || res.status === 404) {
         return { ok: false, reason: "refused", message: "This hub does not know the challenge; send the request again." };

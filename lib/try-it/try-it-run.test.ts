@@ -5,7 +5,17 @@ import type { VisitorPayment } from "./visitor-wallet.ts";
 
 const invoice = { invoice: "lnbcrt10n1x", amountSats: 1, paymentHash: null, creditSats: null };
 const payment = (kind: "waiting" | "webln" | "dev" | "paid"): VisitorPayment => ({ invoice, channel: { kind } });
-const shown = (streaming: boolean): ShownResponse => ({ status: 200, statusText: "OK", headers: [], note: null, body: null, elapsedMs: 5, totalMs: 9, paidSats: 1, streaming });
+const shown = (streaming: boolean): ShownResponse => ({
+  status: 200,
+  statusText: "OK",
+  headers: [],
+  note: null,
+  body: null,
+  elapsedMs: 5,
+  totalMs: 9,
+  paidSats: 1,
+  streaming,
+});
 const run = (...actions: TryItRunAction[]): TryItRun => actions.reduce(tryItRunReducer, idleTryItRun);
 
 describe("tryItRunReducer", () => {
@@ -22,7 +32,12 @@ describe("tryItRunReducer", () => {
 
   it("collects a stream's events until it ends, and a new run starts clean", () => {
     const event = { index: 1, event: "tick", data: "1", id: null, atMs: 3 };
-    const streamed = run({ type: "started" }, { type: "answered", shown: shown(true) }, { type: "event", event }, { type: "stream_ended", stop: { reason: "ended", events: 1 } });
+    const streamed = run(
+      { type: "started" },
+      { type: "answered", shown: shown(true) },
+      { type: "event", event },
+      { type: "stream_ended", stop: { reason: "ended", events: 1 } },
+    );
     expect(streamed).toMatchObject({ phase: "done", events: [event], streamStop: { reason: "ended", events: 1 } });
     expect(tryItRunReducer(streamed, { type: "event", event })).toBe(streamed);
     expect(tryItRunReducer(streamed, { type: "started" })).toEqual({ ...idleTryItRun, phase: "sending" });

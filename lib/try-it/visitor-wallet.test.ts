@@ -39,10 +39,16 @@ function wallet(options: Partial<VisitorWalletOptions> = {}) {
 
 describe("createVisitorWallet", () => {
   it("shows the invoice and resolves with the preimage the settlement route reports (a phone paid the QR code)", async () => {
-    const { settlement, asked } = scriptedSettlement([{ state: "open", paymentHash: request.paymentHash, preimage: null }, { state: "settled", paymentHash: request.paymentHash, preimage }]);
+    const { settlement, asked } = scriptedSettlement([
+      { state: "open", paymentHash: request.paymentHash, preimage: null },
+      { state: "settled", paymentHash: request.paymentHash, preimage },
+    ]);
     const { visitor, seen, channels } = wallet({ settlement });
     await expect(visitor.pay(request)).resolves.toEqual({ preimage });
-    expect(seen[0]).toEqual({ invoice: { invoice: request.invoice, amountSats: 1, paymentHash: request.paymentHash, creditSats: null }, channel: { kind: "waiting" } });
+    expect(seen[0]).toEqual({
+      invoice: { invoice: request.invoice, amountSats: 1, paymentHash: request.paymentHash, creditSats: null },
+      channel: { kind: "waiting" },
+    });
     expect(channels()).toEqual(["waiting", "paid"]);
     expect(asked).toEqual([{ macaroon: "mac" }, { macaroon: "mac" }]);
   });

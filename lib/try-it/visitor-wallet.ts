@@ -80,7 +80,11 @@ export function createVisitorWallet(options: VisitorWalletOptions): VisitorWalle
   }
 
   const payWithWebln = () =>
-    void payThrough("webln", weblnWallet(findWebln()), (message) => `Your WebLN wallet did not pay (${message}). Scan the QR code with another wallet, or send again.`);
+    void payThrough(
+      "webln",
+      weblnWallet(findWebln()),
+      (message) => `Your WebLN wallet did not pay (${message}). Scan the QR code with another wallet, or send again.`,
+    );
 
   return {
     name: "try-it",
@@ -99,7 +103,12 @@ export function createVisitorWallet(options: VisitorWalletOptions): VisitorWalle
           outcome();
         };
         const payment: OpenPayment = {
-          invoice: { invoice: request.invoice, amountSats: request.amountSats, paymentHash: request.paymentHash ?? null, creditSats: request.creditSats ?? null },
+          invoice: {
+            invoice: request.invoice,
+            amountSats: request.amountSats,
+            paymentHash: request.paymentHash ?? null,
+            creditSats: request.creditSats ?? null,
+          },
           channel: { kind: "waiting" },
           settle: (preimage) => close({ kind: "paid" }, () => resolve({ preimage: preimage.toLowerCase() })),
           abandon: (reason) => close(null, () => reject(reason)),
@@ -113,7 +122,8 @@ export function createVisitorWallet(options: VisitorWalletOptions): VisitorWalle
         if (request.macaroon) {
           void pollSettlement({ ...options.settlement, macaroon: request.macaroon, signal: polling.signal }).then((result) => {
             if (result.ok) payment.settle(result.preimage);
-            else if (result.reason !== "aborted") setChannel(payment, { kind: "failed", via: "settlement", message: result.message, canPaste: result.reason === "no_preimage" });
+            else if (result.reason !== "aborted")
+              setChannel(payment, { kind: "failed", via: "settlement", message: result.message, canPaste: result.reason === "no_preimage" });
           });
         }
         if (findWebln()) payWithWebln();

@@ -37,7 +37,8 @@ export class WalletBackendCache {
     this.maxEntries = options.maxEntries ?? 256;
     this.idleMs = options.idleMs ?? 5 * 60_000;
     this.now = options.now ?? Date.now;
-    this.open = options.open ?? ((wallet) => openWalletBackend({ appSecret: options.appSecret, wallet, devNode: options.devNode, targetPolicy: options.targetPolicy }));
+    this.open =
+      options.open ?? ((wallet) => openWalletBackend({ appSecret: options.appSecret, wallet, devNode: options.devNode, targetPolicy: options.targetPolicy }));
   }
 
   /** The tenant's backend for this stored wallet: the cached one while the credentials are unchanged. */

@@ -83,7 +83,15 @@ describe("nextCapacityState", () => {
   });
 
   it("forgets old debounce state when the wallet was reconnected (checkedAt reset)", () => {
-    const stale: CapacityState = { ...fresh, capacityStatus: null, capacityPendingStatus: "degraded", capacityPendingReason: "receiving_low", capacityPendingCount: 2, capacityDegradedEventAt: new Date(), capacityCheckedAt: null };
+    const stale: CapacityState = {
+      ...fresh,
+      capacityStatus: null,
+      capacityPendingStatus: "degraded",
+      capacityPendingReason: "receiving_low",
+      capacityPendingCount: 2,
+      capacityDegradedEventAt: new Date(),
+      capacityCheckedAt: null,
+    };
     expect(run([low], stale).events).toEqual([]);
     expect(run([low, low, low], stale).events).toEqual([[2, "degraded"]]);
   });

@@ -83,7 +83,15 @@ export function nextCapacityState(
 ): { state: CapacityState; event: "degraded" | "ok" | null } {
   const base: CapacityState =
     previous.capacityCheckedAt === null
-      ? { capacityStatus: null, capacityReason: null, capacityPendingStatus: null, capacityPendingReason: null, capacityPendingCount: 0, capacityDegradedEventAt: null, capacityCheckedAt: null }
+      ? {
+          capacityStatus: null,
+          capacityReason: null,
+          capacityPendingStatus: null,
+          capacityPendingReason: null,
+          capacityPendingCount: 0,
+          capacityDegradedEventAt: null,
+          capacityCheckedAt: null,
+        }
       : previous;
   const cleared = { capacityPendingStatus: null, capacityPendingReason: null, capacityPendingCount: 0, capacityCheckedAt: now };
   const announced = base.capacityStatus ?? "ok";

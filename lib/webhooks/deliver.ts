@@ -316,7 +316,12 @@ export class WebhookSender {
     this.now = options.now ?? (() => new Date());
     // As many sockets per origin as slots: subscriptions of different workspaces may share a receiver
     // host, and the per-subscription limit (not the pool) must decide who waits.
-    this.dispatcher = createPinnedDispatcher({ ...options.policy, ca: options.ca, connectTimeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS, connectionsPerOrigin: this.maxInFlight });
+    this.dispatcher = createPinnedDispatcher({
+      ...options.policy,
+      ca: options.ca,
+      connectTimeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+      connectionsPerOrigin: this.maxInFlight,
+    });
   }
 
   /** Attempts currently in flight in this process. */
@@ -423,7 +428,10 @@ export class WebhookSender {
     while (this.pendingRecords.length > 0) {
       const batch = this.pendingRecords.splice(0, 500);
       try {
-        const written = await recordOutcomes(this.options.prisma, batch.map((b) => b.record));
+        const written = await recordOutcomes(
+          this.options.prisma,
+          batch.map((b) => b.record),
+        );
         for (const b of batch) b.done(written.has(b.record.delivery.id));
       } catch (err) {
         for (const b of batch) b.failed(err);
@@ -434,16 +442,33 @@ export class WebhookSender {
 
   /** Sends one claimed delivery and records the outcome. */
   private async attempt(delivery: ClaimedDelivery): Promise<AttemptOutcome> {
-    const body = serializeEnvelope({ id: delivery.id, event: delivery.eventType, timestamp: new Date(delivery.eventCreatedAt).toISOString(), data: delivery.data });
+    const body = serializeEnvelope({
+      id: delivery.id,
+      event: delivery.eventType,
+      timestamp: new Date(delivery.eventCreatedAt).toISOString(),
+      data: delivery.data,
+    });
     let outcome: AttemptOutcome;
     try {
-      const headers = signDelivery({ secret: this.secretFor(delivery.secretEnc), id: delivery.id, event: delivery.eventType, body, timestampMs: this.now().getTime() });
-      outcome = await sendAttempt({ dispatcher: this.dispatcher, url: delivery.url, headers, body, timeoutMs: this.options.timeoutMs }, () => this.now().getTime());
+      const headers = signDelivery({
+        secret: this.secretFor(delivery.secretEnc),
+        id: delivery.id,
+        event: delivery.eventType,
+        body,
+        timestampMs: this.now().getTime(),
+      });
+      outcome = await sendAttempt({ dispatcher: this.dispatcher, url: delivery.url, headers, body, timeoutMs: this.options.timeoutMs }, () =>
+        this.now().getTime(),
+      );
     } catch (err) {
       outcome = { ok: false, status: null, error: `internal: ${(err as Error).message}`, retryAfterMs: null, responseSnippet: null };
     }
     const recorded = await this.record({ delivery, outcome, requestSnippet: snippet(body) });
-    if (!recorded) this.options.log?.warn("webhook attempt outcome not recorded: the lease lapsed and another worker re-claimed it", { deliveryId: delivery.id, attempt: delivery.attempts });
+    if (!recorded)
+      this.options.log?.warn("webhook attempt outcome not recorded: the lease lapsed and another worker re-claimed it", {
+        deliveryId: delivery.id,
+        attempt: delivery.attempts,
+      });
     return outcome;
   }
 }

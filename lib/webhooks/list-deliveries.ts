@@ -14,7 +14,10 @@ export async function listDeliveries({ prisma, tenantId, webhookId, limit, befor
   if (!subscription) throw new AppError("not_found", "Webhook not found");
   let olderThan = {};
   if (before) {
-    const cursor = await prisma.webhookDelivery.findFirst({ where: { id: before, subscriptionId: webhookId, tenantId }, select: { id: true, createdAt: true } });
+    const cursor = await prisma.webhookDelivery.findFirst({
+      where: { id: before, subscriptionId: webhookId, tenantId },
+      select: { id: true, createdAt: true },
+    });
     if (!cursor) throw new AppError("not_found", "No such delivery for this webhook (before)");
     // Strictly after the cursor in (createdAt desc, id desc) order.
     olderThan = { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] };

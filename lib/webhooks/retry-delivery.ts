@@ -22,6 +22,7 @@ export async function retryDelivery({ prisma, tenantId, deliveryId }: RetryDeliv
     select: { status: true, subscription: { select: { isActive: true } } },
   });
   if (!existing) throw new AppError("not_found", "Delivery not found");
-  if (existing.status !== "failed") throw new AppError("conflict", `Only failed deliveries can be retried; this one is ${existing.status}`, { status: existing.status });
+  if (existing.status !== "failed")
+    throw new AppError("conflict", `Only failed deliveries can be retried; this one is ${existing.status}`, { status: existing.status });
   throw new AppError("conflict", "The webhook is inactive; activate it (PATCH isActive: true) before retrying its deliveries");
 }

@@ -12,11 +12,7 @@ export const DELIVERIES_DEFAULT_LIMIT = 50;
 /** Spec 4.5 / 8: the largest page of deliveries. */
 export const DELIVERIES_MAX_LIMIT = 100;
 
-const url = z
-  .string({ message: "must be a string" })
-  .trim()
-  .min(1, "must not be empty")
-  .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`);
+const url = z.string({ message: "must be a string" }).trim().min(1, "must not be empty").max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`);
 
 /** At least one known event name or `*`; duplicates dropped, and `*` alone when present. */
 const events = z

@@ -39,7 +39,12 @@ export type InviteMemberOptions = { prisma: PrismaClient; tenantId: string; invi
  * Adds the user with this e-mail when one exists; otherwise records an invitation that becomes a
  * membership at that address's first sign-in (docs/decisions.md). 409 when already a member.
  */
-export async function inviteMember({ prisma, tenantId, invite, invitedById }: InviteMemberOptions): Promise<{ kind: "member"; member: MemberRow } | { kind: "invitation"; invitation: InvitationRow }> {
+export async function inviteMember({
+  prisma,
+  tenantId,
+  invite,
+  invitedById,
+}: InviteMemberOptions): Promise<{ kind: "member"; member: MemberRow } | { kind: "invitation"; invitation: InvitationRow }> {
   return prisma.$transaction(async (tx) => {
     await lockTenant(tx, tenantId);
     const user = await tx.user.findUnique({ where: { email: invite.email }, select: { id: true } });

@@ -14,7 +14,12 @@ export async function getOnboardingState({ prisma, tenantId }: { prisma: PrismaC
     where: { id: tenantId },
     select: { originUrl: true, directoryListed: true, wallet: { select: { id: true } }, _count: { select: { endpoints: { where: { isActive: true } } } } },
   });
-  return { originSet: Boolean(tenant.originUrl), walletConnected: Boolean(tenant.wallet), hasActiveEndpoint: tenant._count.endpoints > 0, listed: tenant.directoryListed };
+  return {
+    originSet: Boolean(tenant.originUrl),
+    walletConnected: Boolean(tenant.wallet),
+    hasActiveEndpoint: tenant._count.endpoints > 0,
+    listed: tenant.directoryListed,
+  };
 }
 
 /** The steps in the order a provider takes them (pure). */
@@ -23,6 +28,11 @@ export function onboardingSteps(state: OnboardingState): OnboardingStep[] {
     { id: "origin", title: "Set your origin", hint: "Where the gateway forwards paid requests, and the secrets your origin checks.", done: state.originSet },
     { id: "wallet", title: "Connect a wallet", hint: "Payments go straight to your own Lightning wallet.", done: state.walletConnected },
     { id: "endpoint", title: "Publish a first endpoint", hint: "A method, a path and a price.", done: state.hasActiveEndpoint },
-    { id: "listed", title: "Appear in the directory", hint: "Listed automatically once the workspace has an origin, a wallet and an active endpoint, unless you opt out.", done: state.listed },
+    {
+      id: "listed",
+      title: "Appear in the directory",
+      hint: "Listed automatically once the workspace has an origin, a wallet and an active endpoint, unless you opt out.",
+      done: state.listed,
+    },
   ];
 }

@@ -32,7 +32,10 @@ export const workspaceListSchema = z.object({ workspaces: z.array(workspaceSumma
 
 /** POST /api/tenants/:tenantId/members */
 export const memberInviteSchema = z.strictObject({
-  email: z.email("must be an e-mail address").max(320).transform((e) => e.trim().toLowerCase()),
+  email: z
+    .email("must be an e-mail address")
+    .max(320)
+    .transform((e) => e.trim().toLowerCase()),
   role: memberRoleSchema.default("member"),
 });
 export type MemberInvite = z.output<typeof memberInviteSchema>;

@@ -15,7 +15,10 @@ describe("POST /api/admin/tenants", () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ tenantId: expect.any(String), slug: "acme-maps", apiKey: expect.stringMatching(/^hub_sk_/) });
     const { prisma } = api.test().db;
-    const tenant = await prisma.tenant.findUniqueOrThrow({ where: { id: res.body.tenantId }, include: { memberships: { include: { user: true } }, apiKeys: true } });
+    const tenant = await prisma.tenant.findUniqueOrThrow({
+      where: { id: res.body.tenantId },
+      include: { memberships: { include: { user: true } }, apiKeys: true },
+    });
     expect(tenant.tags).toEqual(["maps", "routing"]);
     expect(tenant.memberships).toMatchObject([{ role: "owner", user: { email: "owner@example.com" } }]);
     expect(tenant.apiKeys).toMatchObject([{ keyHash: hashToken(res.body.apiKey) }]);

@@ -29,7 +29,10 @@ describe("GET /api/tenants/:tenantId/analytics", () => {
     ]) {
       const res = await get(query);
       expect(res.status, query).toBe(400);
-      expect(res.body.error.details.fields.map((f: { field: string }) => f.field), query).toContain(field);
+      expect(
+        res.body.error.details.fields.map((f: { field: string }) => f.field),
+        query,
+      ).toContain(field);
     }
   });
 

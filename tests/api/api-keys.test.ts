@@ -17,7 +17,13 @@ describe("workspace API keys", () => {
   it("creates a key that works, shown only in the creation response", async () => {
     const res = await call(create, { method: "POST", path: path(), params: { tenantId }, token: key, body: { name: "CI" } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(String), name: "CI", prefix: res.body.key.slice(0, 11), key: expect.stringMatching(/^hub_sk_/), createdAt: expect.any(String) });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      name: "CI",
+      prefix: res.body.key.slice(0, 11),
+      key: expect.stringMatching(/^hub_sk_/),
+      createdAt: expect.any(String),
+    });
     expect((await call(getTenant, { method: "GET", path: `/tenants/${tenantId}`, params: { tenantId }, token: res.body.key })).status).toBe(200);
 
     const listed = await call(list, { method: "GET", path: path(), params: { tenantId }, token: key });

@@ -110,9 +110,21 @@ describe("withWorkspace with a signed-in session", () => {
     const { tenantId, userId } = await owner();
     signedInAs(userId);
     const path = `/tenants/${tenantId}`;
-    const evil = await call(patchTenant, { method: "PATCH", path, params: { tenantId }, body: { name: "pwned" }, headers: { ...SESSION_COOKIE, origin: "https://evil.example" } });
+    const evil = await call(patchTenant, {
+      method: "PATCH",
+      path,
+      params: { tenantId },
+      body: { name: "pwned" },
+      headers: { ...SESSION_COOKIE, origin: "https://evil.example" },
+    });
     expect(evil.status).toBe(403);
-    const same = await call(patchTenant, { method: "PATCH", path, params: { tenantId }, body: { name: "Renamed" }, headers: { ...SESSION_COOKIE, origin: "http://127.0.0.1:3000" } });
+    const same = await call(patchTenant, {
+      method: "PATCH",
+      path,
+      params: { tenantId },
+      body: { name: "Renamed" },
+      headers: { ...SESSION_COOKIE, origin: "http://127.0.0.1:3000" },
+    });
     expect(same.status).toBe(200);
     expect(same.body.name).toBe("Renamed");
   });

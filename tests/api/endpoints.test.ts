@@ -56,9 +56,30 @@ describe("POST /api/tenants/:tenantId/endpoints", () => {
     expect(res.body).not.toHaveProperty("tenantId");
     expect(Object.keys(res.body).sort()).toEqual(
       [
-        "id", "method", "path", "title", "description", "docsUrl", "pricingModel", "priceSats", "tokenBudget", "durationMinutes",
-        "unitCostSats", "freeTryEnabled", "cacheTtlSeconds", "streaming", "maxStreamSeconds", "idleTimeoutSeconds",
-        "rateLimitPerMinute", "forwardCookies", "parameters", "exampleRequest", "exampleResponse", "isActive", "createdAt", "updatedAt",
+        "id",
+        "method",
+        "path",
+        "title",
+        "description",
+        "docsUrl",
+        "pricingModel",
+        "priceSats",
+        "tokenBudget",
+        "durationMinutes",
+        "unitCostSats",
+        "freeTryEnabled",
+        "cacheTtlSeconds",
+        "streaming",
+        "maxStreamSeconds",
+        "idleTimeoutSeconds",
+        "rateLimitPerMinute",
+        "forwardCookies",
+        "parameters",
+        "exampleRequest",
+        "exampleResponse",
+        "isActive",
+        "createdAt",
+        "updatedAt",
       ].sort(),
     );
   });
@@ -210,7 +231,8 @@ describe("POST /api/tenants/:tenantId/endpoints", () => {
 });
 
 describe("GET, PATCH, DELETE /api/tenants/:tenantId/endpoints/:endpointId", () => {
-  const get = (endpointId: string) => call(getOne, { method: "GET", path: `/tenants/${tenantId}/endpoints/${endpointId}`, params: { tenantId, endpointId }, token: key });
+  const get = (endpointId: string) =>
+    call(getOne, { method: "GET", path: `/tenants/${tenantId}/endpoints/${endpointId}`, params: { tenantId, endpointId }, token: key });
 
   it("turns cookie relaying on and off (forwardCookies, a boolean)", async () => {
     const created = (await post({ ...base, ...valid.per_request, forwardCookies: true })).body;
@@ -295,7 +317,8 @@ describe("GET, PATCH, DELETE /api/tenants/:tenantId/endpoints/:endpointId", () =
   });
 
   it("deletes (204), then 404; refuses while paid sessions are live (409)", async () => {
-    const del = (endpointId: string) => call(deleteOne, { method: "DELETE", path: `/tenants/${tenantId}/endpoints/${endpointId}`, params: { tenantId, endpointId }, token: key });
+    const del = (endpointId: string) =>
+      call(deleteOne, { method: "DELETE", path: `/tenants/${tenantId}/endpoints/${endpointId}`, params: { tenantId, endpointId }, token: key });
     const { id } = (await post({ ...base, ...valid.time_pass })).body;
     await api.test().db.prisma.paymentSession.create({
       data: { tenantId, endpointId: id, model: "time_pass", tokenHash: "h1", paymentHash: "p1", expiresAt: new Date(Date.now() + 60_000) },

@@ -39,7 +39,12 @@ const doc = {
         "x-streaming": true,
         "x-l402-pricing": { model: "time_pass", priceSats: 100, durationMinutes: 60 },
         requestBody: {
-          content: { "application/json": { schema: { type: "object", required: ["region"], properties: { region: { type: "string", description: "Region code" } } }, example: { region: "NO" } } },
+          content: {
+            "application/json": {
+              schema: { type: "object", required: ["region"], properties: { region: { type: "string", description: "Region code" } } },
+              example: { region: "NO" },
+            },
+          },
         },
         responses: { "200": { description: "stream" } },
       },
@@ -70,7 +75,14 @@ describe("POST /api/tenants/:tenantId/endpoints/import", () => {
       { name: "day", in: "path", required: true, type: "integer", description: "" },
       { name: "city", in: "query", required: true, type: "string", description: "City name" },
     ]);
-    expect(alerts).toMatchObject({ method: "POST", pricingModel: "time_pass", priceSats: 100, durationMinutes: 60, streaming: true, exampleRequest: { body: { region: "NO" } } });
+    expect(alerts).toMatchObject({
+      method: "POST",
+      pricingModel: "time_pass",
+      priceSats: 100,
+      durationMinutes: 60,
+      streaming: true,
+      exampleRequest: { body: { region: "NO" } },
+    });
     expect(alerts.parameters).toEqual([{ name: "region", in: "body", required: true, type: "string", description: "Region code" }]);
     expect(ping).toMatchObject({ path: "/v1/ping", pricingModel: null, priceSats: null });
     // Publishing a priced endpoint starts the trial, as a single create does.
@@ -87,15 +99,38 @@ describe("POST /api/tenants/:tenantId/endpoints/import", () => {
       pageUrl: "http://site/x",
       endpoints: [
         {
-          path: "/v1/a/{id}", method: "POST", title: "A", description: "d", docsUrl: null, pricingModel: "metered", priceSats: 100, tokenBudget: null,
-          durationMinutes: null, unitCostSats: 2, freeTryEnabled: false, exampleRequest: { body: { q: 1 } }, exampleResponse: { ok: true }, streaming: false,
-          parameters: [{ name: "id", in: "path", required: true, type: "string", description: "" }, { name: "q", in: "body", required: false, type: "integer", description: "" }],
+          path: "/v1/a/{id}",
+          method: "POST",
+          title: "A",
+          description: "d",
+          docsUrl: null,
+          pricingModel: "metered",
+          priceSats: 100,
+          tokenBudget: null,
+          durationMinutes: null,
+          unitCostSats: 2,
+          freeTryEnabled: false,
+          exampleRequest: { body: { q: 1 } },
+          exampleResponse: { ok: true },
+          streaming: false,
+          parameters: [
+            { name: "id", in: "path", required: true, type: "string", description: "" },
+            { name: "q", in: "body", required: false, type: "integer", description: "" },
+          ],
         },
       ],
     });
     expect((await post(generated)).status).toBe(201);
     const [row] = await endpoints();
-    expect(row).toMatchObject({ method: "POST", path: "/v1/a/{id}", pricingModel: "metered", priceSats: 100, unitCostSats: 2, exampleRequest: { body: { q: 1 } }, exampleResponse: { ok: true } });
+    expect(row).toMatchObject({
+      method: "POST",
+      path: "/v1/a/{id}",
+      pricingModel: "metered",
+      priceSats: 100,
+      unitCostSats: 2,
+      exampleRequest: { body: { q: 1 } },
+      exampleResponse: { ok: true },
+    });
   });
 
   it("refuses the whole document with 422 naming every failing operation and field", async () => {
@@ -106,7 +141,9 @@ describe("POST /api/tenants/:tenantId/endpoints/import", () => {
     expect(res.status).toBe(422);
     const problems = res.body.error.details.operations;
     expect(problems.map((p: { operation: string }) => p.operation).sort()).toEqual(["GET /v1/bad path", "GET /v1/forecast/{day}"]);
-    expect(problems.find((p: { operation: string }) => p.operation === "GET /v1/forecast/{day}").fields.map((f: { field: string }) => f.field)).toEqual(["priceSats"]);
+    expect(problems.find((p: { operation: string }) => p.operation === "GET /v1/forecast/{day}").fields.map((f: { field: string }) => f.field)).toEqual([
+      "priceSats",
+    ]);
     expect(res.body.error.message).toContain("GET /v1/bad path");
     expect(await endpoints()).toHaveLength(0);
   });
@@ -141,7 +178,11 @@ describe("POST /api/tenants/:tenantId/endpoints/import", () => {
   });
 
   it("rejects what is not an OpenAPI 3 document with 422, and needs authentication", async () => {
-    for (const body of [{ swagger: "2.0", paths: {} }, { openapi: "3.1.0", paths: {} }, { openapi: "3.0.3", paths: { "/x": { options: {} } } }]) {
+    for (const body of [
+      { swagger: "2.0", paths: {} },
+      { openapi: "3.1.0", paths: {} },
+      { openapi: "3.0.3", paths: { "/x": { options: {} } } },
+    ]) {
       expect((await post(body)).status).toBe(422);
     }
     expect((await call(importRoute, { method: "POST", path: `/tenants/${tenantId}/endpoints/import`, params: { tenantId }, body: doc })).status).toBe(401);

@@ -140,7 +140,15 @@ describe("POST /api/l402/settlement", () => {
     const { macaroon } = await challenge();
     const s = api.server();
     const ask = () =>
-      lookupChallengeSettlement({ prisma: s.db.prisma, store: s.store, appSecret: s.config.appSecret, wallets: s.wallets, macaroon, clientIp: "192.0.2.1", lookupsPerMinute: 2 });
+      lookupChallengeSettlement({
+        prisma: s.db.prisma,
+        store: s.store,
+        appSecret: s.config.appSecret,
+        wallets: s.wallets,
+        macaroon,
+        clientIp: "192.0.2.1",
+        lookupsPerMinute: 2,
+      });
     await ask();
     await ask();
     await expect(ask()).rejects.toMatchObject({ code: "rate_limited", details: { retryAfterSeconds: expect.any(Number) } });

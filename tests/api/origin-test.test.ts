@@ -57,7 +57,13 @@ describe("POST /api/tenants/:id/origin/test", () => {
     await origin.close();
     origin = await startTestOrigin();
     const { tenantId } = await tenantWithOrigin(url);
-    const result = await testOriginConnection({ prisma: api.test().db.prisma, appSecret: api.test().config.appSecret, tenantId, allowPrivate: true, timeoutMs: 5_000 });
+    const result = await testOriginConnection({
+      prisma: api.test().db.prisma,
+      appSecret: api.test().config.appSecret,
+      tenantId,
+      allowPrivate: true,
+      timeoutMs: 5_000,
+    });
     expect(result).toMatchObject({ ok: false, statusCode: null, latencyMs: null });
     expect(result.error).toMatch(/could not be reached/);
   });
@@ -72,7 +78,7 @@ describe("POST /api/tenants/:id/origin/test", () => {
   it("refuses private and reserved targets unless private origins are allowed, before any connection", async () => {
     origin.route("/", json(200, {}));
     const { tenantId } = await tenantWithOrigin(origin.url);
-    const { prisma, } = api.test().db;
+    const { prisma } = api.test().db;
     const appSecret = api.test().config.appSecret;
     await expect(testOriginConnection({ prisma, appSecret, tenantId, allowPrivate: false })).rejects.toMatchObject({
       code: "validation_failed",

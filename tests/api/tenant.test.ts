@@ -28,7 +28,13 @@ describe("/api/tenants/:tenantId", () => {
     try {
       const res = await patch({ name: "Acme Maps", description: "Routes", tags: ["Maps", "EU"], originUrl: "https://origin.example.com/api", listed: false });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ name: "Acme Maps", description: "Routes", tags: ["maps", "eu"], originUrl: "https://origin.example.com/api", listed: false });
+      expect(res.body).toMatchObject({
+        name: "Acme Maps",
+        description: "Routes",
+        tags: ["maps", "eu"],
+        originUrl: "https://origin.example.com/api",
+        listed: false,
+      });
       await expect.poll(() => messages).toContainEqual(JSON.stringify({ tenantId }));
     } finally {
       await unsubscribe();

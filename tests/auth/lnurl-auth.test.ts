@@ -90,7 +90,10 @@ describe("LNURL-auth challenges and signatures", () => {
     const r = BigInt(`0x${Buffer.from(low.slice(0, 32)).toString("hex")}`);
     const s = n - BigInt(`0x${Buffer.from(low.slice(32)).toString("hex")}`);
     const der = (x: bigint) => {
-      let hex = x.toString(16).padStart(64, "0").replace(/^(00)+/, "");
+      let hex = x
+        .toString(16)
+        .padStart(64, "0")
+        .replace(/^(00)+/, "");
       if (parseInt(hex.slice(0, 2), 16) >= 0x80) hex = `00${hex}`;
       return `02${(hex.length / 2).toString(16).padStart(2, "0")}${hex}`;
     };
@@ -129,7 +132,9 @@ describe("LNURL-auth challenges and signatures", () => {
     await expect(verifyLoginSignature({ prisma, k1, sig: await intruder.sign(k1), key: w.key })).rejects.toMatchObject({ code: "unauthorized" });
     expect((await prisma.lnurlAuthChallenge.findUniqueOrThrow({ where: { k1 } })).signedAt).toBeNull();
     expect(await prisma.user.count()).toBe(0);
-    await expect(verifyLoginSignature({ prisma, k1: "44".repeat(32), sig: await w.sign("44".repeat(32)), key: w.key })).rejects.toMatchObject({ code: "not_found" });
+    await expect(verifyLoginSignature({ prisma, k1: "44".repeat(32), sig: await w.sign("44".repeat(32)), key: w.key })).rejects.toMatchObject({
+      code: "not_found",
+    });
     const later = new Date(Date.now() + CHALLENGE_TTL_MS + 1000);
     await expect(verifyLoginSignature({ prisma, k1, sig: await w.sign(k1), key: w.key, now: later })).rejects.toMatchObject({ code: "not_found" });
   });

@@ -46,8 +46,7 @@ async function startSmtpServer() {
         } else if (verb === "DATA") {
           inData = true;
           socket.write("354 go\r\n");
-        }
-        else if (verb === "QUIT") socket.end("221 bye\r\n");
+        } else if (verb === "QUIT") socket.end("221 bye\r\n");
         else socket.write("250 ok\r\n");
       }
     });
@@ -83,7 +82,13 @@ describe("sign-in e-mails", () => {
     try {
       const { prisma } = api.test().db;
       const url = "https://hub.example.com/api/auth/callback/nodemailer?token=abc";
-      await deliverSignInMail({ config: { ...dev, siteUrl: "https://hub.example.com", smtpUrl: `smtp://127.0.0.1:${smtp.port}`, devMailbox: false }, prisma, log, to: "c@example.com", url });
+      await deliverSignInMail({
+        config: { ...dev, siteUrl: "https://hub.example.com", smtpUrl: `smtp://127.0.0.1:${smtp.port}`, devMailbox: false },
+        prisma,
+        log,
+        to: "c@example.com",
+        url,
+      });
       expect(smtp.messages).toHaveLength(1);
       expect(smtp.messages[0].to[0]).toContain("c@example.com");
       expect(smtp.messages[0].from).toContain("hub@example.com");

@@ -23,7 +23,10 @@ describe("draftToBody", () => {
       idleTimeoutSeconds: null,
       cacheTtlSeconds: 30,
     });
-    expect(draftToBody(blank({ streaming: true, maxStreamSeconds: "60", cacheTtlSeconds: "30" })).body).toMatchObject({ maxStreamSeconds: 60, cacheTtlSeconds: null });
+    expect(draftToBody(blank({ streaming: true, maxStreamSeconds: "60", cacheTtlSeconds: "30" })).body).toMatchObject({
+      maxStreamSeconds: 60,
+      cacheTtlSeconds: null,
+    });
   });
 
   it("names example fields that are not JSON objects", () => {
@@ -63,14 +66,20 @@ describe("validateDraft (the API's schema in the browser)", () => {
       pricingModel: "metered",
       priceSats: "5",
       unitCostSats: "10",
-      parameters: [{ ...newParameter(), name: "other", in: "path" }, { ...newParameter(), name: "bad name!" }],
+      parameters: [
+        { ...newParameter(), name: "other", in: "path" },
+        { ...newParameter(), name: "bad name!" },
+      ],
     });
     const { errors } = validateDraft(draft);
     expect(errors.unitCostSats).toBe("must not exceed priceSats: the deposit has to cover at least one unit");
     expect(errors["parameters.0.name"]).toMatch(/does not appear in path/);
     expect(errors["parameters.1.name"]).toBe("use letters, digits, _ . - [ ]");
     expect(validateDraft(blank({ pricingModel: "token_bucket", priceSats: "10" })).errors.tokenBudget).toBe("required by pricingModel token_bucket");
-    expect(validateDraft(blank({ path: "v1/x", priceSats: "abc", pricingModel: "per_request" })).errors).toMatchObject({ path: "must start with /", priceSats: expect.any(String) });
+    expect(validateDraft(blank({ path: "v1/x", priceSats: "abc", pricingModel: "per_request" })).errors).toMatchObject({
+      path: "must start with /",
+      priceSats: expect.any(String),
+    });
   });
 });
 
@@ -100,6 +109,10 @@ describe("draftFrom", () => {
   it("previews the price and the 402 body from the draft's valid numbers only", () => {
     const rule = draftPriceRule(blank({ pricingModel: "time_pass", priceSats: "100", durationMinutes: "-5" }));
     expect(rule).toEqual({ pricingModel: "time_pass", priceSats: 100, tokenBudget: null, durationMinutes: null, unitCostSats: null });
-    expect(previewChallengeBody(draftPriceRule(blank({ pricingModel: "time_pass", priceSats: "100", durationMinutes: "60" })))).toMatchObject({ amountSats: 100, model: "time_pass", durationMinutes: 60 });
+    expect(previewChallengeBody(draftPriceRule(blank({ pricingModel: "time_pass", priceSats: "100", durationMinutes: "60" })))).toMatchObject({
+      amountSats: 100,
+      model: "time_pass",
+      durationMinutes: 60,
+    });
   });
 });

@@ -12,7 +12,10 @@ describe("onboarding checklist", () => {
     const t = api.test();
     const { prisma } = t.db;
     const { tenantId } = await seedTenant(t);
-    const done = async () => onboardingSteps(await getOnboardingState({ prisma, tenantId })).filter((s) => s.done).map((s) => s.id);
+    const done = async () =>
+      onboardingSteps(await getOnboardingState({ prisma, tenantId }))
+        .filter((s) => s.done)
+        .map((s) => s.id);
     expect(await done()).toEqual([]);
     await prisma.tenant.update({ where: { id: tenantId }, data: { originUrl: "https://api.example.com" } });
     expect(await done()).toEqual(["origin"]);
@@ -29,6 +32,11 @@ describe("onboarding checklist", () => {
 
   it("keeps the steps in the order a provider takes them", () => {
     const steps = onboardingSteps({ originSet: false, walletConnected: true, hasActiveEndpoint: false, listed: false });
-    expect(steps.map((s) => [s.id, s.done])).toEqual([["origin", false], ["wallet", true], ["endpoint", false], ["listed", false]]);
+    expect(steps.map((s) => [s.id, s.done])).toEqual([
+      ["origin", false],
+      ["wallet", true],
+      ["endpoint", false],
+      ["listed", false],
+    ]);
   });
 });

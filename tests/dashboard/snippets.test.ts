@@ -26,7 +26,11 @@ function signedHeaders(hmacSecret: string, method: string, path: string, body: s
 }
 
 /** Runs the Python snippet's from_gateway on one request; true/false as Python says. */
-function pythonVerifies(code: string, env: Record<string, string>, request: { method: string; path: string; headers: Record<string, unknown>; body: string }): boolean {
+function pythonVerifies(
+  code: string,
+  env: Record<string, string>,
+  request: { method: string; path: string; headers: Record<string, unknown>; body: string },
+): boolean {
   const harness = `${code}
 
 import json, sys

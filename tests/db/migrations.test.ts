@@ -65,7 +65,9 @@ describe("migrations", () => {
       );
       expect(columns).toEqual([]);
       // 23:30 UTC is the next day in Tokyo; a health sample's day is still its UTC day.
-      await db.sql.exec(`INSERT INTO "HealthSample" ("id", "tenantId", "endpointId", "ok", "checkedAt") VALUES ('h1', 't1', 'e1', true, '2026-11-20T23:30:00Z')`);
+      await db.sql.exec(
+        `INSERT INTO "HealthSample" ("id", "tenantId", "endpointId", "ok", "checkedAt") VALUES ('h1', 't1', 'e1', true, '2026-11-20T23:30:00Z')`,
+      );
       const [day] = await db.sql.query(`SELECT to_char("day", 'YYYY-MM-DD') AS "day" FROM "EndpointHealthDay"`);
       expect(day.day).toBe("2026-11-20");
     } finally {

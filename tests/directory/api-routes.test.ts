@@ -116,7 +116,12 @@ describe("GET /api/directory/:slug", () => {
     const res = await getJson(getDetail, "/api/directory/weather", { slug: "weather" });
     expect(res.status).toBe(200);
     expect(directoryDetailSchema.parse(res.body)).toEqual(res.body);
-    expect(res.body).toMatchObject({ slug: "weather", isExternal: false, walletPubkey: "02" + "ab".repeat(32), gatewayDomain: gatewayUrlFor(api.test().config, "weather") });
+    expect(res.body).toMatchObject({
+      slug: "weather",
+      isExternal: false,
+      walletPubkey: "02" + "ab".repeat(32),
+      gatewayDomain: gatewayUrlFor(api.test().config, "weather"),
+    });
     expect(res.body.endpoints[0].parameters).toEqual([{ name: "city", in: "query", required: true, type: "string", description: "City name" }]);
   });
 
@@ -214,7 +219,8 @@ describe("GET /api/directory/feed.json", () => {
       expect(typeof item.id).toBe("string");
       expect(typeof item.content_text === "string" || typeof item.content_html === "string").toBe(true);
       expect(new Date(item.date_published).toISOString()).toBe(item.date_published);
-      for (const key of Object.keys(item)) expect(["id", "url", "title", "content_text", "summary", "date_published", "date_modified", "tags", "_hub"]).toContain(key);
+      for (const key of Object.keys(item))
+        expect(["id", "url", "title", "content_text", "summary", "date_published", "date_modified", "tags", "_hub"]).toContain(key);
     }
     expect(feed.items.map((i: { _hub: { slug: string } }) => i._hub.slug)).toEqual(["weather", "market"]);
     expect(feed.items[0]._hub).toEqual({
@@ -262,7 +268,7 @@ describe("GET /api/badge/:slug.svg", () => {
     expect(missing.status).toBe(404);
     expect(svgOf(missing)).toContain("<title>L402: not listed</title>");
     expect((await get(getBadge, "/api/badge/weather", { slug: "weather" })).status).toBe(404);
-    expect(svgOf(await get(getBadge, "/api/badge/weather.svg?style=for-the-badge", { slug: "weather.svg" }))).toContain("role=\"img\"");
+    expect(svgOf(await get(getBadge, "/api/badge/weather.svg?style=for-the-badge", { slug: "weather.svg" }))).toContain('role="img"');
     const bad = await getJson(getBadge, "/api/badge/weather.svg?style=round", { slug: "weather.svg" });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain("style");
@@ -320,7 +326,10 @@ describe("llms.txt and llms-full.txt", () => {
     const sections = res.text.split(/\n(?=## )/).slice(1);
     expect(sections.map((s) => s.split("\n")[0])).toEqual(["## APIs", "## Directory API", "## Docs", "## Optional"]);
     for (const section of sections) {
-      const items = section.split("\n").slice(1).filter((l) => l.trim() !== "");
+      const items = section
+        .split("\n")
+        .slice(1)
+        .filter((l) => l.trim() !== "");
       expect(items.length).toBeGreaterThan(0);
       for (const item of items) expect(item).toMatch(/^- \[[^\]]+\]\((https?:\/\/[^)\s]+)\)(: .+)?$/);
     }

@@ -13,10 +13,16 @@ describe("concurrent endpoint writes", () => {
     const { tenantId } = await createTenant(prisma, t().config.appSecret, { slug: "busy", name: "Busy", ownerEmail: "busy@example.com" });
     await prisma.wallet.create({ data: { tenantId, type: "dev", credentialsEnc: "sealed", nodePubkey: "02" + "ab".repeat(32) } });
     const created = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => prisma.endpoint.create({ data: { tenantId, method: "GET", path: `/v1/e${i}`, pricingModel: "per_request", priceSats: 1 } })),
+      Array.from({ length: 12 }, (_, i) =>
+        prisma.endpoint.create({ data: { tenantId, method: "GET", path: `/v1/e${i}`, pricingModel: "per_request", priceSats: 1 } }),
+      ),
     );
     expect((await prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } })).directoryListed).toBe(true);
-    await Promise.all(created.map((e, i) => (i % 2 ? prisma.endpoint.update({ where: { id: e.id }, data: { isActive: false } }) : prisma.endpoint.delete({ where: { id: e.id } }))));
+    await Promise.all(
+      created.map((e, i) =>
+        i % 2 ? prisma.endpoint.update({ where: { id: e.id }, data: { isActive: false } }) : prisma.endpoint.delete({ where: { id: e.id } }),
+      ),
+    );
     expect(await prisma.endpoint.count({ where: { tenantId } })).toBe(6);
     expect((await prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } })).directoryListed).toBe(false);
   });

@@ -24,12 +24,7 @@ describe("getDirectoryEntry", () => {
           title: "Fortune of the day",
           pricingModel: "per_request",
           priceSats: 1,
-          parameters: [
-            { name: "lang", in: "query", required: false, type: "string", description: "Language code" },
-            { name: "" },
-            "garbage",
-            { name: "seed" },
-          ],
+          parameters: [{ name: "lang", in: "query", required: false, type: "string", description: "Language code" }, { name: "" }, "garbage", { name: "seed" }],
         },
         { path: "/v1/ping", title: "Ping" },
       ],

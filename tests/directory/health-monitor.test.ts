@@ -18,7 +18,15 @@ const ctx = useTestContext();
 let dispatcher: Agent;
 
 /** An origin whose answer the test flips; it records every request and how many ran at once. */
-type FlipOrigin = { url: string; status: number; hang: boolean; requests: http.IncomingMessage[]; maxConcurrent: number; release(): void; close(): Promise<void> };
+type FlipOrigin = {
+  url: string;
+  status: number;
+  hang: boolean;
+  requests: http.IncomingMessage[];
+  maxConcurrent: number;
+  release(): void;
+  close(): Promise<void>;
+};
 async function startFlipOrigin(): Promise<FlipOrigin> {
   let active = 0;
   let waiting: (() => void)[] = [];
@@ -69,7 +77,15 @@ beforeEach(async () => {
 let clock = new Date("2026-03-10T12:00:00Z");
 const tick = () => (clock = new Date(clock.getTime() + 5 * 60_000));
 const monitor = (options: Partial<ConstructorParameters<typeof HealthMonitor>[0]> = {}) =>
-  new HealthMonitor({ prisma: ctx().db.prisma, dispatcher, appSecret: ctx().config.appSecret, log: createLogger("silent"), now: () => clock, timeoutMs: 2_000, ...options });
+  new HealthMonitor({
+    prisma: ctx().db.prisma,
+    dispatcher,
+    appSecret: ctx().config.appSecret,
+    log: createLogger("silent"),
+    now: () => clock,
+    timeoutMs: 2_000,
+    ...options,
+  });
 
 async function api(slug: string, endpoints: number) {
   const { tenantId } = await tenantFactory(ctx().db.prisma, ctx().config.appSecret, { slug, originUrl: origin.url });
@@ -115,7 +131,12 @@ describe("health monitor", () => {
 
     const samples = await ctx().db.prisma.healthSample.findMany({ where: { tenantId }, orderBy: { checkedAt: "asc" } });
     expect(samples.map((s) => s.ok)).toEqual([true, false, false, true]);
-    expect(samples.map((s) => s.checkedAt.toISOString())).toEqual(["2026-03-10T12:00:00.000Z", "2026-03-10T12:05:00.000Z", "2026-03-10T12:10:00.000Z", "2026-03-10T12:15:00.000Z"]);
+    expect(samples.map((s) => s.checkedAt.toISOString())).toEqual([
+      "2026-03-10T12:00:00.000Z",
+      "2026-03-10T12:05:00.000Z",
+      "2026-03-10T12:10:00.000Z",
+      "2026-03-10T12:15:00.000Z",
+    ]);
     const quality = (await loadQuality({ prisma: ctx().db.prisma, tenantIds: [tenantId], now: clock })).get(tenantId)!;
     expect(quality).toMatchObject({ isHealthy: true, uptimePercentage: 50 });
     expect(quality.avgResponseTimeMs).not.toBeNull();
@@ -179,12 +200,24 @@ describe("health monitor", () => {
 
 describe("probeRequest", () => {
   it("fills path parameters, adds the example query and sends a JSON body for POST", () => {
-    expect(probeRequest({ endpointId: "e", method: "POST", path: "/v1/{a}/{b}", exampleRequest: { path: { a: "x y" }, query: { n: 1, tag: ["p", "q"] }, body: { k: true } } })).toEqual({
+    expect(
+      probeRequest({
+        endpointId: "e",
+        method: "POST",
+        path: "/v1/{a}/{b}",
+        exampleRequest: { path: { a: "x y" }, query: { n: 1, tag: ["p", "q"] }, body: { k: true } },
+      }),
+    ).toEqual({
       path: "/v1/x%20y/probe",
       search: "?n=1&tag=p&tag=q",
       body: Buffer.from('{"k":true}'),
       headers: { "content-type": "application/json" },
     });
-    expect(probeRequest({ endpointId: "e", method: "GET", path: "/v1/x", exampleRequest: { body: { ignored: 1 } } })).toEqual({ path: "/v1/x", search: "", body: null, headers: {} });
+    expect(probeRequest({ endpointId: "e", method: "GET", path: "/v1/x", exampleRequest: { body: { ignored: 1 } } })).toEqual({
+      path: "/v1/x",
+      search: "",
+      body: null,
+      headers: {},
+    });
   });
 });

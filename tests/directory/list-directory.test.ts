@@ -47,9 +47,7 @@ describe("listDirectory shape", () => {
     expect(result).toMatchObject({ total: 1, hasMore: false, tags: ["geo", "weather"] });
 
     const [entry] = result.entries;
-    expect(Object.keys(entry).sort()).toEqual(
-      ["description", "endpointCount", "endpoints", "gatewayDomain", "name", "quality", "slug", "tags"].sort(),
-    );
+    expect(Object.keys(entry).sort()).toEqual(["description", "endpointCount", "endpoints", "gatewayDomain", "name", "quality", "slug", "tags"].sort());
     expect(entry).toMatchObject({
       slug: "weather",
       name: "Weather Now",
@@ -65,8 +63,19 @@ describe("listDirectory shape", () => {
     const byPath = Object.fromEntries(entry.endpoints.map((e) => [e.path, e]));
     expect(Object.keys(byPath["/v1/current"]).sort()).toEqual(
       [
-        "path", "method", "title", "description", "docsUrl", "pricingModel", "priceSats", "tokenBudget",
-        "durationMinutes", "unitCostSats", "freeTryEnabled", "exampleRequest", "exampleResponse",
+        "path",
+        "method",
+        "title",
+        "description",
+        "docsUrl",
+        "pricingModel",
+        "priceSats",
+        "tokenBudget",
+        "durationMinutes",
+        "unitCostSats",
+        "freeTryEnabled",
+        "exampleRequest",
+        "exampleResponse",
       ].sort(),
     );
     expect(byPath["/v1/current"]).toEqual({
@@ -184,7 +193,10 @@ describe("listDirectory search", () => {
       name: "Market Intel",
       description: "Bitcoin candles and order-book depth.",
       tags: ["bitcoin", "finance"],
-      endpoints: [{ path: "/v1/candles", pricingModel: "per_request", priceSats: 2 }, { path: "/v1/hidden-orderbook", isActive: false }],
+      endpoints: [
+        { path: "/v1/candles", pricingModel: "per_request", priceSats: 2 },
+        { path: "/v1/hidden-orderbook", isActive: false },
+      ],
     });
     await api({ slug: "weather", name: "Weather", description: "100% sunshine, guaranteed.", tags: ["geo"] });
   });

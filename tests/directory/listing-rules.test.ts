@@ -17,12 +17,7 @@ async function visibleEverywhere(slug: string): Promise<boolean[]> {
   const detail = await getDirectoryEntry({ prisma, config: ctx().config, slug });
   const tags = await listDirectoryTags({ prisma });
   const slugs = await listDirectorySlugs({ prisma });
-  return [
-    list.entries.some((e) => e.slug === slug),
-    detail !== null,
-    tags.some((t) => t.tag === `tag-${slug}`),
-    slugs.some((s) => s.slug === slug),
-  ];
+  return [list.entries.some((e) => e.slug === slug), detail !== null, tags.some((t) => t.tag === `tag-${slug}`), slugs.some((s) => s.slug === slug)];
 }
 
 describe("directory listing rules", () => {

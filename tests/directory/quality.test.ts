@@ -15,10 +15,7 @@ const daysAgo = (d: number) => minutesAgo(d * 24 * 60);
 async function twoEndpointApi(slug = "q"): Promise<string> {
   return createApi(ctx().db.prisma, ctx().config.appSecret, {
     slug,
-    endpoints: [
-      { path: "/a", pricingModel: "per_request", priceSats: 1 },
-      { path: "/b" },
-    ],
+    endpoints: [{ path: "/a", pricingModel: "per_request", priceSats: 1 }, { path: "/b" }],
   });
 }
 
@@ -93,9 +90,17 @@ describe("directory quality", () => {
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 60; i++) {
       const ok = next() > 0.2;
-      await addSample(ctx().db.prisma, { tenantId: id, path: next() > 0.5 ? "/a" : "/b", ok, latencyMs: next() > 0.1 ? Math.floor(next() * 500) : null, checkedAt: minutesAgo(Math.floor(next() * 9 * 24 * 60)) });
+      await addSample(ctx().db.prisma, {
+        tenantId: id,
+        path: next() > 0.5 ? "/a" : "/b",
+        ok,
+        latencyMs: next() > 0.1 ? Math.floor(next() * 500) : null,
+        checkedAt: minutesAgo(Math.floor(next() * 9 * 24 * 60)),
+      });
     }
-    const recount = await ctx().db.prisma.$queryRaw<{ endpointId: string; day: Date; total: number; ok: number; latencySum: number; latencyCount: number; lastOk: boolean }[]>`
+    const recount = await ctx().db.prisma.$queryRaw<
+      { endpointId: string; day: Date; total: number; ok: number; latencySum: number; latencyCount: number; lastOk: boolean }[]
+    >`
       SELECT "endpointId", CAST("checkedAt" AS date) AS "day", count(*)::int AS "total", (count(*) FILTER (WHERE "ok"))::int AS "ok",
         COALESCE(sum("latencyMs") FILTER (WHERE "ok" AND "latencyMs" IS NOT NULL), 0)::int AS "latencySum",
         (count(*) FILTER (WHERE "ok" AND "latencyMs" IS NOT NULL))::int AS "latencyCount",

@@ -9,19 +9,33 @@ import { createApi } from "./fixtures.ts";
 const ctx = useTestContext();
 
 const api = (fixture: Parameters<typeof createApi>[2]) => createApi(ctx().db.prisma, ctx().config.appSecret, fixture);
-const slugsFor = async (search: string) => (await listDirectory({ prisma: ctx().db.prisma, config: ctx().config, page: 1, limit: 50, sort: "relevance", search })).entries.map((e) => e.slug);
+const slugsFor = async (search: string) =>
+  (await listDirectory({ prisma: ctx().db.prisma, config: ctx().config, page: 1, limit: 50, sort: "relevance", search })).entries.map((e) => e.slug);
 
 describe("search relevance", () => {
   beforeEach(async () => {
-    await api({ slug: "routing", name: "Route Planner", description: "Routing over a real road network.", tags: ["maps"], endpoints: [{ path: "/v1/isochrone" }] });
-    await api({ slug: "market-intel", name: "Market Intel", description: "Bitcoin candles and order books.", tags: ["bitcoin"], endpoints: [{ path: "/v1/candles" }] });
+    await api({
+      slug: "routing",
+      name: "Route Planner",
+      description: "Routing over a real road network.",
+      tags: ["maps"],
+      endpoints: [{ path: "/v1/isochrone" }],
+    });
+    await api({
+      slug: "market-intel",
+      name: "Market Intel",
+      description: "Bitcoin candles and order books.",
+      tags: ["bitcoin"],
+      endpoints: [{ path: "/v1/candles" }],
+    });
     await api({ slug: "atlas", name: "Atlas", description: "Place names.", tags: ["routes"], endpoints: [{ path: "/v1/places" }] });
     await api({ slug: "fleet", name: "Fleet Tracker", description: "Vehicles and their routes in real time.", endpoints: [{ path: "/v1/vehicles" }] });
     await api({ slug: "paths", name: "Paths", description: "Geometry helpers.", endpoints: [{ path: "/v1/route/simplify" }] });
   });
 
   it("reports the same total on every page of a search, past the last one included", async () => {
-    const page = (n: number, limit: number) => listDirectory({ prisma: ctx().db.prisma, config: ctx().config, page: n, limit, sort: "relevance", search: "route" });
+    const page = (n: number, limit: number) =>
+      listDirectory({ prisma: ctx().db.prisma, config: ctx().config, page: n, limit, sort: "relevance", search: "route" });
     const all = await page(1, 50);
     expect(all.total).toBe(all.entries.length);
     expect(all.total).toBeGreaterThan(2);

@@ -118,7 +118,10 @@ function concat(...parts: Uint8Array[]): Uint8Array {
 export function textMutationsOf(samples: string[], tokens: string[] = []): fc.Arbitrary<string> {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
-  return mutationsOf(samples.map((s) => encoder.encode(s)), tokens).map((bytes) => decoder.decode(bytes));
+  return mutationsOf(
+    samples.map((s) => encoder.encode(s)),
+    tokens,
+  ).map((bytes) => decoder.decode(bytes));
 }
 
 /** Grammar-shaped text: 0-40 words drawn from `tokens`, mixed with arbitrary (also unicode) strings. */

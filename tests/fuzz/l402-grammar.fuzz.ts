@@ -36,13 +36,40 @@ const STANDARD_BASE64_PADDED = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Z
 
 /** Words of the credential grammar, and pieces of real credentials. */
 const credentialTokens = [
-  "L402 ", "LSAT ", "Bearer ", "Basic ", "l402 ", " ", "\t", ":", ",", ", ", "=", "==", "-", "_", "+", "/",
-  samples[0].macaroon, samples[0].preimage, samples[1].macaroon.slice(0, 40), "a".repeat(64), "\u0000", "é", "𝕃",
+  "L402 ",
+  "LSAT ",
+  "Bearer ",
+  "Basic ",
+  "l402 ",
+  " ",
+  "\t",
+  ":",
+  ",",
+  ", ",
+  "=",
+  "==",
+  "-",
+  "_",
+  "+",
+  "/",
+  samples[0].macaroon,
+  samples[0].preimage,
+  samples[1].macaroon.slice(0, 40),
+  "a".repeat(64),
+  "\u0000",
+  "é",
+  "𝕃",
 ];
 
 const authorizationInput = fc.oneof(
   fc.array(tokenSoup(credentialTokens), { maxLength: 4 }),
-  fc.array(textMutationsOf(samples.flatMap((s) => [credentialHeaderValue(s.macaroon, s.preimage), credentialHeaderValue(s.macaroon, s.preimage, "LSAT")]), credentialTokens), { minLength: 1, maxLength: 3 }),
+  fc.array(
+    textMutationsOf(
+      samples.flatMap((s) => [credentialHeaderValue(s.macaroon, s.preimage), credentialHeaderValue(s.macaroon, s.preimage, "LSAT")]),
+      credentialTokens,
+    ),
+    { minLength: 1, maxLength: 3 },
+  ),
 );
 
 describe("Authorization grammar", () => {
@@ -73,14 +100,18 @@ const challengeTokens = ["L402 ", "LSAT ", "macaroon=", "invoice=", "token=", '"
 const [l402Line, lsatLine] = challengeHeaderValues(samples[0].macaroon, invoice);
 
 describe("WWW-Authenticate grammar", () => {
-  fuzzTarget("parseChallenge", fc.oneof(tokenSoup(challengeTokens), textMutationsOf([l402Line, lsatLine, `${lsatLine}, ${l402Line}`], challengeTokens)), (header) => {
-    const parsed = parseChallenge(header);
-    if (parsed === null) return;
-    for (const value of [parsed.macaroon, parsed.invoice]) {
-      expect(value.length).toBeGreaterThan(0);
-      expect(value).not.toMatch(/["]/);
-    }
-  });
+  fuzzTarget(
+    "parseChallenge",
+    fc.oneof(tokenSoup(challengeTokens), textMutationsOf([l402Line, lsatLine, `${lsatLine}, ${l402Line}`], challengeTokens)),
+    (header) => {
+      const parsed = parseChallenge(header);
+      if (parsed === null) return;
+      for (const value of [parsed.macaroon, parsed.invoice]) {
+        expect(value.length).toBeGreaterThan(0);
+        expect(value).not.toMatch(/["]/);
+      }
+    },
+  );
 
   fuzzTarget(
     "parseChallenge reads both lines in any order and joining",
@@ -126,41 +157,78 @@ describe("macaroon V2", () => {
     expect({
       identifier: ours.identifier.toString("hex"),
       // The package keeps a caveat's location only on third-party caveats (those with a vid).
-      caveats: ours.caveats.map((c) => ({ identifier: c.identifier.toString("hex"), location: (c.vid && c.location) || undefined, vid: c.vid?.toString("hex") })),
+      caveats: ours.caveats.map((c) => ({
+        identifier: c.identifier.toString("hex"),
+        location: (c.vid && c.location) || undefined,
+        vid: c.vid?.toString("hex"),
+      })),
       signature: ours.signature.toString("hex"),
     }).toEqual(packageRead(bytes));
   });
 
-  fuzzTarget("verifyL402 accepts no mutated token", fc.tuple(fc.nat({ max: samples.length - 1 }), mutationsOf(macaroonBytes), fc.boolean()), ([index, bytes, urlSafe]) => {
-    const sample = samples[index];
-    const text = Buffer.from(bytes).toString(urlSafe ? "base64url" : "base64");
-    const result = verifyL402({ appSecret: APP_SECRET, macaroon: text, preimage: sample.preimage, now: NOW });
-    paymentHashFromMacaroon(text);
-    // Locations are hints outside the HMAC chain (libmacaroons); everything signed must be unchanged.
-    if (result.ok) expect(signedParts(Buffer.from(bytes))).toEqual(signedParts(Buffer.from(sample.macaroon, "base64")));
-  });
+  fuzzTarget(
+    "verifyL402 accepts no mutated token",
+    fc.tuple(fc.nat({ max: samples.length - 1 }), mutationsOf(macaroonBytes), fc.boolean()),
+    ([index, bytes, urlSafe]) => {
+      const sample = samples[index];
+      const text = Buffer.from(bytes).toString(urlSafe ? "base64url" : "base64");
+      const result = verifyL402({ appSecret: APP_SECRET, macaroon: text, preimage: sample.preimage, now: NOW });
+      paymentHashFromMacaroon(text);
+      // Locations are hints outside the HMAC chain (libmacaroons); everything signed must be unchanged.
+      if (result.ok) expect(signedParts(Buffer.from(bytes))).toEqual(signedParts(Buffer.from(sample.macaroon, "base64")));
+    },
+  );
 
   fuzzTarget("verifyL402 on arbitrary text", fc.tuple(fc.string({ maxLength: 700, unit: "binary" }), fc.string({ maxLength: 80 })), ([macaroon, preimage]) => {
     expect(verifyL402({ appSecret: APP_SECRET, macaroon, preimage, now: NOW }).ok).toBe(false);
   });
 });
 
-const pathTokens = ["/", "//", ".", "..", "%2e", "%2E", "%2f", "%5c", "%00", "%25", "%7e", "%74", ";", "#", "?", "\\", "v1", "entity", "top", "é", "%C3%A9", "%", "%ZZ", "~"];
+const pathTokens = [
+  "/",
+  "//",
+  ".",
+  "..",
+  "%2e",
+  "%2E",
+  "%2f",
+  "%5c",
+  "%00",
+  "%25",
+  "%7e",
+  "%74",
+  ";",
+  "#",
+  "?",
+  "\\",
+  "v1",
+  "entity",
+  "top",
+  "é",
+  "%C3%A9",
+  "%",
+  "%ZZ",
+  "~",
+];
 
 describe("canonical request paths", () => {
-  fuzzTarget("canonicalRequestPath is idempotent and never lets a delimiter through", tokenSoup(pathTokens).map((s) => `/${s}`), (raw) => {
-    const result = canonicalRequestPath(raw);
-    if ("problem" in result) {
-      expect(result.problem.length).toBeGreaterThan(0);
-      return;
-    }
-    const { path } = result;
-    expect(path.startsWith("/")).toBe(true);
-    // One spelling: the canonical form of a canonical path is itself.
-    expect(canonicalRequestPath(path)).toEqual({ path });
-    for (const segment of path.split("/").slice(1)) expect([".", ".."]).not.toContain(decodeURIComponent(segment));
-    expect(path).not.toMatch(/[;#\\?]|\/\/|%2F|%5C|%00|%2E/i);
-  });
+  fuzzTarget(
+    "canonicalRequestPath is idempotent and never lets a delimiter through",
+    tokenSoup(pathTokens).map((s) => `/${s}`),
+    (raw) => {
+      const result = canonicalRequestPath(raw);
+      if ("problem" in result) {
+        expect(result.problem.length).toBeGreaterThan(0);
+        return;
+      }
+      const { path } = result;
+      expect(path.startsWith("/")).toBe(true);
+      // One spelling: the canonical form of a canonical path is itself.
+      expect(canonicalRequestPath(path)).toEqual({ path });
+      for (const segment of path.split("/").slice(1)) expect([".", ".."]).not.toContain(decodeURIComponent(segment));
+      expect(path).not.toMatch(/[;#\\?]|\/\/|%2F|%5C|%00|%2E/i);
+    },
+  );
 
   fuzzTarget("path_prefix covers exactly its canonical subtree", fc.tuple(tokenSoup(pathTokens), tokenSoup(pathTokens)), ([a, b]) => {
     const prefix = normalizePathPrefix(`/${a}`);

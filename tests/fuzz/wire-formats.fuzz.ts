@@ -21,22 +21,31 @@ const invoices = [1_000n, 21_000n, 1_500n, 123_456_789n, 100_000_000_000n].map(
 const hrpTokens = ["ln", "bc", "tb", "tbs", "bcrt", "sb", "1", "0", "9", "m", "u", "n", "p", "lightning:", "LN", " ", "99999999999999999999"];
 
 describe("bolt11 amounts", () => {
-  fuzzTarget("decodeBolt11Amount against the bolt11 package", fc.oneof(textMutationsOf(invoices, hrpTokens), tokenSoup([...hrpTokens, invoices[0].slice(10, 40)])), (text) => {
-    let ours: ReturnType<typeof decodeBolt11Amount> | null = null;
-    try {
-      ours = decodeBolt11Amount(text);
-    } catch (err) {
-      expect(err).toBeInstanceOf(TypeError);
-    }
-    let theirs: ReturnType<typeof bolt11.decode> | null = null;
-    try {
-      theirs = bolt11.decode(text.trim().toLowerCase().replace(/^lightning:/, ""));
-    } catch {
-      // Refused by the reference: nothing to compare.
-    }
-    if (ours && theirs) expect(ours.amountMsat).toBe(theirs.millisatoshis ? BigInt(theirs.millisatoshis) : null);
-    if (ours?.amountSats != null) expect(Number.isSafeInteger(ours.amountSats) && ours.amountSats >= 0).toBe(true);
-  });
+  fuzzTarget(
+    "decodeBolt11Amount against the bolt11 package",
+    fc.oneof(textMutationsOf(invoices, hrpTokens), tokenSoup([...hrpTokens, invoices[0].slice(10, 40)])),
+    (text) => {
+      let ours: ReturnType<typeof decodeBolt11Amount> | null = null;
+      try {
+        ours = decodeBolt11Amount(text);
+      } catch (err) {
+        expect(err).toBeInstanceOf(TypeError);
+      }
+      let theirs: ReturnType<typeof bolt11.decode> | null = null;
+      try {
+        theirs = bolt11.decode(
+          text
+            .trim()
+            .toLowerCase()
+            .replace(/^lightning:/, ""),
+        );
+      } catch {
+        // Refused by the reference: nothing to compare.
+      }
+      if (ours && theirs) expect(ours.amountMsat).toBe(theirs.millisatoshis ? BigInt(theirs.millisatoshis) : null);
+      if (ours?.amountSats != null) expect(Number.isSafeInteger(ours.amountSats) && ours.amountSats >= 0).toBe(true);
+    },
+  );
 
   fuzzTarget("decodeWalletInvoice fails only with WalletError", textMutationsOf(invoices, hrpTokens), (text) => {
     try {
@@ -49,13 +58,19 @@ describe("bolt11 amounts", () => {
 });
 
 const encoder = new TextEncoder();
-const sseSamples = ["data: {\"price\":1}\n\n", "event: tick\ndata: a\ndata: b\n\n", ": comment\n\nid: 7\r\ndata: x\r\n\r\n", "retry: 1000\n\n"];
+const sseSamples = ['data: {"price":1}\n\n', "event: tick\ndata: a\ndata: b\n\n", ": comment\n\nid: 7\r\ndata: x\r\n\r\n", "retry: 1000\n\n"];
 const sseTokens = ["data:", "data: x", "event: tick", ":", ": note", "\n", "\r\n", "\n\n", "id: 7", " ", "é", "\u0000"];
 
 describe("SSE framing", () => {
   fuzzTarget(
     "SseFrameTracker against the byte-by-byte reading",
-    fc.tuple(mutationsOf(sseSamples.map((s) => encoder.encode(s)), sseTokens), fc.array(fc.nat(), { maxLength: 12 })),
+    fc.tuple(
+      mutationsOf(
+        sseSamples.map((s) => encoder.encode(s)),
+        sseTokens,
+      ),
+      fc.array(fc.nat(), { maxLength: 12 }),
+    ),
     ([bytes, cuts]) => {
       const tracker = new SseFrameTracker();
       for (const chunk of chunked(bytes, cuts)) tracker.feed(chunk);
@@ -94,7 +109,27 @@ describe("JSON request bodies", () => {
   useApiContext();
   const schema = z.object({ name: z.string().max(200), tags: z.array(z.string()).max(10).optional() }).strict();
   const route = withErrors(async ({ body }) => Response.json({ ok: true, name: body.name }), { body: schema });
-  const jsonTokens = ["{", "}", "[", "]", '"name"', '"tags"', ":", ",", '"x"', "1e999", "-0", "null", "true", '"__proto__"', '"\\u0000"', '"\\ud800"', "é", "\u0000", " "];
+  const jsonTokens = [
+    "{",
+    "}",
+    "[",
+    "]",
+    '"name"',
+    '"tags"',
+    ":",
+    ",",
+    '"x"',
+    "1e999",
+    "-0",
+    "null",
+    "true",
+    '"__proto__"',
+    '"\\u0000"',
+    '"\\ud800"',
+    "é",
+    "\u0000",
+    " ",
+  ];
   const bodies = fc.oneof(
     textMutationsOf(['{"name":"acme"}', '{"name":"a","tags":["x","y"]}', "{}", "[]"], jsonTokens),
     tokenSoup(jsonTokens),

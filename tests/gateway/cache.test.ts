@@ -21,15 +21,15 @@ const t = useGatewayTest({
   gateways: 2,
   gatewayOptions: { clock: clock.now },
   routes: (origin) => {
-  for (const path of ["/v1/free", "/v1/paid", "/v1/bucket", "/v1/kb", "/v1/post", ...Object.keys(extraHeaders)]) {
-    origin.route(path, (req, res) => {
-      const query = new URL(req.url, "http://o").searchParams;
-      const hits = origin.received.filter((r) => r.url.split("?")[0] === path).length;
-      const status = Number(query.get("status") ?? 200);
-      const body = path === "/v1/kb" ? "k".repeat(2048) : JSON.stringify({ path, hits, q: query.get("q") });
-      res.writeHead(status, { "content-type": "application/json", "cache-control": "public, max-age=60", ...extraHeaders[path] }).end(body);
-    });
-  }
+    for (const path of ["/v1/free", "/v1/paid", "/v1/bucket", "/v1/kb", "/v1/post", ...Object.keys(extraHeaders)]) {
+      origin.route(path, (req, res) => {
+        const query = new URL(req.url, "http://o").searchParams;
+        const hits = origin.received.filter((r) => r.url.split("?")[0] === path).length;
+        const status = Number(query.get("status") ?? 200);
+        const body = path === "/v1/kb" ? "k".repeat(2048) : JSON.stringify({ path, hits, q: query.get("q") });
+        res.writeHead(status, { "content-type": "application/json", "cache-control": "public, max-age=60", ...extraHeaders[path] }).end(body);
+      });
+    }
   },
 });
 

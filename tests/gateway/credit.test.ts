@@ -135,7 +135,10 @@ describe("prepaid credit", () => {
     expect([session.status, header(session, "x-hub-payment"), header(session, "x-hub-payment-code")]).toEqual([402, "not_charged", "payment_failed"]);
     expect(session.json).toMatchObject({ amountSats: 10, model: "token_bucket", tokenBudget: 5 });
     // Each challenge sells that endpoint, at that provider.
-    const sold = await t.ctx.db.prisma.invoice.findMany({ where: { paymentHash: { in: [elsewhere.json.paymentHash, session.json.paymentHash] } }, include: { endpoint: true } });
+    const sold = await t.ctx.db.prisma.invoice.findMany({
+      where: { paymentHash: { in: [elsewhere.json.paymentHash, session.json.paymentHash] } },
+      include: { endpoint: true },
+    });
     expect(sold.map((i) => [i.tenantId === tenantId, i.endpoint?.path, i.purpose]).sort()).toEqual([
       [false, "/v1/a", "per_request"],
       [true, "/v1/bucket", "session"],

@@ -57,7 +57,10 @@ describe("the deployed client's header names", () => {
     const invalid = await call(`${base}/v1/a`, { "x-bolthub-credit": "2" });
     expect([invalid.status, invalid.json.error.message]).toEqual([400, expect.stringMatching(/^X-Bolthub-Credit must be at least 3 sats/)]);
     const session = await call(`${base}/v1/bucket`, { "x-bolthub-credit": "100" });
-    expect([session.status, session.json.error.message]).toEqual([400, expect.stringMatching(/^X-Bolthub-Credit buys prepaid credit for per_request endpoints/)]);
+    expect([session.status, session.json.error.message]).toEqual([
+      400,
+      expect.stringMatching(/^X-Bolthub-Credit buys prepaid credit for per_request endpoints/),
+    ]);
     expect(await t.ctx.db.prisma.invoice.count()).toBe(1);
   });
 

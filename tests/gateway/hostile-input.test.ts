@@ -11,7 +11,14 @@ import { json } from "@/tests/helpers/origin.ts";
 
 const t = useGatewayTest({
   gatewayOptions: {
-    rateLimits: { endpointPerMinute: 1e6, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1, challengesPerMinute: 1e6 },
+    rateLimits: {
+      endpointPerMinute: 1e6,
+      globalPerMinute: 1e6,
+      credentialedPerMinute: 1e6,
+      forgeriesBeforeDemotion: 1e6,
+      demotionMs: 1,
+      challengesPerMinute: 1e6,
+    },
     limits: { bodyReadTimeoutMs: 500 },
   },
   resetEachTest: false,
@@ -39,16 +46,22 @@ describe("fuzzed credentials", () => {
     const base64ish = fc.string({ unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_".split("")), maxLength: 400 });
     const credential = fc.oneof(
       fc.string({ maxLength: 300 }),
-      fc.tuple(fc.constantFrom("L402", "LSAT", "l402", "Bearer", "Basic"), base64ish, fc.stringMatching(/^[0-9a-fA-F]{0,70}$/)).map(
-        ([scheme, mac, pre]) => `${scheme} ${mac}:${pre}`,
-      ),
+      fc
+        .tuple(fc.constantFrom("L402", "LSAT", "l402", "Bearer", "Basic"), base64ish, fc.stringMatching(/^[0-9a-fA-F]{0,70}$/))
+        .map(([scheme, mac, pre]) => `${scheme} ${mac}:${pre}`),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(credential.filter((s) => /^[\t\x20-\x7e]*$/.test(s)), { minLength: 1, maxLength: 2 }), async (values) => {
-        const res = await request(paidUrl(), { headers: { authorization: values.length === 1 ? values[0] : values } });
-        await res.body.dump();
-        expect([401, 402]).toContain(res.statusCode);
-      }),
+      fc.asyncProperty(
+        fc.array(
+          credential.filter((s) => /^[\t\x20-\x7e]*$/.test(s)),
+          { minLength: 1, maxLength: 2 },
+        ),
+        async (values) => {
+          const res = await request(paidUrl(), { headers: { authorization: values.length === 1 ? values[0] : values } });
+          await res.body.dump();
+          expect([401, 402]).toContain(res.statusCode);
+        },
+      ),
       { numRuns: 150 },
     );
     expect(t.origin.received.filter((r) => r.url.startsWith("/v1/paid"))).toHaveLength(0);
@@ -56,7 +69,16 @@ describe("fuzzed credentials", () => {
   }, 120_000);
 
   it("answers odd and unicode paths with 400 or 404, never 500", async () => {
-    const paths = ["/v1/päid", "/v1/%F0%9F%92%A9", "/v1/paid%00", "/v1/paid/..%2f..%2f", "/v1//paid", "/%", "/v1/paid?" + "q=".repeat(2000), "/" + "a/".repeat(600)];
+    const paths = [
+      "/v1/päid",
+      "/v1/%F0%9F%92%A9",
+      "/v1/paid%00",
+      "/v1/paid/..%2f..%2f",
+      "/v1//paid",
+      "/%",
+      "/v1/paid?" + "q=".repeat(2000),
+      "/" + "a/".repeat(600),
+    ];
     for (const p of paths) {
       const status = await rawStatus(`GET /gw/${slug}${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
       expect([200, 400, 402, 404, 414], `${p} → ${status}`).toContain(status);
@@ -100,7 +122,9 @@ describe("oversize and slow requests", () => {
 
   it("counts the bytes of a chunked body that declares no length", async () => {
     const body = "x".repeat(2 * 1024 * 1024);
-    const status = await rawStatus(`POST /gw/${slug}/v1/free HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(body.length).toString(16)}\r\n${body}\r\n0\r\n\r\n`);
+    const status = await rawStatus(
+      `POST /gw/${slug}/v1/free HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+    );
     expect(status).toBe(413);
   });
 });

@@ -175,14 +175,26 @@ describe.skipIf(!usingPostgres)("batched money statements on PostgreSQL", () => 
       Array.from({ length: 20 }, async () => {
         const tokenHash = randomBytes(32).toString("hex");
         await ctx.db.prisma.paymentSession.create({
-          data: { id: randomUUID(), tenantId, endpointId: endpoint.id, model: "token_bucket", tokenHash, paymentHash: randomBytes(32).toString("hex"), balance: 5, initialBalance: 5, expiresAt },
+          data: {
+            id: randomUUID(),
+            tenantId,
+            endpointId: endpoint.id,
+            model: "token_bucket",
+            tokenHash,
+            paymentHash: randomBytes(32).toString("hex"),
+            balance: 5,
+            initialBalance: 5,
+            expiresAt,
+          },
         });
         return tokenHash;
       }),
     );
     const calls = sessions.flatMap((tokenHash) => Array.from({ length: 10 }, () => tokenHash));
     const results = await Promise.all(
-      calls.map((tokenHash) => debitSession({ prisma: ctx.db.prisma, pg: pool, lookup: { tokenHash }, tenantId, endpointId: endpoint.id, modelHint: "token_bucket" })),
+      calls.map((tokenHash) =>
+        debitSession({ prisma: ctx.db.prisma, pg: pool, lookup: { tokenHash }, tenantId, endpointId: endpoint.id, modelHint: "token_bucket" }),
+      ),
     );
     for (const tokenHash of sessions) {
       const own = results.filter((_, i) => calls[i] === tokenHash);
@@ -204,12 +216,22 @@ describe.skipIf(!usingPostgres)("batched money statements on PostgreSQL", () => 
     const endpoint = await endpointFactory(ctx.db.prisma, tenantId, { pricingModel: "per_request", priceSats: 1 });
     const hashes = Array.from({ length: 100 }, () => createHash("sha256").update(randomBytes(32)).digest("hex"));
     await ctx.db.prisma.invoice.createMany({
-      data: hashes.map((paymentHash) => ({ tenantId, endpointId: endpoint.id, paymentHash, paymentRequest: "lnbcrt-test", amountSats: 1, purpose: "per_request" as const, expiresAt: new Date(Date.now() + 600_000) })),
+      data: hashes.map((paymentHash) => ({
+        tenantId,
+        endpointId: endpoint.id,
+        paymentHash,
+        paymentRequest: "lnbcrt-test",
+        amountSats: 1,
+        purpose: "per_request" as const,
+        expiresAt: new Date(Date.now() + 600_000),
+      })),
     });
     // Each instance sees the proofs in its own order.
     const attempts = [...hashes.map((h) => ({ pool: a, h })), ...[...hashes].reverse().map((h) => ({ pool: b, h }))];
     const results = await Promise.all(
-      attempts.map(({ pool, h }) => claimProof({ prisma: ctx.db.prisma, pg: pool, paymentHash: h, tenantId, endpointId: endpoint.id, requestId: randomUUID(), leaseMs: 30_000 })),
+      attempts.map(({ pool, h }) =>
+        claimProof({ prisma: ctx.db.prisma, pg: pool, paymentHash: h, tenantId, endpointId: endpoint.id, requestId: randomUUID(), leaseMs: 30_000 }),
+      ),
     );
     for (const h of hashes) {
       const own = results.filter((_, i) => attempts[i].h === h);
@@ -233,7 +255,17 @@ describe.skipIf(!usingPostgres)("batched money statements on PostgreSQL", () => 
       { paymentHash: randomBytes(32).toString("hex"), tenantId: "no-such-tenant", requestId: randomUUID() },
     ];
     const results = await Promise.allSettled(
-      claims.map((c) => claimProof({ prisma: ctx.db.prisma, pg: pool, paymentHash: c.paymentHash, tenantId: c.tenantId, endpointId: endpoint.id, requestId: c.requestId, leaseMs: 30_000 })),
+      claims.map((c) =>
+        claimProof({
+          prisma: ctx.db.prisma,
+          pg: pool,
+          paymentHash: c.paymentHash,
+          tenantId: c.tenantId,
+          endpointId: endpoint.id,
+          requestId: c.requestId,
+          leaseMs: 30_000,
+        }),
+      ),
     );
     expect(results.slice(0, 5).map((r) => r.status === "fulfilled" && r.value)).toEqual(Array(5).fill("claimed"));
     expect(results[5].status).toBe("rejected");
@@ -241,7 +273,13 @@ describe.skipIf(!usingPostgres)("batched money statements on PostgreSQL", () => 
     expect(statements.get("hub_claim_proof_batch")).toBe(1);
     expect(statements.get("hub_claim_proof")).toBe(6);
 
-    await Promise.all(claims.slice(0, 5).map((c, i) => finishProof({ prisma: ctx.db.prisma, pg: pool, paymentHash: c.paymentHash, requestId: c.requestId, outcome: i < 3 ? "consume" : "release" })));
+    await Promise.all(
+      claims
+        .slice(0, 5)
+        .map((c, i) =>
+          finishProof({ prisma: ctx.db.prisma, pg: pool, paymentHash: c.paymentHash, requestId: c.requestId, outcome: i < 3 ? "consume" : "release" }),
+        ),
+    );
     const states = await ctx.db.prisma.proof.findMany({ where: { paymentHash: { in: good } }, select: { paymentHash: true, state: true, consumedAt: true } });
     expect(states.filter((s) => s.state === "consumed" && s.consumedAt)).toHaveLength(3);
     expect(states.filter((s) => s.state === "released" && !s.consumedAt)).toHaveLength(2);

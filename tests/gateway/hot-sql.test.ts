@@ -40,10 +40,28 @@ describe.skipIf(!usingPostgres)("money statements through the pg pool (PostgreSQ
     return { tenantId, endpointId: endpoint.id };
   }
 
-  async function session(tenantId: string, endpointId: string, model: "token_bucket" | "metered" | "per_kb", balance: number, expiresAt: Date, unitCostSats: number | null = null) {
+  async function session(
+    tenantId: string,
+    endpointId: string,
+    model: "token_bucket" | "metered" | "per_kb",
+    balance: number,
+    expiresAt: Date,
+    unitCostSats: number | null = null,
+  ) {
     const tokenHash = randomBytes(32).toString("hex");
     const row = await ctx().db.prisma.paymentSession.create({
-      data: { id: randomUUID(), tenantId, endpointId, model, tokenHash, paymentHash: randomBytes(32).toString("hex"), balance, initialBalance: balance, unitCostSats, expiresAt },
+      data: {
+        id: randomUUID(),
+        tenantId,
+        endpointId,
+        model,
+        tokenHash,
+        paymentHash: randomBytes(32).toString("hex"),
+        balance,
+        initialBalance: balance,
+        unitCostSats,
+        expiresAt,
+      },
     });
     return { id: row.id, tokenHash };
   }
@@ -73,19 +91,31 @@ describe.skipIf(!usingPostgres)("money statements through the pg pool (PostgreSQ
     await expireIn("PaymentSession", id, "-1 millisecond");
     for (const db of [pgPath, prismaPath]) {
       expect(await debitSession({ ...db, lookup: { tokenHash }, tenantId, endpointId, modelHint: "token_bucket" })).toEqual({ ok: false, reason: "expired" });
-      expect(await debitSession({ ...db, lookup: { sessionId: id }, tenantId, endpointId, modelHint: "token_bucket" })).toEqual({ ok: false, reason: "expired" });
+      expect(await debitSession({ ...db, lookup: { sessionId: id }, tenantId, endpointId, modelHint: "token_bucket" })).toEqual({
+        ok: false,
+        reason: "expired",
+      });
       expect(await chargeSession({ ...db, sessionId: id, amount: 1 })).toBeNull();
     }
     await expireIn("PaymentSession", id, "1 minute");
-    expect(await debitSession({ ...pgPath, lookup: { tokenHash: "0".repeat(64) }, tenantId, endpointId, modelHint: "token_bucket" })).toEqual({ ok: false, reason: "unknown" });
-    expect(await debitSession({ ...pgPath, lookup: { tokenHash }, tenantId, endpointId: randomUUID(), modelHint: "token_bucket" })).toEqual({ ok: false, reason: "wrong_endpoint" });
+    expect(await debitSession({ ...pgPath, lookup: { tokenHash: "0".repeat(64) }, tenantId, endpointId, modelHint: "token_bucket" })).toEqual({
+      ok: false,
+      reason: "unknown",
+    });
+    expect(await debitSession({ ...pgPath, lookup: { tokenHash }, tenantId, endpointId: randomUUID(), modelHint: "token_bucket" })).toEqual({
+      ok: false,
+      reason: "wrong_endpoint",
+    });
 
     const refundedAt = Date.now();
     expect(await refundSession({ ...pgPath, sessionId: id, amount: 2 })).toEqual({ balance: 10 });
     expect(await refundSession({ ...prismaPath, sessionId: id, amount: 2 })).toEqual({ balance: 12 });
     expect(await chargeSession({ ...pgPath, sessionId: id, amount: 12 })).toEqual({ balance: 0 });
     expect(await chargeSession({ ...pgPath, sessionId: id, amount: 1 })).toBeNull();
-    expect(await debitSession({ ...pgPath, lookup: { sessionId: id }, tenantId, endpointId, modelHint: "token_bucket" })).toEqual({ ok: false, reason: "depleted" });
+    expect(await debitSession({ ...pgPath, lookup: { sessionId: id }, tenantId, endpointId, modelHint: "token_bucket" })).toEqual({
+      ok: false,
+      reason: "depleted",
+    });
     // updatedAt is the database's now(), read back as that instant.
     const updatedAt = (await ctx().db.prisma.paymentSession.findUniqueOrThrow({ where: { id } })).updatedAt.getTime();
     expect(updatedAt).toBeGreaterThanOrEqual(refundedAt - 1000);
@@ -99,7 +129,10 @@ describe.skipIf(!usingPostgres)("money statements through the pg pool (PostgreSQ
     const viaPrisma = await debitSession({ ...prismaPath, lookup: { tokenHash }, tenantId, endpointId, modelHint: "metered" });
     expect(viaPg).toMatchObject({ ok: true, session: { balance: 7, debited: 3, unitCostSats: 3 } });
     expect(viaPrisma).toMatchObject({ ok: true, session: { balance: 4, debited: 3, unitCostSats: 3 } });
-    expect(await debitSession({ ...pgPath, lookup: { tokenHash }, tenantId, endpointId, modelHint: "metered" })).toMatchObject({ ok: true, session: { balance: 1 } });
+    expect(await debitSession({ ...pgPath, lookup: { tokenHash }, tenantId, endpointId, modelHint: "metered" })).toMatchObject({
+      ok: true,
+      session: { balance: 1 },
+    });
     expect(await debitSession({ ...pgPath, lookup: { tokenHash }, tenantId, endpointId, modelHint: "metered" })).toEqual({ ok: false, reason: "depleted" });
   });
 
@@ -108,7 +141,15 @@ describe.skipIf(!usingPostgres)("money statements through the pg pool (PostgreSQ
     for (let i = 0; i < 6; i++) {
       const paymentHash = randomBytes(32).toString("hex");
       await ctx().db.prisma.invoice.create({
-        data: { tenantId, endpointId, paymentHash, paymentRequest: "lnbcrt-test", amountSats: 10, purpose: "per_request", expiresAt: new Date(Date.now() + 600_000) },
+        data: {
+          tenantId,
+          endpointId,
+          paymentHash,
+          paymentRequest: "lnbcrt-test",
+          amountSats: 10,
+          purpose: "per_request",
+          expiresAt: new Date(Date.now() + 600_000),
+        },
       });
       const [first, second] = i % 2 ? [pgPath, prismaPath] : [prismaPath, pgPath];
       const claim = { paymentHash, tenantId, endpointId, leaseMs: 60_000 };
@@ -154,7 +195,15 @@ describe.skipIf(!usingPostgres)("money statements through the pg pool (PostgreSQ
     await ctx().db.prisma.invoice.create({
       data: { tenantId, endpointId, paymentHash, paymentRequest: "lnbcrt-test", amountSats: 100, purpose: "credit", expiresAt: new Date(Date.now() + 600_000) },
     });
-    const lapsed = await spendCredit({ ...pgPath, prisma: ctx().db.prisma, tenantId, paymentHash, endpointId, priceSats: 7, expiresAt: new Date(Date.now() - 1000) });
+    const lapsed = await spendCredit({
+      ...pgPath,
+      prisma: ctx().db.prisma,
+      tenantId,
+      paymentHash,
+      endpointId,
+      priceSats: 7,
+      expiresAt: new Date(Date.now() - 1000),
+    });
     expect(lapsed).toEqual({ ok: false, reason: "expired" });
     expect(await ctx().db.prisma.credit.count()).toBe(0);
     expect((await ctx().db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash } })).status).toBe("pending");

@@ -92,7 +92,10 @@ describe("origin guard (Express) behind the gateway", () => {
     const last = captured.at(-1)!;
     expect(last.headers["x-gateway-signature-v2"]).toMatch(/^[0-9a-f]{64}$/);
     const signed = Object.fromEntries(
-      ["x-gateway-secret", "x-gateway-signature", "x-gateway-signature-v2", "x-gateway-timestamp", "x-gateway-nonce"].map((name) => [name, last.headers[name] as string]),
+      ["x-gateway-secret", "x-gateway-signature", "x-gateway-signature-v2", "x-gateway-timestamp", "x-gateway-nonce"].map((name) => [
+        name,
+        last.headers[name] as string,
+      ]),
     );
     expect(await post(`${originUrl}/v1/echo?amount=1000`, "{}", signed)).toEqual({ status: 403, json: { error: "forbidden", reason: "signature_mismatch" } });
   });

@@ -142,7 +142,9 @@ describe("paid call", () => {
     const seen = t.origin.received.at(-1)!;
     const tenant = await t.ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id: setup.tenantId } });
     const secrets = readOriginSecrets(t.ctx.config.appSecret, tenant);
-    expect(await verifyGatewayRequest({ method: "POST", path: "/v1/echo", headers: seen.headers, rawBody: seen.body, secrets: [secrets] })).toEqual({ ok: true });
+    expect(await verifyGatewayRequest({ method: "POST", path: "/v1/echo", headers: seen.headers, rawBody: seen.body, secrets: [secrets] })).toEqual({
+      ok: true,
+    });
     expect(seen.headers["x-gateway-secret"]).toBe(secrets.gatewaySecret);
     expect(await verifyGatewayRequest({ method: "POST", path: "/v1/echo", headers: seen.headers, rawBody: '{"q":"tampered"}', secrets: [secrets] })).toEqual({
       ok: false,
@@ -194,9 +196,7 @@ describe("paid call", () => {
 
   it("consumes a proof exactly once under concurrent requests on two gateway instances", async () => {
     const { authorization, paymentHash } = await payFor(`${setup.base}/v1/paid`);
-    const attempts = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => get(`${t.urls[i % 2]}/gw/${setup.slug}/v1/paid`, { authorization })),
-    );
+    const attempts = await Promise.all(Array.from({ length: 24 }, (_, i) => get(`${t.urls[i % 2]}/gw/${setup.slug}/v1/paid`, { authorization })));
     expect(attempts.filter((a) => a.status === 200)).toHaveLength(1);
     expect(attempts.every((a) => a.status === 200 || a.status === 402 || a.status === 409)).toBe(true);
     expect(attempts.filter((a) => a.status !== 200).every((a) => a.headers["x-hub-payment"] === "not_charged")).toBe(true);

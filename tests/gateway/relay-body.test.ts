@@ -18,40 +18,40 @@ const t = useGatewayTest({
   devNode: false,
   resetEachTest: false,
   routes: (origin) => {
-  // 6 MB in 64 KB writes that respect the origin socket's own backpressure.
-  origin.route("/v1/big", async (_req, res) => {
-    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(big.length) });
-    for (let at = 0; at < big.length; at += 65_536) {
-      if (!res.write(big.subarray(at, at + 65_536))) await new Promise((r) => res.once("drain", r));
-    }
-    res.end();
-  });
-  // Promises 1,000 bytes, sends 10, then drops the connection.
-  origin.route("/v1/broken", (_req, res) => {
-    res.writeHead(200, { "content-type": "text/plain", "content-length": "1000" });
-    res.write("0123456789");
-    setTimeout(() => res.socket?.destroy(), 50);
-  });
-  // Writes forever (until the gateway closes the request).
-  let endlessDone!: () => void;
-  endlessClosed = new Promise((resolve) => (endlessDone = resolve));
-  origin.route("/v1/endless", (_req, res) => {
-    res.writeHead(200, { "content-type": "text/plain" });
-    const timer = setInterval(() => res.write("x".repeat(1024)), 5);
-    res.on("close", () => {
-      clearInterval(timer);
-      endlessDone();
+    // 6 MB in 64 KB writes that respect the origin socket's own backpressure.
+    origin.route("/v1/big", async (_req, res) => {
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(big.length) });
+      for (let at = 0; at < big.length; at += 65_536) {
+        if (!res.write(big.subarray(at, at + 65_536))) await new Promise((r) => res.once("drain", r));
+      }
+      res.end();
     });
-  });
-  origin.route("/v1/empty", (_req, res) => void res.writeHead(204, { "x-origin": "yes" }).end());
-  origin.route("/v1/chunked", async (_req, res) => {
-    res.writeHead(200, { "content-type": "text/plain" });
-    for (const part of ["one,", "two,", "three"]) {
-      res.write(part);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    res.end();
-  });
+    // Promises 1,000 bytes, sends 10, then drops the connection.
+    origin.route("/v1/broken", (_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain", "content-length": "1000" });
+      res.write("0123456789");
+      setTimeout(() => res.socket?.destroy(), 50);
+    });
+    // Writes forever (until the gateway closes the request).
+    let endlessDone!: () => void;
+    endlessClosed = new Promise((resolve) => (endlessDone = resolve));
+    origin.route("/v1/endless", (_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      const timer = setInterval(() => res.write("x".repeat(1024)), 5);
+      res.on("close", () => {
+        clearInterval(timer);
+        endlessDone();
+      });
+    });
+    origin.route("/v1/empty", (_req, res) => void res.writeHead(204, { "x-origin": "yes" }).end());
+    origin.route("/v1/chunked", async (_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      for (const part of ["one,", "two,", "three"]) {
+        res.write(part);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      res.end();
+    });
   },
 });
 
@@ -60,7 +60,6 @@ beforeAll(async () => {
   for (const path of ["/v1/big", "/v1/broken", "/v1/endless", "/v1/empty", "/v1/chunked"]) await endpointFactory(t.ctx.db.prisma, tenantId, { path });
   base = `${t.urls[0]}/gw/${slug}`;
 });
-
 
 /** GET with node:http, reading the body with pauses (a slow client): the bytes, and whether it ended cleanly. */
 function slowGet(url: string, pauseEveryBytes: number): Promise<{ status: number; body: Buffer; complete: boolean }> {
@@ -101,7 +100,9 @@ describe("relaying an origin body", () => {
   });
 
   it("relays HEAD, an empty 204 and a chunked body of unknown length", async () => {
-    const head = await new Promise<http.IncomingMessage>((resolve, reject) => http.request(`${base}/v1/big`, { method: "HEAD" }, resolve).on("error", reject).end());
+    const head = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.request(`${base}/v1/big`, { method: "HEAD" }, resolve).on("error", reject).end(),
+    );
     head.resume();
     expect(head.statusCode).toBe(200);
     expect(head.headers["content-length"]).toBe(String(big.length));

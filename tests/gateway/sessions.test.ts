@@ -147,7 +147,14 @@ describe("token_bucket", () => {
     expect(await eventsOf("invoice.settled")).toHaveLength(1);
     const created = await eventsOf("session.created");
     expect(created).toHaveLength(1);
-    expect(created[0].data).toEqual({ sessionId: row.id, endpointId: setup.ids.bucket, model: "token_bucket", paymentHash, balance: 3, expiresAt: row.expiresAt.toISOString() });
+    expect(created[0].data).toEqual({
+      sessionId: row.id,
+      endpointId: setup.ids.bucket,
+      model: "token_bucket",
+      paymentHash,
+      balance: 3,
+      expiresAt: row.expiresAt.toISOString(),
+    });
   });
 
   it("serves a re-presented proof from the same session, never a second one, and never issues a second token", async () => {
@@ -216,7 +223,9 @@ describe("token_bucket", () => {
   it("serves exactly the budget to concurrent calls on two gateway instances", async () => {
     await t.ctx.db.prisma.endpoint.update({ where: { id: setup.ids.bucket }, data: { tokenBudget: 6 } });
     const { token } = await openSession("/v1/bucket");
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => call(`${i % 2 ? setup.base2 : setup.base}/v1/bucket?i=${i}`, { "x-session-token": token })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call(`${i % 2 ? setup.base2 : setup.base}/v1/bucket?i=${i}`, { "x-session-token": token })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 402)).toHaveLength(25);
     expect(results.filter((r) => r.status === 402).every((r) => header(r, "x-hub-payment") === "not_charged")).toBe(true);
@@ -269,7 +278,13 @@ describe("time_pass", () => {
     const expired = await eventsOf("session.expired");
     expect(expired).toHaveLength(1);
     const ended = await t.ctx.db.prisma.paymentSession.findUniqueOrThrow({ where: { id: row.id } });
-    expect(expired[0].data).toEqual({ sessionId: row.id, endpointId: setup.ids.pass, model: "time_pass", remainingBalance: null, expiredAt: ended.expiresAt.toISOString() });
+    expect(expired[0].data).toEqual({
+      sessionId: row.id,
+      endpointId: setup.ids.pass,
+      model: "time_pass",
+      remainingBalance: null,
+      expiredAt: ended.expiresAt.toISOString(),
+    });
   });
 });
 
@@ -372,7 +387,9 @@ describe("per_kb", () => {
     const { token } = await openSession("/v1/kb", "?bytes=0");
     const failed = await call(`${setup.base}/v1/kb?bytes=2048&status=500`, { "x-session-token": token });
     expect([failed.status, header(failed, "x-hub-payment"), header(failed, "x-session-balance")]).toEqual([500, "refunded_to_balance", "10"]);
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => call(`${i % 2 ? setup.base2 : setup.base}/v1/kb?bytes=1024`, { "x-session-token": token })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => call(`${i % 2 ? setup.base2 : setup.base}/v1/kb?bytes=1024`, { "x-session-token": token })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 200).every((r) => r.text.length === 1024)).toBe(true);
     expect(results.filter((r) => r.status === 402).every((r) => !r.text.includes("kkkk"))).toBe(true);

@@ -22,12 +22,21 @@ async function pendingInvoice(amountSats = 5) {
   const endpoint = await endpointFactory(ctx().db.prisma, tenantId, { pricingModel: "per_request", priceSats: amountSats });
   const created = await devNode.createInvoice({ amountSats, description: "test", expirySeconds: 600 });
   await ctx().db.prisma.invoice.create({
-    data: { tenantId, endpointId: endpoint.id, paymentHash: created.paymentHash, paymentRequest: created.paymentRequest, amountSats, purpose: "per_request", expiresAt: created.expiresAt },
+    data: {
+      tenantId,
+      endpointId: endpoint.id,
+      paymentHash: created.paymentHash,
+      paymentRequest: created.paymentRequest,
+      amountSats,
+      purpose: "per_request",
+      expiresAt: created.expiresAt,
+    },
   });
   return { tenantId, endpointId: endpoint.id, ...created };
 }
 
-const poll = async () => (await pollInvoiceSettlements({ prisma: ctx().db.prisma, walletFor: async () => walletBackendFor({ type: "dev", devNode }) })).recorded;
+const poll = async () =>
+  (await pollInvoiceSettlements({ prisma: ctx().db.prisma, walletFor: async () => walletBackendFor({ type: "dev", devNode }) })).recorded;
 
 describe("invoice settlement polling", () => {
   it("records a paid invoice once with an invoice.settled event carrying its details", async () => {
@@ -45,7 +54,14 @@ describe("invoice settlement polling", () => {
   it("does not emit a second event when the gateway saw the proof first", async () => {
     const invoice = await pendingInvoice(3);
     await devNode.pay(invoice.paymentRequest);
-    const claim = await claimProof({ prisma: ctx().db.prisma, paymentHash: invoice.paymentHash, tenantId: invoice.tenantId, endpointId: invoice.endpointId, requestId: "r1", leaseMs: 1000 });
+    const claim = await claimProof({
+      prisma: ctx().db.prisma,
+      paymentHash: invoice.paymentHash,
+      tenantId: invoice.tenantId,
+      endpointId: invoice.endpointId,
+      requestId: "r1",
+      leaseMs: 1000,
+    });
     expect(claim).toBe("claimed");
     expect(await poll()).toBe(0);
     expect(await ctx().db.prisma.outboxEvent.count()).toBe(1);
@@ -54,7 +70,8 @@ describe("invoice settlement polling", () => {
   it("marks invoices expired a minute after their expiry, by the database's clock", async () => {
     const invoice = await pendingInvoice();
     const status = async () => (await ctx().db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash: invoice.paymentHash } })).status;
-    const expireIn = (offset: string) => ctx().db.sql.query(`UPDATE "Invoice" SET "expiresAt" = now() + $2::interval WHERE "paymentHash" = $1`, [invoice.paymentHash, offset]);
+    const expireIn = (offset: string) =>
+      ctx().db.sql.query(`UPDATE "Invoice" SET "expiresAt" = now() + $2::interval WHERE "paymentHash" = $1`, [invoice.paymentHash, offset]);
     await expireIn("-59 seconds");
     expect(await pollInvoiceSettlements({ prisma: ctx().db.prisma, walletFor: async () => null })).toMatchObject({ recorded: 0, expired: 0 });
     expect(await status()).toBe("pending");

@@ -21,17 +21,17 @@ const t = useGatewayTest({
   gateways: 0,
   resetEachTest: false,
   routes: (origin) => {
-  origin.route("/v1/slow", (_req, res) => void setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end('{"late":true}'), 300));
-  origin.route("/v1/stuck", (_req, res) => void setTimeout(() => res.writeHead(200).end("too late"), 5_000));
-  origin.route("/v1/stream", (_req, res) => {
-    res.writeHead(200, { "content-type": "text/event-stream" });
-    openOriginStreams.add(res);
-    res.on("close", () => openOriginStreams.delete(res));
-    res.write("data: one\n\n");
-    // Half an event: the shutdown waits for its end (within the close grace) before closing.
-    setTimeout(() => res.write("data: tw"), 50);
-    setTimeout(() => res.write("o\n\n"), 600);
-  });
+    origin.route("/v1/slow", (_req, res) => void setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end('{"late":true}'), 300));
+    origin.route("/v1/stuck", (_req, res) => void setTimeout(() => res.writeHead(200).end("too late"), 5_000));
+    origin.route("/v1/stream", (_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      openOriginStreams.add(res);
+      res.on("close", () => openOriginStreams.delete(res));
+      res.write("data: one\n\n");
+      // Half an event: the shutdown waits for its end (within the close grace) before closing.
+      setTimeout(() => res.write("data: tw"), 50);
+      setTimeout(() => res.write("o\n\n"), 600);
+    });
   },
 });
 
@@ -40,7 +40,9 @@ beforeAll(async () => {
   await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
   await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/slow", pricingModel: "per_request", priceSats: 2 });
   await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/stuck", pricingModel: "per_request", priceSats: 2 });
-  streamEndpointId = (await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/stream", pricingModel: "time_pass", priceSats: 5, durationMinutes: 60, streaming: true })).id;
+  streamEndpointId = (
+    await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/stream", pricingModel: "time_pass", priceSats: 5, durationMinutes: 60, streaming: true })
+  ).id;
 });
 
 /** Waits until the origin has received a request for `path` (the call is in flight at the origin); `since`: requests received before the call. */
@@ -139,7 +141,16 @@ describe("gateway shutdown", () => {
     const { gateway, base } = await startGateway();
     const token = randomToken("hst_", 32);
     await t.ctx.db.prisma.paymentSession.create({
-      data: { tenantId, endpointId: streamEndpointId, model: "time_pass", tokenHash: hashToken(token), paymentHash: randomToken("", 32), balance: null, initialBalance: null, expiresAt: new Date(Date.now() + 3_600_000) },
+      data: {
+        tenantId,
+        endpointId: streamEndpointId,
+        model: "time_pass",
+        tokenHash: hashToken(token),
+        paymentHash: randomToken("", 32),
+        balance: null,
+        initialBalance: null,
+        expiresAt: new Date(Date.now() + 3_600_000),
+      },
     });
     const res = await request(`${base}/v1/stream`, { headers: { "x-session-token": token } });
     expect(res.statusCode).toBe(200);

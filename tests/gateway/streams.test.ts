@@ -20,25 +20,25 @@ const t = useGatewayTest({
   clock,
   gatewayOptions: { limits: { streamTickMs: 20, streamKeepAliveMs: 250, streamHeadersTimeoutMs: 600, streamCloseGraceMs: 300 } },
   routes: (origin) => {
-  origin.route("/v1/plain", (_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end("{}"));
-  for (const path of ["/v1/events", "/v1/free-events", "/v1/pass", "/v1/bucket", "/v1/meter", "/v1/kb"]) {
-    origin.route(path, (req, res) => {
-      const query = new URL(req.url, "http://o").searchParams;
-      const stream: OriginStream = { res, closed: false };
-      res.on("close", () => (stream.closed = true));
-      const start = () => {
-        // A late answer to a request the gateway already gave up on must not become a later
-        // test's latestOrigin(): its timer fires seconds after its own test ended.
-        if (stream.closed) return;
-        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-        res.flushHeaders();
-        originStreams.push(stream);
-        if (query.has("empty")) res.end(": nothing to say today\n\n");
-      };
-      if (query.has("late")) setTimeout(start, 2_000);
-      else start();
-    });
-  }
+    origin.route("/v1/plain", (_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+    for (const path of ["/v1/events", "/v1/free-events", "/v1/pass", "/v1/bucket", "/v1/meter", "/v1/kb"]) {
+      origin.route(path, (req, res) => {
+        const query = new URL(req.url, "http://o").searchParams;
+        const stream: OriginStream = { res, closed: false };
+        res.on("close", () => (stream.closed = true));
+        const start = () => {
+          // A late answer to a request the gateway already gave up on must not become a later
+          // test's latestOrigin(): its timer fires seconds after its own test ended.
+          if (stream.closed) return;
+          res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+          res.flushHeaders();
+          originStreams.push(stream);
+          if (query.has("empty")) res.end(": nothing to say today\n\n");
+        };
+        if (query.has("late")) setTimeout(start, 2_000);
+        else start();
+      });
+    }
   },
 });
 
@@ -50,7 +50,14 @@ beforeEach(async () => {
   const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
   await devWalletFactory(t.ctx.db.prisma, t.ctx.config.appSecret, tenantId, t.devNode.nodePubkey);
   const stream = { streaming: true };
-  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/events", pricingModel: "per_request", priceSats: 4, ...stream, idleTimeoutSeconds: 30, maxStreamSeconds: 600 });
+  await endpointFactory(t.ctx.db.prisma, tenantId, {
+    path: "/v1/events",
+    pricingModel: "per_request",
+    priceSats: 4,
+    ...stream,
+    idleTimeoutSeconds: 30,
+    maxStreamSeconds: 600,
+  });
   await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/free-events", ...stream });
   await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/plain" });
   await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/pass", pricingModel: "time_pass", priceSats: 20, durationMinutes: 1, ...stream });

@@ -16,16 +16,16 @@ const t = useGatewayTest({
   gateways: 2,
   gatewayOptions: { limits: { usageFlushMs: 3_600_000 } },
   routes: (origin) => {
-  origin.route("/v1/paid", json(200, { ok: true }));
-  origin.route("/v1/free", json(200, { free: true }));
-  origin.route("/v1/missing", json(404, { error: "no such thing" }));
-  origin.route("/v1/flaky", (req, res) => {
-    if (failNext > 0) {
-      failNext -= 1;
-      return json(503, { error: "try later" })(req, res);
-    }
-    return json(200, { ok: true })(req, res);
-  });
+    origin.route("/v1/paid", json(200, { ok: true }));
+    origin.route("/v1/free", json(200, { free: true }));
+    origin.route("/v1/missing", json(404, { error: "no such thing" }));
+    origin.route("/v1/flaky", (req, res) => {
+      if (failNext > 0) {
+        failNext -= 1;
+        return json(503, { error: "try later" })(req, res);
+      }
+      return json(200, { ok: true })(req, res);
+    });
   },
 });
 

@@ -78,11 +78,9 @@ export async function createTestContext(overrides: Record<string, string | undef
   const db = await openDatabase({ databaseUrl: scratch?.url ?? null, pgliteDir: null, migrate: true, poolSize: 20 });
   if (!scratch && options.sessionTimeZone) await db.sql.exec(`SET TIME ZONE '${options.sessionTimeZone}'`);
   const store = openStore({ redisUrl: config.redisUrl, prefix: `test:${randomBytes(6).toString("hex")}:` });
-  const tables = (
-    await db.sql.query(
-      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`,
-    )
-  ).map((r) => `"${String(r.tablename)}"`);
+  const tables = (await db.sql.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`)).map(
+    (r) => `"${String(r.tablename)}"`,
+  );
   return {
     config,
     db,

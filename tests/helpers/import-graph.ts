@@ -52,7 +52,10 @@ export function readImportGraph(root: string, files: string[]): ImportGraph {
     const text = readFileSync(path.join(root, file), "utf8");
     const kind = file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
-    graph.set(file, collectImports(source).map((edge) => resolveEdge(root, file, edge)));
+    graph.set(
+      file,
+      collectImports(source).map((edge) => resolveEdge(root, file, edge)),
+    );
   }
   return graph;
 }
@@ -65,9 +68,20 @@ function collectImports(source: ts.SourceFile): RawEdge[] {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       edges.push({ specifier: node.moduleSpecifier.text, typeOnly: isTypeOnlyImport(node), dynamic: false });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const typeOnly = node.isTypeOnly || Boolean(node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.length > 0 && node.exportClause.elements.every((e) => e.isTypeOnly));
+      const typeOnly =
+        node.isTypeOnly ||
+        Boolean(
+          node.exportClause &&
+          ts.isNamedExports(node.exportClause) &&
+          node.exportClause.elements.length > 0 &&
+          node.exportClause.elements.every((e) => e.isTypeOnly),
+        );
       edges.push({ specifier: node.moduleSpecifier.text, typeOnly, dynamic: false });
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       edges.push({ specifier: node.moduleReference.expression.text, typeOnly: node.isTypeOnly, dynamic: false });
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments;

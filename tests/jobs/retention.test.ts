@@ -16,12 +16,29 @@ async function seed() {
   const { prisma } = ctx().db;
   const { tenantId } = await tenantFactory(prisma, ctx().config.appSecret);
   const endpoint = await endpointFactory(prisma, tenantId, { pricingModel: "per_request", priceSats: 1 });
-  const subscription = await prisma.webhookSubscription.create({ data: { tenantId, url: "https://example.com/hook", events: ["invoice.settled"], secretEnc: "sealed" } });
+  const subscription = await prisma.webhookSubscription.create({
+    data: { tenantId, url: "https://example.com/hook", events: ["invoice.settled"], secretEnc: "sealed" },
+  });
   const event = async (name: string, createdAt: Date, dispatched = true) =>
-    (await prisma.outboxEvent.create({ data: { id: name, tenantId, type: "invoice.settled", data: {}, createdAt, dispatchedAt: dispatched ? createdAt : null } })).id;
+    (
+      await prisma.outboxEvent.create({
+        data: { id: name, tenantId, type: "invoice.settled", data: {}, createdAt, dispatchedAt: dispatched ? createdAt : null },
+      })
+    ).id;
   const delivery = (eventId: string, status: "pending" | "succeeded" | "failed", finishedAt: Date) =>
     prisma.webhookDelivery.create({
-      data: { id: `d-${eventId}`, subscriptionId: subscription.id, eventId, tenantId, eventType: "invoice.settled", status, createdAt: finishedAt, updatedAt: finishedAt, lastAttemptAt: finishedAt, nextAttemptAt: status === "pending" ? finishedAt : null },
+      data: {
+        id: `d-${eventId}`,
+        subscriptionId: subscription.id,
+        eventId,
+        tenantId,
+        eventType: "invoice.settled",
+        status,
+        createdAt: finishedAt,
+        updatedAt: finishedAt,
+        lastAttemptAt: finishedAt,
+        nextAttemptAt: status === "pending" ? finishedAt : null,
+      },
     });
   await delivery(await event("old-ok", daysAgo(40)), "succeeded", daysAgo(40));
   await delivery(await event("old-failed", daysAgo(45)), "failed", daysAgo(44));
@@ -45,7 +62,12 @@ describe("retention", () => {
     const result = await trimRetainedData({ prisma, now });
     expect(result).toEqual({ deliveries: 2, events: 3, healthSamples: 2 });
     expect((await prisma.webhookDelivery.findMany({ orderBy: { id: "asc" } })).map((d) => d.id)).toEqual(["d-old-pending", "d-old-retried", "d-recent-ok"]);
-    expect((await prisma.outboxEvent.findMany({ orderBy: { id: "asc" } })).map((e) => e.id)).toEqual(["old-pending", "old-retried", "old-undispatched", "recent-ok"]);
+    expect((await prisma.outboxEvent.findMany({ orderBy: { id: "asc" } })).map((e) => e.id)).toEqual([
+      "old-pending",
+      "old-retried",
+      "old-undispatched",
+      "recent-ok",
+    ]);
     expect(await prisma.healthSample.count()).toBe(2);
     expect(await prisma.endpointHealthDay.count()).toBe(rollupsBefore);
     expect(await trimRetainedData({ prisma, now })).toEqual({ deliveries: 0, events: 0, healthSamples: 0 });
@@ -55,7 +77,9 @@ describe("retention", () => {
     const { tenantId } = await seed();
     const { prisma } = ctx().db;
     const endpoint = await prisma.endpoint.findFirstOrThrow({ where: { tenantId } });
-    await prisma.healthSample.createMany({ data: Array.from({ length: 25 }, () => ({ tenantId, endpointId: endpoint.id, ok: false, checkedAt: daysAgo(20) })) });
+    await prisma.healthSample.createMany({
+      data: Array.from({ length: 25 }, () => ({ tenantId, endpointId: endpoint.id, ok: false, checkedAt: daysAgo(20) })),
+    });
     const first = await trimRetainedData({ prisma, now, limits: { batchSize: 5, maxBatches: 2 } });
     expect(first.healthSamples).toBe(10);
     let passes = 1;

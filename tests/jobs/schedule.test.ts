@@ -30,7 +30,8 @@ async function lndTenant() {
   return { tenantId, credentials };
 }
 
-const job = (name: string) => platformJobs({ prisma: ctx().db.prisma, devNode: null, log: createLogger("silent"), config: ctx().config }).find((j) => j.name === name)!;
+const job = (name: string) =>
+  platformJobs({ prisma: ctx().db.prisma, devNode: null, log: createLogger("silent"), config: ctx().config }).find((j) => j.name === name)!;
 
 describe("worker jobs with an LND wallet", () => {
   it("records a settlement the LND node reports", async () => {
@@ -40,7 +41,15 @@ describe("worker jobs with an LND wallet", () => {
     const invoice = await backend.createInvoice({ amountSats: 4, description: "job test", expirySeconds: 600 });
     await backend.close?.();
     await ctx().db.prisma.invoice.create({
-      data: { tenantId, endpointId: endpoint.id, paymentHash: invoice.paymentHash, paymentRequest: invoice.paymentRequest, amountSats: 4, purpose: "per_request", expiresAt: invoice.expiresAt },
+      data: {
+        tenantId,
+        endpointId: endpoint.id,
+        paymentHash: invoice.paymentHash,
+        paymentRequest: invoice.paymentRequest,
+        amountSats: 4,
+        purpose: "per_request",
+        expiresAt: invoice.expiresAt,
+      },
     });
     lnd.markPaid(invoice.paymentHash);
     await job("invoice-settlements").run();

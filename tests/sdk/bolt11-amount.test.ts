@@ -22,7 +22,8 @@ describe("decodeBolt11Amount", () => {
   });
 
   it("refuses what is not an invoice", () => {
-    for (const bad of ["", "lnbc", "hello1qqqqqqqq", "lnxy10u1qqqqqqqqqq", "lnbc11p1qqqqqqqqqq", "lnbc010u1qqqqqqqqqq"]) expect(() => decodeBolt11Amount(bad), bad).toThrow(TypeError);
+    for (const bad of ["", "lnbc", "hello1qqqqqqqq", "lnxy10u1qqqqqqqqqq", "lnbc11p1qqqqqqqqqq", "lnbc010u1qqqqqqqqqq"])
+      expect(() => decodeBolt11Amount(bad), bad).toThrow(TypeError);
   });
 
   it("agrees with the bolt11 package on real signed invoices", () => {

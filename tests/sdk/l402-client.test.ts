@@ -39,7 +39,10 @@ beforeAll(async () => {
   ctx = await createTestContext();
   origin = await startTestOrigin();
   for (const path of ["/v1/paid", "/v1/a", "/v1/b", "/v1/bucket", "/v1/cheap"]) {
-    origin.route(path, (req, res) => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ path, method: req.method, body: req.body })));
+    origin.route(
+      path,
+      (req, res) => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ path, method: req.method, body: req.body })),
+    );
   }
   origin.route("/v1/flaky", (_req, res) => {
     const left = failuresLeft.get("/v1/flaky") ?? 0;
@@ -62,7 +65,11 @@ beforeAll(async () => {
   }
   devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
   payServer = await startDevPayServer(ctx, devNode);
-  ({ urls, gateways, close: closeGateways } = await startGateways(ctx, devNode, 2, {
+  ({
+    urls,
+    gateways,
+    close: closeGateways,
+  } = await startGateways(ctx, devNode, 2, {
     clock: clock.now,
     limits: { streamTickMs: 20, streamKeepAliveMs: 250, streamHeadersTimeoutMs: 2_000, streamCloseGraceMs: 300 },
   }));
@@ -142,7 +149,9 @@ describe("per_request", () => {
     expect(res.headers.get("x-hub-payment")).toBe("charged");
     expect(sdk.spentSats).toBe(7);
     expect(sdk.remainingSats).toBe(993);
-    expect(sdk.payments).toEqual([expect.objectContaining({ amountSats: 7, purpose: "request", model: "per_request", paymentHash: expect.stringMatching(/^[0-9a-f]{64}$/) })]);
+    expect(sdk.payments).toEqual([
+      expect.objectContaining({ amountSats: 7, purpose: "request", model: "per_request", paymentHash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+    ]);
     expect(payServer.paid).toHaveLength(1);
     expect(await settledInvoices()).toBe(1);
     expect(origin.received).toHaveLength(1);
@@ -182,14 +191,21 @@ describe("per_request", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("x-hub-payment")).toBe("charged");
     expect(origin.received.filter((r) => r.url === "/v1/flaky")).toHaveLength(3);
-    expect(events.filter((e) => e.type === "retry").map((e) => e.type === "retry" && e.reason)).toEqual(["upstream_failed_retryable", "upstream_failed_retryable"]);
+    expect(events.filter((e) => e.type === "retry").map((e) => e.type === "retry" && e.reason)).toEqual([
+      "upstream_failed_retryable",
+      "upstream_failed_retryable",
+    ]);
     expect(sdk.spentSats).toBe(4);
     expect(await settledInvoices()).toBe(1);
 
     failuresLeft.set("/v1/flaky", 5);
     const impatient = client({ upstreamRetries: 1 });
     const failed = await impatient.sdk.fetch(`${base}/v1/flaky`);
-    expect([failed.status, failed.headers.get("x-hub-payment"), failed.headers.get("x-hub-payment-code")]).toEqual([500, "reverted", "upstream_failed_retryable"]);
+    expect([failed.status, failed.headers.get("x-hub-payment"), failed.headers.get("x-hub-payment-code")]).toEqual([
+      500,
+      "reverted",
+      "upstream_failed_retryable",
+    ]);
     expect(impatient.sdk.spentSats).toBe(4);
     expect(await settledInvoices()).toBe(2);
   });
@@ -279,7 +295,9 @@ describe("prepaid credit", () => {
 
   it("shares one credit purchase between concurrent calls", async () => {
     const { sdk } = client({ creditSats: 30 });
-    const results = await Promise.all([`${base}/v1/a`, `${base}/v1/b`, `${base}/v1/a`, `${base}/v1/b`].map((url) => sdk.fetch(url, { l402: { creditSats: 30 } })));
+    const results = await Promise.all(
+      [`${base}/v1/a`, `${base}/v1/b`, `${base}/v1/a`, `${base}/v1/b`].map((url) => sdk.fetch(url, { l402: { creditSats: 30 } })),
+    );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(sdk.payments).toEqual([expect.objectContaining({ amountSats: 30, purpose: "credit" })]);
     expect(await settledInvoices()).toBe(1);
@@ -336,7 +354,9 @@ describe("rate limits", () => {
   });
 
   it("fails with rate_limited when the gateway's Retry-After is beyond the bound, paying nothing more", async () => {
-    const limited = await startGateways(ctx, devNode, 1, { rateLimits: { endpointPerMinute: 1, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1 } });
+    const limited = await startGateways(ctx, devNode, 1, {
+      rateLimits: { endpointPerMinute: 1, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1 },
+    });
     try {
       const { sdk } = client({ maxRetryAfterMs: 2_000 });
       expect((await sdk.fetch(`${limited.urls[0]}/gw/${slug}/v1/paid`)).status).toBe(200);
@@ -351,7 +371,9 @@ describe("rate limits", () => {
   });
 
   it("with returnRateLimited hands a 429 it will not wait out back as the response", async () => {
-    const limited = await startGateways(ctx, devNode, 1, { rateLimits: { endpointPerMinute: 1, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1 } });
+    const limited = await startGateways(ctx, devNode, 1, {
+      rateLimits: { endpointPerMinute: 1, globalPerMinute: 1e6, credentialedPerMinute: 1e6, forgeriesBeforeDemotion: 1e6, demotionMs: 1 },
+    });
     try {
       const { sdk, events } = client({ rateLimitRetries: 0, returnRateLimited: true });
       expect((await sdk.fetch(`${limited.urls[0]}/gw/${slug}/v1/paid`)).status).toBe(200);
@@ -387,8 +409,22 @@ describe("the wallet's view of a payment", () => {
     await sdk.fetch(`${base}/v1/paid`);
     await sdk.fetch(`${base}/v1/b`, { l402: { creditSats: 12 } });
     expect(asked).toEqual([
-      { invoice: expect.stringMatching(/^lnbcrt/), amountSats: 7, macaroon: expect.any(String), paymentHash: sdk.payments[0].paymentHash, creditSats: null, signal: undefined },
-      { invoice: expect.stringMatching(/^lnbcrt/), amountSats: 12, macaroon: expect.any(String), paymentHash: sdk.payments[1].paymentHash, creditSats: 12, signal: undefined },
+      {
+        invoice: expect.stringMatching(/^lnbcrt/),
+        amountSats: 7,
+        macaroon: expect.any(String),
+        paymentHash: sdk.payments[0].paymentHash,
+        creditSats: null,
+        signal: undefined,
+      },
+      {
+        invoice: expect.stringMatching(/^lnbcrt/),
+        amountSats: 12,
+        macaroon: expect.any(String),
+        paymentHash: sdk.payments[1].paymentHash,
+        creditSats: 12,
+        signal: undefined,
+      },
     ]);
     expect(challenges.map((c) => /macaroon="([^"]+)"/.exec(c)?.[1])).toEqual(asked.map((a) => a.macaroon));
   });

@@ -153,12 +153,17 @@ describe("parseAuthorization", () => {
 
   it("reads back what credentialHeaderValue writes (property)", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 1, maxLength: 400 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.constantFrom("L402", "LSAT"), (mac, pre, scheme) => {
-        const macaroon = Buffer.from(mac).toString("base64");
-        const preimage = Buffer.from(pre).toString("hex");
-        const parsed = parseAuthorization([credentialHeaderValue(macaroon, preimage, scheme as "L402" | "LSAT")]);
-        expect(parsed).toEqual({ kind: "l402", scheme, macaroon, preimage });
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 400 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.constantFrom("L402", "LSAT"),
+        (mac, pre, scheme) => {
+          const macaroon = Buffer.from(mac).toString("base64");
+          const preimage = Buffer.from(pre).toString("hex");
+          const parsed = parseAuthorization([credentialHeaderValue(macaroon, preimage, scheme as "L402" | "LSAT")]);
+          expect(parsed).toEqual({ kind: "l402", scheme, macaroon, preimage });
+        },
+      ),
     );
   });
 });

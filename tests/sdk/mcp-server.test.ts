@@ -39,7 +39,9 @@ beforeAll(async () => {
   ctx = await createTestContext();
   origin = await startTestOrigin();
   const answer = (req: { url: string; method: string; body: string }, res: http.ServerResponse) =>
-    void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ url: req.url, method: req.method, body: req.body ? JSON.parse(req.body) : null }));
+    void res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ url: req.url, method: req.method, body: req.body ? JSON.parse(req.body) : null }));
   for (const p of ["/v1/route", "/v1/isochrone/15", "/v1/free", "/v1/dear"]) origin.route(p, answer);
   origin.route("/v1/ticks", (_req, res) => {
     res.writeHead(200, { "content-type": "text/event-stream" });
@@ -144,12 +146,22 @@ describe("MCP server over stdio", () => {
       env: { HUB_WALLET: "dev", HUB_DEV_WALLET_URL: payServer.payUrl, HUB_BUDGET_SATS: "100", HUB_STREAM_MAX_EVENTS: "2" },
     });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["get_v1_dear", "get_v1_free", "get_v1_route", "get_v1_ticks", "hub_budget", "post_v1_isochrone_by_minutes"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "get_v1_dear",
+      "get_v1_free",
+      "get_v1_route",
+      "get_v1_ticks",
+      "hub_budget",
+      "post_v1_isochrone_by_minutes",
+    ]);
     const route = tools.find((t) => t.name === "get_v1_route")!;
     expect(route.description).toMatch(/10 sats per call \(per_request\)/);
     expect(route.inputSchema).toMatchObject({ type: "object", required: ["from", "to"], properties: { from: { type: "string" }, to: { type: "string" } } });
     const isochrone = tools.find((t) => t.name === "post_v1_isochrone_by_minutes")!;
-    expect(isochrone.inputSchema).toMatchObject({ required: ["minutes", "body"], properties: { minutes: { type: "integer" }, body: { type: "object", required: ["origin"] } } });
+    expect(isochrone.inputSchema).toMatchObject({
+      required: ["minutes", "body"],
+      properties: { minutes: { type: "integer" }, body: { type: "object", required: ["origin"] } },
+    });
     expect(isochrone.description).toMatch(/30 sats for 2 calls/);
 
     const paid = await callTool(client, "get_v1_route", { from: "57.7,11.9", to: "57.71,11.97" });
@@ -198,15 +210,26 @@ describe("MCP server over stdio", () => {
   it("runs the development entry of the config the gateway serves at /.well-known/mcp.json exactly as given", { timeout: 90_000 }, async () => {
     const res = await fetch(`${base}/.well-known/mcp.json`);
     expect(res.status).toBe(200);
-    const config = (await res.json()) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>; tools: { name: string }[] };
-    expect(config.mcpServers[`l402-${slug}`]).toMatchObject({ command: "npx", args: ["-y", expect.stringMatching(/^@l402-hub\/sdk@\d+\.\d+\.\d+$/), "--gateway", base] });
+    const config = (await res.json()) as {
+      mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+      tools: { name: string }[];
+    };
+    expect(config.mcpServers[`l402-${slug}`]).toMatchObject({
+      command: "npx",
+      args: ["-y", expect.stringMatching(/^@l402-hub\/sdk@\d+\.\d+\.\d+$/), "--gateway", base],
+    });
     const server = config.mcpServers[`l402-${slug}-local-checkout`];
     expect(server.args.slice(-2)).toEqual(["--gateway", base]);
     expect(server.env).toMatchObject({ HUB_WALLET: "dev", HUB_DEV_WALLET_URL: payServer.payUrl, HUB_BUDGET_SATS: "1000" });
 
     const client = await connect(server);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).filter((n) => n !== "hub_budget").sort()).toEqual(config.tools.map((t) => t.name).sort());
+    expect(
+      tools
+        .map((t) => t.name)
+        .filter((n) => n !== "hub_budget")
+        .sort(),
+    ).toEqual(config.tools.map((t) => t.name).sort());
     const paid = await callTool(client, "get_v1_route", { from: "1,2", to: "3,4" });
     expect(paid.structuredContent).toMatchObject({ status: 200, paidSats: 10, spentSats: 10, remainingSats: 990 });
     expect(await settledInvoices()).toBe(1);

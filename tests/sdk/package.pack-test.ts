@@ -32,7 +32,9 @@ const sdkPackage = JSON.parse(readFileSync(path.join(root, "packages/sdk/package
   exports: Record<string, unknown>;
   bin: Record<string, string>;
 };
-const subpaths = Object.keys(sdkPackage.exports).filter((s) => s !== "./package.json").map((s) => (s === "." ? sdkPackage.name : `${sdkPackage.name}/${s.slice(2)}`));
+const subpaths = Object.keys(sdkPackage.exports)
+  .filter((s) => s !== "./package.json")
+  .map((s) => (s === "." ? sdkPackage.name : `${sdkPackage.name}/${s.slice(2)}`));
 
 let work: string;
 let consumer: string;
@@ -119,10 +121,17 @@ describe(`the packed ${sdkPackage.name}`, () => {
   it("every exported subpath loads in plain Node from the installed package (no TypeScript loader)", async () => {
     const script = `const names = ${JSON.stringify(subpaths)}; for (const n of names) { const m = await import(n); console.log(n, Object.keys(m).length); }`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: consumer });
-    const counts = Object.fromEntries(stdout.trim().split("\n").map((line) => line.split(" ")));
+    const counts = Object.fromEntries(
+      stdout
+        .trim()
+        .split("\n")
+        .map((line) => line.split(" ")),
+    );
     expect(Object.keys(counts).sort()).toEqual([...subpaths].sort());
     for (const name of subpaths) expect(Number(counts[name]), name).toBeGreaterThan(0);
-    const resolved = await run(process.execPath, ["--input-type=module", "-e", `console.log(import.meta.resolve("${sdkPackage.name}/mcp"))`], { cwd: consumer });
+    const resolved = await run(process.execPath, ["--input-type=module", "-e", `console.log(import.meta.resolve("${sdkPackage.name}/mcp"))`], {
+      cwd: consumer,
+    });
     expect(resolved.stdout.trim()).toBe(`file://${path.join(consumer, "node_modules", sdkPackage.name, "dist/mcp.js")}`);
   });
 
@@ -146,7 +155,17 @@ describe(`the packed ${sdkPackage.name}`, () => {
     writeFileSync(
       path.join(consumer, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2023", lib: ["ES2023", "DOM"], strict: true, noEmit: true, skipLibCheck: false, typeRoots: [path.join(root, "node_modules/@types")], types: ["node"] },
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2023",
+          lib: ["ES2023", "DOM"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          typeRoots: [path.join(root, "node_modules/@types")],
+          types: ["node"],
+        },
         files: ["use.ts"],
       }),
     );
@@ -158,7 +177,10 @@ describe(`the packed ${sdkPackage.name}`, () => {
   it("runs the MCP server exactly as the served mcp.json says, lists the tools and pays for a call", { timeout: 120_000 }, async () => {
     const res = await fetch(`${base}/.well-known/mcp.json`);
     expect(res.status).toBe(200);
-    const config = (await res.json()) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>; tools: { name: string }[] };
+    const config = (await res.json()) as {
+      mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+      tools: { name: string }[];
+    };
     const slug = base.split("/").pop();
     const server = config.mcpServers[`l402-${slug}`];
     expect(server).toEqual({
@@ -180,7 +202,11 @@ describe(`the packed ${sdkPackage.name}`, () => {
 
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...config.tools.map((t) => t.name), "hub_budget"].sort());
-    const paid = (await client.callTool({ name: "get_v1_route", arguments: { from: "1,2" } })) as { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, unknown> };
+    const paid = (await client.callTool({ name: "get_v1_route", arguments: { from: "1,2" } })) as {
+      isError?: boolean;
+      content: { text: string }[];
+      structuredContent?: Record<string, unknown>;
+    };
     expect(paid.isError, paid.content[0]?.text).toBeFalsy();
     expect(paid.structuredContent).toMatchObject({ status: 200, paidSats: 10, payment: "charged", spentSats: 10, remainingSats: 990 });
     expect(paid.content.map((c) => c.text).join("\n")).toContain('"route": "/v1/route?from=1%2C2"'); // the origin's paid answer

@@ -177,7 +177,11 @@ describe("WebLN", () => {
     const provider = {
       enable: async () => void enabled++,
       sendPayment: async (paymentRequest: string) => {
-        const res = await fetch(payServer.payUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ invoice: paymentRequest }) });
+        const res = await fetch(payServer.payUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ invoice: paymentRequest }),
+        });
         return (await res.json()) as { preimage: string };
       },
     };

@@ -99,7 +99,15 @@ describe.each(zones)("database session time zone %s", (zone) => {
     const { authorization, paymentHash } = await payChallenge(devNode, await call(url(0, "/v1/slow")));
     // What a gateway that died mid-call leaves behind: a claim nobody will finish.
     const claimedAt = Date.now();
-    const crashed = await claimProof({ prisma: ctx.db.prisma, pg: ctx.db.pg, paymentHash, tenantId: setup.tenantId, endpointId: setup.slowId, requestId: "crashed", leaseMs: 1500 });
+    const crashed = await claimProof({
+      prisma: ctx.db.prisma,
+      pg: ctx.db.pg,
+      paymentHash,
+      tenantId: setup.tenantId,
+      endpointId: setup.slowId,
+      requestId: "crashed",
+      leaseMs: 1500,
+    });
     expect(crashed).toBe("claimed");
     const during = await call(url(1, "/v1/slow"), { authorization });
     expect([during.status, header(during, "retry-after")]).toEqual([409, "1"]);

@@ -213,21 +213,25 @@ describe("conditions the gateway does not understand", () => {
 });
 
 describe("counters are exact under concurrency", () => {
-  it("n_uses and max_sats hold across two gateway instances", async () => {
-    const parent = await buyCredit(200);
-    const uses = attenuateAuthorization(parent, ["n_uses=5"]);
-    const sats = attenuateAuthorization(parent, ["max_sats=14"]);
-    // Two counters taken together (one transaction): the tighter one decides.
-    const both = attenuateAuthorization(parent, ["n_uses=6", "max_sats=9"]);
-    const burst = (authorization: string) =>
-      Promise.all(Array.from({ length: 24 }, (_, i) => call(`${i % 2 ? base : base2}/v1/c`, { authorization }).then((r) => r.status)));
-    const [byUses, bySats, byBoth] = await Promise.all([burst(uses), burst(sats), burst(both)]);
-    expect(byUses.filter((s) => s === 200)).toHaveLength(5);
-    expect(byUses.filter((s) => s === 401)).toHaveLength(19);
-    expect(bySats.filter((s) => s === 200)).toHaveLength(7);
-    expect(bySats.filter((s) => s === 401)).toHaveLength(17);
-    expect(byBoth.filter((s) => s === 200)).toHaveLength(4);
-    expect(byBoth.filter((s) => s === 401)).toHaveLength(20);
-    expect(await creditLeft()).toBe(200 - 5 * 2 - 7 * 2 - 4 * 2);
-  }, usingPostgres ? 60_000 : 30_000);
+  it(
+    "n_uses and max_sats hold across two gateway instances",
+    async () => {
+      const parent = await buyCredit(200);
+      const uses = attenuateAuthorization(parent, ["n_uses=5"]);
+      const sats = attenuateAuthorization(parent, ["max_sats=14"]);
+      // Two counters taken together (one transaction): the tighter one decides.
+      const both = attenuateAuthorization(parent, ["n_uses=6", "max_sats=9"]);
+      const burst = (authorization: string) =>
+        Promise.all(Array.from({ length: 24 }, (_, i) => call(`${i % 2 ? base : base2}/v1/c`, { authorization }).then((r) => r.status)));
+      const [byUses, bySats, byBoth] = await Promise.all([burst(uses), burst(sats), burst(both)]);
+      expect(byUses.filter((s) => s === 200)).toHaveLength(5);
+      expect(byUses.filter((s) => s === 401)).toHaveLength(19);
+      expect(bySats.filter((s) => s === 200)).toHaveLength(7);
+      expect(bySats.filter((s) => s === 401)).toHaveLength(17);
+      expect(byBoth.filter((s) => s === 200)).toHaveLength(4);
+      expect(byBoth.filter((s) => s === 401)).toHaveLength(20);
+      expect(await creditLeft()).toBe(200 - 5 * 2 - 7 * 2 - 4 * 2);
+    },
+    usingPostgres ? 60_000 : 30_000,
+  );
 });

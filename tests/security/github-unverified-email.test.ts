@@ -38,7 +38,9 @@ async function startFakeGithub() {
     if (req.method === "POST" && url.pathname === "/login/oauth/access_token") {
       const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
       const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? "");
-      const [id, secret] = basic ? Buffer.from(basic[1], "base64").toString().split(":").map(decodeURIComponent) : [form.get("client_id"), form.get("client_secret")];
+      const [id, secret] = basic
+        ? Buffer.from(basic[1], "base64").toString().split(":").map(decodeURIComponent)
+        : [form.get("client_id"), form.get("client_secret")];
       if (id !== CLIENT.clientId || secret !== CLIENT.clientSecret) return json(401, { error: "incorrect_client_credentials" });
       const grant = codes.get(form.get("code") ?? "");
       codes.delete(form.get("code") ?? "");

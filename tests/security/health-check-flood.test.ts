@@ -29,7 +29,14 @@ function countingPrisma(real: PrismaClient): PrismaClient {
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  gateway = createGateway({ config: ctx.config, prisma: countingPrisma(ctx.db.prisma), pg: ctx.db.pg, store: ctx.store, devNode: null, log: createLogger("silent") });
+  gateway = createGateway({
+    config: ctx.config,
+    prisma: countingPrisma(ctx.db.prisma),
+    pg: ctx.db.pg,
+    store: ctx.store,
+    devNode: null,
+    log: createLogger("silent"),
+  });
   gatewayUrl = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}`;
 });
 

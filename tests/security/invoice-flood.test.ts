@@ -104,7 +104,9 @@ describe("settlement polling under a flood of pending invoices", () => {
     const unpaid = await pendingInvoice(600);
     for (let i = 0; i < 11; i++) await pendingInvoice(600 + i);
     // Both lapsed while the flood kept the poller busy elsewhere.
-    await context().db.sql.query(`UPDATE "Invoice" SET "expiresAt" = now() - interval '2 minutes' WHERE "paymentHash" = ANY($1)`, [[paid.paymentHash, unpaid.paymentHash]]);
+    await context().db.sql.query(`UPDATE "Invoice" SET "expiresAt" = now() - interval '2 minutes' WHERE "paymentHash" = ANY($1)`, [
+      [paid.paymentHash, unpaid.paymentHash],
+    ]);
 
     expect(await passes(1, 5)).toBe(1);
     expect(await statusOf(paid.paymentHash)).toBe("settled");

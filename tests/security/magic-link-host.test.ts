@@ -35,7 +35,10 @@ function routeRequest(path: string, init: { method?: string; headers?: Record<st
 }
 
 function cookiesOf(res: Response): string {
-  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 async function mailedUrl(to: string): Promise<URL> {
@@ -50,7 +53,11 @@ async function requestMagicLink(email: string, callbackUrl = "/dashboard"): Prom
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const body = new URLSearchParams({ csrfToken, email, callbackUrl });
   return authRouteHandlers.POST(
-    routeRequest("/api/auth/signin/nodemailer", { method: "POST", body, headers: { cookie: cookiesOf(csrf), "content-type": "application/x-www-form-urlencoded" } }),
+    routeRequest("/api/auth/signin/nodemailer", {
+      method: "POST",
+      body,
+      headers: { cookie: cookiesOf(csrf), "content-type": "application/x-www-form-urlencoded" },
+    }),
   );
 }
 
@@ -143,7 +150,13 @@ describe("same-site writes are judged against SITE_URL", () => {
     const evilHost = { host: "evil.test", "x-forwarded-host": "evil.test", "x-forwarded-proto": "http" };
     incoming.headers = new Headers({ ...evilHost, cookie });
     const path = `/tenants/${tenantId}`;
-    const forged = await call(patchTenant, { method: "PATCH", path, params: { tenantId }, body: { name: "pwned" }, headers: { ...evilHost, cookie, origin: "http://evil.test" } });
+    const forged = await call(patchTenant, {
+      method: "PATCH",
+      path,
+      params: { tenantId },
+      body: { name: "pwned" },
+      headers: { ...evilHost, cookie, origin: "http://evil.test" },
+    });
     expect(forged.status).toBe(403);
     expect(forged.body.error.code).toBe("forbidden");
     const same = await call(patchTenant, { method: "PATCH", path, params: { tenantId }, body: { name: "Renamed" }, headers: { cookie, origin: SITE } });

@@ -29,7 +29,7 @@ beforeEach(async () => {
 /** The origin's "next" link through the path form, with the given Host (or the gateway's own address). */
 async function next(host?: string): Promise<string> {
   const res = await request(`${t.urls[0]}/gw/${slug}/v1/links`, { headers: host ? { host } : {} });
-  return (await res.body.json() as { next: string }).next;
+  return ((await res.body.json()) as { next: string }).next;
 }
 
 describe("X-Forwarded-Host and X-Forwarded-Proto to origins", () => {

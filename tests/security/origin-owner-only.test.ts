@@ -55,7 +55,13 @@ describe("who may change where the gateway secret goes", () => {
     const cleared = await call(patchTenant, { method: "PATCH", path, params: { tenantId }, body: { originUrl: null }, headers: SESSION });
     expect(cleared.status).toBe(403);
     // Nor can it be slipped in beside fields a member may change: nothing of the request is applied.
-    const mixed = await call(patchTenant, { method: "PATCH", path, params: { tenantId }, body: { name: "Renamed", originUrl: attacker.url }, headers: SESSION });
+    const mixed = await call(patchTenant, {
+      method: "PATCH",
+      path,
+      params: { tenantId },
+      body: { name: "Renamed", originUrl: attacker.url },
+      headers: SESSION,
+    });
     expect(mixed.status).toBe(403);
     expect((await api.test().db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } })).name).toBe("acme API");
 

@@ -53,10 +53,13 @@ function readThenReset(token: string, bytes: number, readBytes: number): Promise
       socket.removeAllListeners("data");
       socket.pause();
       // Stalled long enough for the gateway to fill the socket buffers, then RST.
-      setTimeout(() => {
-        socket.resetAndDestroy();
-        resolve(bodyReceived);
-      }, readBytes === 0 ? 500 : 0);
+      setTimeout(
+        () => {
+          socket.resetAndDestroy();
+          resolve(bodyReceived);
+        },
+        readBytes === 0 ? 500 : 0,
+      );
     };
     socket.on("data", (chunk: Buffer) => {
       if (bodyReceived < 0) {

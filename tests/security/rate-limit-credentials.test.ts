@@ -50,7 +50,8 @@ beforeEach(async () => {
   tenantId = tenant.tenantId;
   await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
   await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/free" });
-  for (const path of ["/v1/paid", "/v1/paid2", "/v1/paid3"]) await endpointFactory(ctx.db.prisma, tenantId, { path, pricingModel: "per_request", priceSats: 1 });
+  for (const path of ["/v1/paid", "/v1/paid2", "/v1/paid3"])
+    await endpointFactory(ctx.db.prisma, tenantId, { path, pricingModel: "per_request", priceSats: 1 });
   await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/pass", pricingModel: "time_pass", priceSats: 5, durationMinutes: 60 });
   const other = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
   await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, other.tenantId, devNode.nodePubkey);

@@ -36,8 +36,7 @@ beforeEach(() => {
   gateway.gateways.forEach((g) => g.tenants.invalidate());
 });
 
-const settlement = (body: unknown, ip = "198.51.100.7") =>
-  call(POST, { method: "POST", path: "/l402/settlement", body, headers: { "x-hub-client-ip": ip } });
+const settlement = (body: unknown, ip = "198.51.100.7") => call(POST, { method: "POST", path: "/l402/settlement", body, headers: { "x-hub-client-ip": ip } });
 
 /** A tenant paid through `wallet`, and a fresh 402 from the real gateway: its macaroon and payment hash. */
 async function challengeFrom(type: "nwc" | "lnd", credentials: object) {

@@ -101,7 +101,10 @@ describe("the /signin page for a signed-in visitor", () => {
 });
 
 function cookiesOf(res: Response): string {
-  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 /** E-mail sign-in through Auth.js's route handlers; returns where opening the mailed link leads. */

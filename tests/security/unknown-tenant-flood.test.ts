@@ -42,7 +42,14 @@ beforeAll(async () => {
   ctx = await createTestContext({ TRUSTED_PROXIES: "127.0.0.1,::1,::ffff:127.0.0.1" });
   origin = await startTestOrigin();
   origin.route("/v1/free", json(200, { ok: true }));
-  gateway = createGateway({ config: ctx.config, prisma: countingPrisma(ctx.db.prisma), pg: ctx.db.pg, store: ctx.store, devNode: null, log: createLogger("silent") });
+  gateway = createGateway({
+    config: ctx.config,
+    prisma: countingPrisma(ctx.db.prisma),
+    pg: ctx.db.pg,
+    store: ctx.store,
+    devNode: null,
+    log: createLogger("silent"),
+  });
   gatewayUrl = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}`;
 });
 

@@ -77,7 +77,12 @@ async function withAllowedTargets<T>(allowed: string[], fn: () => Promise<T>): P
 }
 
 /** The wallets under test, by name; built lazily since the fakes' addresses exist only once started. */
-const WALLET_CASES = ["LNbits on a loopback address", "phoenixd behind a name that resolves to loopback", "LND over TLS on a loopback address", "an NWC relay on a loopback address"] as const;
+const WALLET_CASES = [
+  "LNbits on a loopback address",
+  "phoenixd behind a name that resolves to loopback",
+  "LND over TLS on a loopback address",
+  "an NWC relay on a loopback address",
+] as const;
 function walletCase(name: (typeof WALLET_CASES)[number]): { field: string; wallet: { type: string } & Record<string, unknown> } {
   switch (name) {
     case "LNbits on a loopback address":
@@ -85,7 +90,10 @@ function walletCase(name: (typeof WALLET_CASES)[number]): { field: string; walle
     case "phoenixd behind a name that resolves to loopback":
       return { field: "url", wallet: { type: "phoenixd", url: localhostUrl(phoenixd.url), password: phoenixd.password } };
     case "LND over TLS on a loopback address":
-      return { field: "restUrl", wallet: { type: "lnd", restUrl: lnd.url, macaroonHex: lnd.bakeMacaroon(LND_RECOMMENDED_PERMISSIONS), tlsCertPem: lnd.tlsCertPem } };
+      return {
+        field: "restUrl",
+        wallet: { type: "lnd", restUrl: lnd.url, macaroonHex: lnd.bakeMacaroon(LND_RECOMMENDED_PERMISSIONS), tlsCertPem: lnd.tlsCertPem },
+      };
     case "an NWC relay on a loopback address":
       return { field: "connectionUri", wallet: { type: "nwc", connectionUri: nwc.connectionUri() } };
   }
@@ -126,7 +134,9 @@ describe("PUT /wallet refuses a wallet whose address is internal", () => {
 async function storedWallet(type: string, credentials: object) {
   const t = api.test();
   const tenant = await tenantFactory(t.db.prisma, t.config.appSecret, { originUrl: "http://127.0.0.1:9/unused" });
-  await t.db.prisma.wallet.create({ data: { tenantId: tenant.tenantId, type: type as "lnbits", credentialsEnc: sealSecret(t.config.appSecret, JSON.stringify(credentials)) } });
+  await t.db.prisma.wallet.create({
+    data: { tenantId: tenant.tenantId, type: type as "lnbits", credentialsEnc: sealSecret(t.config.appSecret, JSON.stringify(credentials)) },
+  });
   await endpointFactory(t.db.prisma, tenant.tenantId, { path: "/v1/paid", pricingModel: "per_request", priceSats: 5 });
   return tenant;
 }
@@ -148,7 +158,14 @@ describe("a stored wallet whose address is internal is never contacted", () => {
     const tenant = await storedWallet("lnbits", { url: lnbits.url, invoiceKey: lnbits.invoiceKey });
     const paymentHash = "ab".repeat(32);
     await t.db.prisma.invoice.create({
-      data: { tenantId: tenant.tenantId, paymentHash, paymentRequest: "lnbcrt1fake", amountSats: 5, purpose: "credit", expiresAt: new Date(Date.now() + 600_000) },
+      data: {
+        tenantId: tenant.tenantId,
+        paymentHash,
+        paymentRequest: "lnbcrt1fake",
+        amountSats: 5,
+        purpose: "credit",
+        expiresAt: new Date(Date.now() + 600_000),
+      },
     });
     const { macaroon } = mintL402Macaroon({
       appSecret: t.config.appSecret,

@@ -42,7 +42,10 @@ async function startLauncher(dataDir: string, gatewayPort: number): Promise<Chil
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`launcher exited early:\n${output}`);
-    const ok = await fetch(`http://127.0.0.1:${gatewayPort}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${gatewayPort}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return proc;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -65,7 +68,7 @@ describe("npm start on embedded defaults", () => {
     expect(first.status).toBe(402);
     const firstBody = (await first.json()) as { paymentHash: string; amountSats: number };
     expect(firstBody.amountSats).toBe(1);
-    expect((await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.json()))).toMatchObject({ status: "ok", database: "ok" });
+    expect(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.json())).toMatchObject({ status: "ok", database: "ok" });
     expect(await stop(child)).toBe(0);
     const secret = readFileSync(path.join(dataDir, "app-secret"), "utf8");
 

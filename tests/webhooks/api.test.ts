@@ -25,7 +25,8 @@ beforeEach(async () => {
 
 const PUBLIC_URL = "https://93.184.215.14/hooks/l402";
 const base = () => `/tenants/${tenantId}/webhooks`;
-const create = (body: unknown, as = { tenantId, key }) => call(createRoute, { method: "POST", path: `/tenants/${as.tenantId}/webhooks`, params: { tenantId: as.tenantId }, token: as.key, body });
+const create = (body: unknown, as = { tenantId, key }) =>
+  call(createRoute, { method: "POST", path: `/tenants/${as.tenantId}/webhooks`, params: { tenantId: as.tenantId }, token: as.key, body });
 const prisma = () => api.test().db.prisma;
 
 describe("webhook management API", () => {
@@ -107,7 +108,12 @@ describe("webhook management API", () => {
     expect(openSecret(api.test().config.appSecret, row.secretEnc)).toBe(mine.secret);
     expect(await prisma().webhookDelivery.count()).toBe(0);
     // And the other workspace's list does not show ours.
-    const theirs = await call(listRoute, { method: "GET", path: `/tenants/${other.tenantId}/webhooks`, params: { tenantId: other.tenantId }, token: other.apiKey });
+    const theirs = await call(listRoute, {
+      method: "GET",
+      path: `/tenants/${other.tenantId}/webhooks`,
+      params: { tenantId: other.tenantId },
+      token: other.apiKey,
+    });
     expect(theirs.body.webhooks).toEqual([]);
   });
 
@@ -115,7 +121,13 @@ describe("webhook management API", () => {
     const created = (await create({ url: PUBLIC_URL, events: ["invoice.settled"] })).body;
     const path = `${base()}/${created.id}`;
     const params = { tenantId, id: created.id };
-    const res = await call(patchRoute, { method: "PATCH", path, params, token: key, body: { url: "https://93.184.215.15/v2", events: ["session.created", "session.expired"], isActive: false } });
+    const res = await call(patchRoute, {
+      method: "PATCH",
+      path,
+      params,
+      token: key,
+      body: { url: "https://93.184.215.15/v2", events: ["session.created", "session.expired"], isActive: false },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: created.id, url: "https://93.184.215.15/v2", events: ["session.created", "session.expired"], isActive: false });
     expect(res.body).not.toHaveProperty("secret");
@@ -202,8 +214,20 @@ describe("webhook management API", () => {
     expect(pending.status).toBe(409);
     expect(pending.body.error.message).toContain("pending");
 
-    await prisma().webhookDelivery.update({ where: { id: delivery.id }, data: { status: "failed", attempts: 4, nextAttemptAt: null, lastError: "http_status: receiver answered 500" } });
-    expect((await call(retryRoute, { method: "POST", path: `/tenants/${other.tenantId}/webhooks/deliveries/${delivery.id}/retry`, params: { tenantId: other.tenantId, deliveryId: delivery.id }, token: other.apiKey })).status).toBe(404);
+    await prisma().webhookDelivery.update({
+      where: { id: delivery.id },
+      data: { status: "failed", attempts: 4, nextAttemptAt: null, lastError: "http_status: receiver answered 500" },
+    });
+    expect(
+      (
+        await call(retryRoute, {
+          method: "POST",
+          path: `/tenants/${other.tenantId}/webhooks/deliveries/${delivery.id}/retry`,
+          params: { tenantId: other.tenantId, deliveryId: delivery.id },
+          token: other.apiKey,
+        })
+      ).status,
+    ).toBe(404);
     expect((await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).status).toBe("failed");
 
     const res = await call(retryRoute, { method: "POST", path, params, token: key });

@@ -65,7 +65,11 @@ describe("node capacity monitor", () => {
 
     await job.run();
     expect(await capacityEvents()).toHaveLength(0);
-    expect(await prisma().wallet.findUniqueOrThrow({ where: { tenantId: a.tenantId } })).toMatchObject({ capacityStatus: "ok", capacityReason: null, capacityCheckedAt: expect.any(Date) });
+    expect(await prisma().wallet.findUniqueOrThrow({ where: { tenantId: a.tenantId } })).toMatchObject({
+      capacityStatus: "ok",
+      capacityReason: null,
+      capacityCheckedAt: expect.any(Date),
+    });
 
     // The peer closes the only channel.
     devNode.setSimulatedChannels([]);
@@ -76,10 +80,24 @@ describe("node capacity monitor", () => {
     const degraded = await capacityEvents();
     expect(degraded.map((e) => e.tenantId).sort()).toEqual([a.tenantId, b.tenantId].sort());
     for (const e of degraded) {
-      expect(e.data).toEqual({ nodeId: devNode.nodePubkey, status: "degraded", reason: "no_channels", activeChannels: 0, totalChannels: 0, receivingCapacitySat: 0, totalCapacitySat: 0 });
+      expect(e.data).toEqual({
+        nodeId: devNode.nodePubkey,
+        status: "degraded",
+        reason: "no_channels",
+        activeChannels: 0,
+        totalChannels: 0,
+        receivingCapacitySat: 0,
+        totalCapacitySat: 0,
+      });
     }
-    expect(await prisma().wallet.findUniqueOrThrow({ where: { tenantId: b.tenantId } })).toMatchObject({ capacityStatus: "degraded", capacityReason: "no_channels" });
-    expect(await prisma().wallet.findUniqueOrThrow({ where: { tenantId: elsewhere.tenantId } })).toMatchObject({ capacityStatus: null, capacityCheckedAt: null });
+    expect(await prisma().wallet.findUniqueOrThrow({ where: { tenantId: b.tenantId } })).toMatchObject({
+      capacityStatus: "degraded",
+      capacityReason: "no_channels",
+    });
+    expect(await prisma().wallet.findUniqueOrThrow({ where: { tenantId: elsewhere.tenantId } })).toMatchObject({
+      capacityStatus: null,
+      capacityCheckedAt: null,
+    });
 
     // Still degraded: nothing more.
     await job.run();
@@ -94,7 +112,15 @@ describe("node capacity monitor", () => {
     const all = await capacityEvents();
     expect(all).toHaveLength(4);
     for (const e of all.slice(2)) {
-      expect(e.data).toEqual({ nodeId: devNode.nodePubkey, status: "ok", reason: null, activeChannels: 1, totalChannels: 2, receivingCapacitySat: 400_000, totalCapacitySat: 1_500_000 });
+      expect(e.data).toEqual({
+        nodeId: devNode.nodePubkey,
+        status: "ok",
+        reason: null,
+        activeChannels: 1,
+        totalChannels: 2,
+        receivingCapacitySat: 400_000,
+        totalCapacitySat: 1_500_000,
+      });
     }
   });
 
@@ -130,7 +156,14 @@ describe("node capacity monitor", () => {
     const failing = { getCapacity: async (): Promise<CapacityReading> => Promise.reject(new Error("lnd unreachable")) };
     expect(await checkNodeCapacity({ prisma: prisma(), walletFor: async () => failing })).toEqual({ nodes: 0, events: 0 });
     const slow = { getCapacity: () => new Promise<CapacityReading>(() => {}) };
-    const rules = { receivingFullBelowSat: 1_000, receivingLowBelowShare: 0.1, receivingLowBelowSat: 100_000, confirmChecks: 3, degradedEventIntervalMs: 6 * 3600_000, readingTimeoutMs: 50 } as const;
+    const rules = {
+      receivingFullBelowSat: 1_000,
+      receivingLowBelowShare: 0.1,
+      receivingLowBelowSat: 100_000,
+      confirmChecks: 3,
+      degradedEventIntervalMs: 6 * 3600_000,
+      readingTimeoutMs: 50,
+    } as const;
     expect(await checkNodeCapacity({ prisma: prisma(), walletFor: async () => slow, rules })).toEqual({ nodes: 0, events: 0 });
     // A backend without getCapacity (e.g. NWC) is not read at all.
     expect(await checkNodeCapacity({ prisma: prisma(), walletFor: async () => ({ type: "nwc" }) })).toEqual({ nodes: 0, events: 0 });
@@ -140,7 +173,13 @@ describe("node capacity monitor", () => {
   it("delivers the event to a subscribed receiver, verifiable with the SDK", async () => {
     const { tenantId } = await subscribedTenant();
     await devWalletFactory(prisma(), ctx().config.appSecret, tenantId, devNode.nodePubkey);
-    const sub = await createWebhook({ prisma: prisma(), appSecret: ctx().config.appSecret, policy, tenantId, input: { url: receiver.url(), events: ["node.capacity_changed"] } });
+    const sub = await createWebhook({
+      prisma: prisma(),
+      appSecret: ctx().config.appSecret,
+      policy,
+      tenantId,
+      input: { url: receiver.url(), events: ["node.capacity_changed"] },
+    });
     devNode.setSimulatedChannels([{ capacitySat: 1_000_000, remoteBalanceSat: 1_000_000, active: false }]);
     for (let i = 0; i < 3; i += 1) await capacityJob().run();
     await dispatchOutbox({ prisma: prisma() });
@@ -150,6 +189,14 @@ describe("node capacity monitor", () => {
     expect(receiver.received).toHaveLength(1);
     const verified = verifyWebhook({ secret: sub.secret, headers: receiver.received[0].headers, rawBody: receiver.received[0].rawBody });
     expect(verified.ok && verified.event.event).toBe("node.capacity_changed");
-    expect(verified.ok && verified.event.data).toEqual({ nodeId: devNode.nodePubkey, status: "degraded", reason: "peers_offline", activeChannels: 0, totalChannels: 1, receivingCapacitySat: 0, totalCapacitySat: 1_000_000 });
+    expect(verified.ok && verified.event.data).toEqual({
+      nodeId: devNode.nodePubkey,
+      status: "degraded",
+      reason: "peers_offline",
+      activeChannels: 0,
+      totalChannels: 1,
+      receivingCapacitySat: 0,
+      totalCapacitySat: 1_000_000,
+    });
   });
 });

@@ -38,7 +38,12 @@ async function deliver(count: number, firstSecond = 0) {
 
 type Page = { deliveries: { id: string; createdAt: string }[]; nextCursor: string | null };
 const page = async (webhookId: string, query: string, as = { tenantId, key }) =>
-  call(listDeliveriesRoute, { method: "GET", path: `/tenants/${as.tenantId}/webhooks/${webhookId}/deliveries?${query}`, params: { tenantId: as.tenantId, id: webhookId }, token: as.key });
+  call(listDeliveriesRoute, {
+    method: "GET",
+    path: `/tenants/${as.tenantId}/webhooks/${webhookId}/deliveries?${query}`,
+    params: { tenantId: as.tenantId, id: webhookId },
+    token: as.key,
+  });
 
 describe("deliveries pages", () => {
   it("walks every delivery exactly once, newest first, and ends with nextCursor null", async () => {

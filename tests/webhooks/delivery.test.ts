@@ -95,11 +95,23 @@ describe("delivery to a real HTTPS receiver", () => {
     const invoices = [];
     for (let i = 0; i < 2; i += 1) {
       const created = await devNode.createInvoice({ amountSats: 7, description: "t", expirySeconds: 600 });
-      await prisma().invoice.create({ data: { tenantId, endpointId: endpoint.id, paymentHash: created.paymentHash, paymentRequest: created.paymentRequest, amountSats: 7, purpose: "per_request", expiresAt: created.expiresAt } });
+      await prisma().invoice.create({
+        data: {
+          tenantId,
+          endpointId: endpoint.id,
+          paymentHash: created.paymentHash,
+          paymentRequest: created.paymentRequest,
+          amountSats: 7,
+          purpose: "per_request",
+          expiresAt: created.expiresAt,
+        },
+      });
       invoices.push(created);
     }
     // Source 1: the gateway's first valid proof (one SQL statement with the outbox insert).
-    expect(await claimProof({ prisma: prisma(), paymentHash: invoices[0].paymentHash, tenantId, endpointId: endpoint.id, requestId: "r1", leaseMs: 60_000 })).toBe("claimed");
+    expect(
+      await claimProof({ prisma: prisma(), paymentHash: invoices[0].paymentHash, tenantId, endpointId: endpoint.id, requestId: "r1", leaseMs: 60_000 }),
+    ).toBe("claimed");
     // Source 2: the worker's settlement poll (one transaction with the outbox insert).
     expect(await recordInvoiceSettled({ prisma: prisma(), paymentHash: invoices[1].paymentHash, settledAt: new Date() })).toBe(true);
 
@@ -125,12 +137,23 @@ describe("delivery to a real HTTPS receiver", () => {
       const verified = verifyWebhook({ secret: sub.secret, headers: req.headers, rawBody: req.rawBody });
       expect(verified).toEqual({ ok: true, event: body });
       expect(await standardWebhooksVerify(sub.secret, req)).toBe(true);
-      expect(verifyWebhook({ secret: sub.secret, headers: req.headers, rawBody: JSON.stringify(body, null, 1) })).toEqual({ ok: false, code: "signature_mismatch" });
+      expect(verifyWebhook({ secret: sub.secret, headers: req.headers, rawBody: JSON.stringify(body, null, 1) })).toEqual({
+        ok: false,
+        code: "signature_mismatch",
+      });
     }
     const rows = await prisma().webhookDelivery.findMany({ orderBy: { createdAt: "asc" } });
     expect(rows.map((r) => r.id).sort()).toEqual(bodies.map((b) => b.id).sort());
     for (const row of rows) {
-      expect(row).toMatchObject({ status: "succeeded", attempts: 1, responseStatus: 200, lastError: null, nextAttemptAt: null, lockedUntil: null, responseSnippet: "ok" });
+      expect(row).toMatchObject({
+        status: "succeeded",
+        attempts: 1,
+        responseStatus: 200,
+        lastError: null,
+        nextAttemptAt: null,
+        lockedUntil: null,
+        responseSnippet: "ok",
+      });
       expect(row.deliveredAt).toBeInstanceOf(Date);
       expect(row.lastAttemptAt).toBeInstanceOf(Date);
       expect(row.requestSnippet).toBe(receiver.received.find((r) => r.headers["x-webhook-id"] === row.id)!.rawBody.toString("utf8"));
@@ -200,7 +223,13 @@ describe("delivery to a real HTTPS receiver", () => {
     const t0 = clock.ms();
     await deliverAll(s);
     const row = () => prisma().webhookDelivery.findFirstOrThrow();
-    expect(await row()).toMatchObject({ status: "pending", attempts: 1, responseStatus: 500, lastError: "http_status: receiver answered 500", responseSnippet: "boom" });
+    expect(await row()).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      responseStatus: 500,
+      lastError: "http_status: receiver answered 500",
+      responseSnippet: "boom",
+    });
     expect(await retryDelayOf()).toBe(10_000);
 
     const schedule = [10_000, 60_000, 300_000];
@@ -335,7 +364,9 @@ describe("SSRF at connect time", () => {
     const strict: TargetPolicy = { resolver: mixed, allowedTargets: [] };
     // Written directly, as if the allow-list had changed since the subscription was saved.
     for (const url of [receiver.url(), `https://[::ffff:127.0.0.1]:${receiver.port}/hook`, `https://hooks.test:${receiver.port}/hook`]) {
-      await prisma().webhookSubscription.create({ data: { tenantId, url, events: ["*"], secretEnc: (await subscribe(tenantId, ["session.created"], "https://93.184.215.14/x", strict)).secretEnc } });
+      await prisma().webhookSubscription.create({
+        data: { tenantId, url, events: ["*"], secretEnc: (await subscribe(tenantId, ["session.created"], "https://93.184.215.14/x", strict)).secretEnc },
+      });
     }
     await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: eventExamples["invoice.settled"] });
     await deliverAll(sender({ policy: strict }));
@@ -362,7 +393,12 @@ describe("the worker's webhook job", () => {
     const sub = await subscribe(tenantId);
     await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: eventExamples["invoice.settled"] });
     const run = async (overrides: Record<string, string>) => {
-      const job = platformJobs({ prisma: prisma(), devNode: null, log: createLogger("silent"), config: testConfig({ APP_SECRET: "test-app-secret-0123456789abcdef0123456789", ...overrides }) }).find((j) => j.name === "webhook-deliveries")!;
+      const job = platformJobs({
+        prisma: prisma(),
+        devNode: null,
+        log: createLogger("silent"),
+        config: testConfig({ APP_SECRET: "test-app-secret-0123456789abcdef0123456789", ...overrides }),
+      }).find((j) => j.name === "webhook-deliveries")!;
       expect(job.singleton).toBe(false);
       await job.run();
       // Closing waits for the attempt in flight and stops the sender from pumping again, so a
@@ -411,7 +447,8 @@ describe("isolation between receivers", () => {
       const { tenantId } = await tenantFactory(prisma(), ctx().config.appSecret);
       const slow = await subscribe(tenantId, ["*"], hanging.url());
       const fast = await subscribe(tenantId, ["*"]);
-      for (let i = 0; i < 20; i += 1) await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: { ...eventExamples["invoice.settled"], amountSats: i + 1 } });
+      for (let i = 0; i < 20; i += 1)
+        await enqueueEvent(prisma(), { tenantId, type: "invoice.settled", data: { ...eventExamples["invoice.settled"], amountSats: i + 1 } });
       await dispatchOutbox({ prisma: prisma() });
       const s = sender({ maxInFlight: 6, perSubscription: 2, timeoutMs: 8_000 });
       const started = Date.now();

@@ -74,7 +74,9 @@ describe("crash and restart", () => {
     expect(await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: claimed[0].id } })).toMatchObject({ status: "succeeded", attempts: 2 });
 
     // The crashed worker's late outcome (attempt 1) is not recorded over attempt 2's.
-    const late = await recordOutcomes(prisma(), [{ delivery: claimed[0], outcome: { ok: false, status: 500, error: "late", retryAfterMs: null, responseSnippet: null }, requestSnippet: "" }]);
+    const late = await recordOutcomes(prisma(), [
+      { delivery: claimed[0], outcome: { ok: false, status: 500, error: "late", retryAfterMs: null, responseSnippet: null }, requestSnippet: "" },
+    ]);
     expect(late.size).toBe(0);
     expect((await prisma().webhookDelivery.findUniqueOrThrow({ where: { id: claimed[0].id } })).status).toBe("succeeded");
   });

@@ -23,9 +23,23 @@ export function selfSignedCertificate(): TestCertificate {
   execFileSync(
     "openssl",
     [
-      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", keyPath, "-out", certPath, "-days", "2", "-subj", "/CN=localhost",
-      "-addext", "subjectAltName=DNS:localhost,DNS:hooks.test,DNS:rebind.test,IP:127.0.0.1,IP:::1",
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      keyPath,
+      "-out",
+      certPath,
+      "-days",
+      "2",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,DNS:hooks.test,DNS:rebind.test,IP:127.0.0.1,IP:::1",
     ],
     { stdio: "ignore" },
   );
@@ -60,7 +74,13 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const record: ReceivedRequest = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, rawBody: Buffer.concat(chunks), receivedAt: Date.now() };
+      const record: ReceivedRequest = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks),
+        receivedAt: Date.now(),
+      };
       received.push(record);
       const answer = answerFn(record, received.length - 1);
       if (answer === "hang") {

@@ -4,12 +4,24 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { webhookMiddleware, type VerifiedWebhookRequest, verifyNextWebhook, verifyWebhook, WEBHOOK_VERIFY_CODES, type WebhookVerifyCode } from "@l402-hub/sdk/webhooks";
+import {
+  webhookMiddleware,
+  type VerifiedWebhookRequest,
+  verifyNextWebhook,
+  verifyWebhook,
+  WEBHOOK_VERIFY_CODES,
+  type WebhookVerifyCode,
+} from "@l402-hub/sdk/webhooks";
 import { generateWebhookSecret, serializeEnvelope, signDelivery } from "@/lib/webhooks/sign.ts";
 
 const secret = generateWebhookSecret();
 const now = Date.parse("2026-11-21T12:00:00.000Z");
-const body = serializeEnvelope({ id: "2f1c9a0e-4d7b-4c55-9a53-0c2d1f0e9b11", event: "invoice.settled", timestamp: "2026-11-21T11:59:59.000Z", data: { paymentHash: "ab".repeat(32), amountSats: 21 } });
+const body = serializeEnvelope({
+  id: "2f1c9a0e-4d7b-4c55-9a53-0c2d1f0e9b11",
+  event: "invoice.settled",
+  timestamp: "2026-11-21T11:59:59.000Z",
+  data: { paymentHash: "ab".repeat(32), amountSats: 21 },
+});
 /** Headers of a genuine attempt at `ts`, with some replaced (or removed when set to undefined). */
 const signed = (overrides: Record<string, string | undefined> = {}, ts = now, key = secret): Record<string, string> => {
   const headers = signDelivery({ secret: key, id: "2f1c9a0e-4d7b-4c55-9a53-0c2d1f0e9b11", event: "invoice.settled", body, timestampMs: ts });
@@ -26,7 +38,14 @@ describe("verifyWebhook", () => {
     expect(verifyWebhook({ secret, headers: new Headers(signed()), rawBody: Buffer.from(body), now }).ok).toBe(true);
     // Node may hand repeated headers as arrays; mixed-case keys are fine too.
     const h = signed();
-    expect(verifyWebhook({ secret, headers: { "X-Webhook-Signature": [h["x-webhook-signature"]], "X-WEBHOOK-TIMESTAMP": h["x-webhook-timestamp"] }, rawBody: body, now }).ok).toBe(true);
+    expect(
+      verifyWebhook({
+        secret,
+        headers: { "X-Webhook-Signature": [h["x-webhook-signature"]], "X-WEBHOOK-TIMESTAMP": h["x-webhook-timestamp"] },
+        rawBody: body,
+        now,
+      }).ok,
+    ).toBe(true);
   });
 
   const failures: [WebhookVerifyCode, Parameters<typeof verifyWebhook>[0]][] = [
@@ -60,13 +79,23 @@ describe("verifyWebhook", () => {
 
   it("covers exactly the 8 codes of spec 6.2", () => {
     expect(new Set(failures.map(([code]) => code)).size + 1).toBe(WEBHOOK_VERIFY_CODES.length);
-    expect([...WEBHOOK_VERIFY_CODES].sort()).toEqual(
-      ["invalid_payload_json", "invalid_signature_format", "invalid_timestamp", "missing_secret", "missing_signature", "missing_timestamp", "signature_mismatch", "timestamp_out_of_tolerance"],
-    );
+    expect([...WEBHOOK_VERIFY_CODES].sort()).toEqual([
+      "invalid_payload_json",
+      "invalid_signature_format",
+      "invalid_timestamp",
+      "missing_secret",
+      "missing_signature",
+      "missing_timestamp",
+      "signature_mismatch",
+      "timestamp_out_of_tolerance",
+    ]);
   });
 
   it("honours a custom tolerance and accepts either of two secrets during a rotation", () => {
-    expect(verifyWebhook({ secret, headers: signed({}, now - 60_000), rawBody: body, now, toleranceMs: 30_000 })).toEqual({ ok: false, code: "timestamp_out_of_tolerance" });
+    expect(verifyWebhook({ secret, headers: signed({}, now - 60_000), rawBody: body, now, toleranceMs: 30_000 })).toEqual({
+      ok: false,
+      code: "timestamp_out_of_tolerance",
+    });
     expect(verifyWebhook({ secret, headers: signed({}, now - 300_000), rawBody: body, now }).ok).toBe(true);
     const next = generateWebhookSecret();
     expect(verifyWebhook({ secret: [next, secret], headers: signed(), rawBody: body, now }).ok).toBe(true);
@@ -119,10 +148,12 @@ describe("webhookMiddleware (Express and node:http)", () => {
 
   it("works on plain node:http and refuses oversized bodies", async () => {
     const verify = webhookMiddleware({ secret });
-    const url = await listen((req, res) => verify(req, res, (err) => {
-      res.statusCode = err ? 500 : 200;
-      res.end(err ? "" : (req as VerifiedWebhookRequest).rawBody?.toString());
-    }));
+    const url = await listen((req, res) =>
+      verify(req, res, (err) => {
+        res.statusCode = err ? 500 : 200;
+        res.end(err ? "" : (req as VerifiedWebhookRequest).rawBody?.toString());
+      }),
+    );
     const ok = await post(url, live());
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe(body);

@@ -19,8 +19,7 @@ export function CreditPurchase({ uid, initialSats, disabled, onBuy }: CreditPurc
     <details className="rounded-lg border border-line bg-surface px-3 py-2 text-sm">
       <summary className="cursor-pointer font-medium">Buy prepaid credit</summary>
       <p className="mt-2 text-muted">
-        Pay once and spend it on this API&apos;s per-request endpoints during this visit; each call burns its own price. Unused credit is not
-        refunded.
+        Pay once and spend it on this API&apos;s per-request endpoints during this visit; each call burns its own price. Unused credit is not refunded.
       </p>
       <div className="mt-2 flex flex-wrap items-end gap-2">
         <div>

@@ -66,7 +66,12 @@ export function InvoicePanel({ payment, hasWebln, devWallet, onPayWithWebln, onP
               />
               <button
                 type="button"
-                onClick={() => navigator.clipboard?.writeText(toPay.invoice).then(() => setCopied(true), () => setCopied(false))}
+                onClick={() =>
+                  navigator.clipboard?.writeText(toPay.invoice).then(
+                    () => setCopied(true),
+                    () => setCopied(false),
+                  )
+                }
                 className="shrink-0 rounded-lg border border-line-strong px-3 py-1.5 text-xs font-medium hover:bg-surface-subtle"
               >
                 {copied ? "Copied" : "Copy invoice"}
@@ -122,7 +127,11 @@ export function InvoicePanel({ payment, hasWebln, devWallet, onPayWithWebln, onP
                 aria-describedby={pasteProblem ? `${uid}-preimage-problem` : undefined}
                 className="min-w-0 flex-1 rounded-lg border border-line-strong bg-surface-subtle px-2 py-1.5 font-mono text-xs"
               />
-              <button type="button" onClick={() => void submitPreimage()} className="rounded-lg border border-line-strong px-3 py-1.5 font-medium hover:bg-surface-subtle">
+              <button
+                type="button"
+                onClick={() => void submitPreimage()}
+                className="rounded-lg border border-line-strong px-3 py-1.5 font-medium hover:bg-surface-subtle"
+              >
                 Use preimage
               </button>
             </div>

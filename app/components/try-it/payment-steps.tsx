@@ -20,7 +20,11 @@ export function PaymentSteps({ current }: { current: PaymentStep }) {
             key={step}
             aria-current={state === "current" ? "step" : undefined}
             className={`rounded-full px-2.5 py-1 font-medium ${
-              state === "current" ? "bg-accent-soft text-accent" : state === "done" ? "bg-emerald-50 text-emerald-800 dark:bg-emerald-400/10 dark:text-emerald-300" : "text-muted"
+              state === "current"
+                ? "bg-accent-soft text-accent"
+                : state === "done"
+                  ? "bg-emerald-50 text-emerald-800 dark:bg-emerald-400/10 dark:text-emerald-300"
+                  : "text-muted"
             }`}
           >
             {i + 1}. {label}

@@ -14,7 +14,9 @@ export function ResponseView({ shown, children }: { shown: ShownResponse; childr
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
         <span
           className={`rounded-md px-2 py-0.5 font-mono text-xs font-semibold ${
-            ok ? "bg-emerald-100 text-emerald-900 dark:bg-emerald-400/15 dark:text-emerald-300" : "bg-rose-100 text-rose-900 dark:bg-rose-400/15 dark:text-rose-300"
+            ok
+              ? "bg-emerald-100 text-emerald-900 dark:bg-emerald-400/15 dark:text-emerald-300"
+              : "bg-rose-100 text-rose-900 dark:bg-rose-400/15 dark:text-rose-300"
           }`}
         >
           {shown.status} {shown.statusText}
@@ -26,7 +28,10 @@ export function ResponseView({ shown, children }: { shown: ShownResponse; childr
       </div>
       {shown.note ? <p className="text-sm text-muted">{shown.note}</p> : null}
       {shown.headers.length ? (
-        <dl aria-label="Response headers" className="grid grid-cols-1 gap-x-4 gap-y-1 rounded-lg border border-line bg-surface px-3 py-2 font-mono text-xs sm:grid-cols-[max-content_minmax(0,1fr)]">
+        <dl
+          aria-label="Response headers"
+          className="grid grid-cols-1 gap-x-4 gap-y-1 rounded-lg border border-line bg-surface px-3 py-2 font-mono text-xs sm:grid-cols-[max-content_minmax(0,1fr)]"
+        >
           {shown.headers.map(([name, value]) => (
             <div key={name} className="contents">
               <dt className="text-muted">{name}</dt>

@@ -42,14 +42,13 @@ export function StreamViewer({ events, stop, running, onStop }: StreamViewerProp
         {events.map((event) => {
           const paymentRequired = event.event === "payment_required";
           return (
-            <li
-              key={event.index}
-              className={`rounded-lg px-2 py-1.5 font-mono text-xs ${paymentRequired ? "border border-amber-400/60 bg-amber-400/10" : ""}`}
-            >
+            <li key={event.index} className={`rounded-lg px-2 py-1.5 font-mono text-xs ${paymentRequired ? "border border-amber-400/60 bg-amber-400/10" : ""}`}>
               <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-code-muted">
                 <span className="tabular-nums">#{event.index}</span>
                 <span className="tabular-nums">+{formatElapsed(event.atMs)}</span>
-                <span className={`rounded px-1.5 py-0.5 font-semibold ${paymentRequired ? "bg-amber-400 text-zinc-950" : "bg-white/10 text-code-fg"}`}>{event.event}</span>
+                <span className={`rounded px-1.5 py-0.5 font-semibold ${paymentRequired ? "bg-amber-400 text-zinc-950" : "bg-white/10 text-code-fg"}`}>
+                  {event.event}
+                </span>
                 {paymentRequired ? <span className="text-amber-300">payment required: the paid window ended</span> : null}
                 {event.id ? <span>id {event.id}</span> : null}
               </div>

@@ -166,7 +166,10 @@ export function TryIt({ endpoint, gatewayBase, devWallet, signedIn }: TryItProps
         ) : null}
 
         {run.phase === "error" && run.error ? (
-          <p role="alert" className="rounded-lg border border-rose-300 bg-rose-50 px-3 py-2 text-sm text-rose-900 dark:border-rose-400/30 dark:bg-rose-400/10 dark:text-rose-200">
+          <p
+            role="alert"
+            className="rounded-lg border border-rose-300 bg-rose-50 px-3 py-2 text-sm text-rose-900 dark:border-rose-400/30 dark:bg-rose-400/10 dark:text-rose-200"
+          >
             {run.error}
           </p>
         ) : null}

@@ -3,7 +3,14 @@
 // wallet, pasted preimage); session tokens and credit stay in sessionStorage for the page session.
 // The component gets one state (lib/try-it/try-it-run.ts) and the actions.
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { memoryCredentialStore, webStorageCredentialStore, type L402CredentialStore, L402EventStream, createL402Client, type L402Client } from "@l402-hub/sdk/client";
+import {
+  memoryCredentialStore,
+  webStorageCredentialStore,
+  type L402CredentialStore,
+  L402EventStream,
+  createL402Client,
+  type L402Client,
+} from "@l402-hub/sdk/client";
 import { formatSats } from "@/lib/pricing/describe-price.ts";
 import type { PricingModel } from "@/lib/pricing/quote.ts";
 import type { TryItRequest } from "@/lib/try-it/build-request.ts";
@@ -157,7 +164,8 @@ export function useTryIt({ endpoint, gatewayBase, devWallet }: UseTryItOptions):
         },
       });
       refreshHeld(tools.store);
-      const isStream = endpoint.streaming && response.ok && (response.headers.get("content-type") ?? "").includes("text/event-stream") && response.body !== null;
+      const isStream =
+        endpoint.streaming && response.ok && (response.headers.get("content-type") ?? "").includes("text/event-stream") && response.body !== null;
       const text = isStream ? null : await response.text();
       if (current.current !== controller) return;
       const now = performance.now();

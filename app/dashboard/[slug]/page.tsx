@@ -91,7 +91,11 @@ export default async function OverviewPage({ params }: { params: Promise<{ slug:
                       </Link>
                     ) : (
                       <p className="mt-2 text-sm">
-                        Not in the dashboard yet: use the <Link href="/docs" className="text-accent underline">platform API</Link> (docs/api.md).
+                        Not in the dashboard yet: use the{" "}
+                        <Link href="/docs" className="text-accent underline">
+                          platform API
+                        </Link>{" "}
+                        (docs/api.md).
                       </p>
                     )
                   ) : null}

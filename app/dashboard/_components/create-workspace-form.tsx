@@ -95,7 +95,9 @@ export function CreateWorkspaceForm({ gatewayUrlTemplate }: { gatewayUrlTemplate
   return (
     <form onSubmit={submit} className="flex flex-col gap-5" noValidate>
       <Field id="ws-name" label="Name" error={errors.name} hint="Shown in the directory, e.g. “Acme Weather API”.">
-        {(control) => <input {...control} className="input-field" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} required autoComplete="off" />}
+        {(control) => (
+          <input {...control} className="input-field" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} required autoComplete="off" />
+        )}
       </Field>
       <Field
         id="ws-slug"
@@ -124,7 +126,13 @@ export function CreateWorkspaceForm({ gatewayUrlTemplate }: { gatewayUrlTemplate
           />
         )}
       </Field>
-      <DescriptionField id="ws-description" value={description} onChange={setDescription} error={errors.description} hint="Optional. One or two sentences for the directory." />
+      <DescriptionField
+        id="ws-description"
+        value={description}
+        onChange={setDescription}
+        error={errors.description}
+        hint="Optional. One or two sentences for the directory."
+      />
       <TagsField id="ws-tags" value={tags} onChange={setTags} errors={errors} hint="Optional. Comma-separated, up to 10, e.g. weather, maps." />
       <div>
         <button type="submit" className="btn-primary" disabled={create.isPending || Boolean(current && !current.available)}>

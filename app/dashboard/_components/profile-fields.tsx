@@ -13,7 +13,19 @@ export function parseTagList(text: string): string[] {
     .filter(Boolean);
 }
 
-export function DescriptionField({ id, value, onChange, error, hint }: { id: string; value: string; onChange: (value: string) => void; error?: string; hint?: ReactNode }) {
+export function DescriptionField({
+  id,
+  value,
+  onChange,
+  error,
+  hint,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  hint?: ReactNode;
+}) {
   return (
     <Field id={id} label="Description" error={error} hint={hint}>
       {(control) => <textarea {...control} className="input-field min-h-20" value={value} onChange={(e) => onChange(e.target.value)} maxLength={1000} />}
@@ -22,7 +34,19 @@ export function DescriptionField({ id, value, onChange, error, hint }: { id: str
 }
 
 /** The tags input; an error on the list or on any one tag (`tags.3`) shows under it. */
-export function TagsField({ id, value, onChange, errors, hint }: { id: string; value: string; onChange: (value: string) => void; errors: FieldErrors; hint: ReactNode }) {
+export function TagsField({
+  id,
+  value,
+  onChange,
+  errors,
+  hint,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  errors: FieldErrors;
+  hint: ReactNode;
+}) {
   const error = listFieldError(errors, "tags");
   return (
     <Field id={id} label="Tags" error={error} hint={hint}>

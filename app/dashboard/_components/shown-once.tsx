@@ -19,7 +19,13 @@ export function ShownOnce({ title, secret, copyLabel, children, onDismiss }: Sho
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
-    <div ref={ref} tabIndex={-1} role="region" aria-label={title} className="flex flex-col gap-3 rounded-lg border border-accent/40 bg-accent-soft px-4 py-4 outline-none focus-visible:ring-2 focus-visible:ring-accent-ring">
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="region"
+      aria-label={title}
+      className="flex flex-col gap-3 rounded-lg border border-accent/40 bg-accent-soft px-4 py-4 outline-none focus-visible:ring-2 focus-visible:ring-accent-ring"
+    >
       <div>
         <h3 className="font-semibold">{title}</h3>
         <p className="mt-1 text-sm">

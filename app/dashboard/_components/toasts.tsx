@@ -33,7 +33,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex flex-col items-center gap-2 px-4 sm:items-end sm:px-6">
         {(["error", "success"] as const).map((kind) => (
-          <div key={kind} role={kind === "error" ? "alert" : "status"} aria-live={kind === "error" ? "assertive" : "polite"} className="flex w-full flex-col items-center gap-2 sm:items-end">
+          <div
+            key={kind}
+            role={kind === "error" ? "alert" : "status"}
+            aria-live={kind === "error" ? "assertive" : "polite"}
+            className="flex w-full flex-col items-center gap-2 sm:items-end"
+          >
             {toasts
               .filter((t) => t.kind === kind)
               .map((t) => (
@@ -44,7 +49,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
                   }`}
                 >
                   <p className="flex-1">{t.message}</p>
-                  <button type="button" onClick={() => dismiss(t.id)} className="rounded px-1 text-xs font-medium opacity-80 hover:opacity-100" aria-label="Dismiss">
+                  <button
+                    type="button"
+                    onClick={() => dismiss(t.id)}
+                    className="rounded px-1 text-xs font-medium opacity-80 hover:opacity-100"
+                    aria-label="Dismiss"
+                  >
                     ✕
                   </button>
                 </div>

@@ -40,8 +40,7 @@ export async function generateMetadata({ params }: PageProps): Promise<Metadata>
   const { config, entry } = await loadApi(slug);
   if (!entry) return { title: "API not found", robots: { index: false } };
   const description =
-    entry.description ||
-    `${entry.name}: ${entry.endpointCount} pay-per-call ${entry.endpointCount === 1 ? "endpoint" : "endpoints"} over Lightning (L402).`;
+    entry.description || `${entry.name}: ${entry.endpointCount} pay-per-call ${entry.endpointCount === 1 ? "endpoint" : "endpoints"} over Lightning (L402).`;
   const url = `${config.siteUrl}/directory/${entry.slug}`;
   return {
     title: entry.name,
@@ -155,10 +154,9 @@ export default async function ApiPage({ params }: PageProps) {
               Use it from an agent
             </h2>
             <p className="mt-2 max-w-2xl text-sm leading-6 text-muted">
-              Paste this into your MCP client&apos;s configuration: it starts an MCP server (the{" "}
-              <code className="font-mono">@l402-hub/sdk</code> package, through <code className="font-mono">npx</code>; Node 20+) that
-              offers each endpoint as a tool and pays for calls from the wallet in its <code className="font-mono">env</code>, within the
-              budget. The{" "}
+              Paste this into your MCP client&apos;s configuration: it starts an MCP server (the <code className="font-mono">@l402-hub/sdk</code> package,
+              through <code className="font-mono">npx</code>; Node 20+) that offers each endpoint as a tool and pays for calls from the wallet in its{" "}
+              <code className="font-mono">env</code>, within the budget. The{" "}
               <a href={openApiUrl} className="font-medium text-accent hover:underline">
                 OpenAPI document
               </a>{" "}
@@ -188,9 +186,7 @@ export default async function ApiPage({ params }: PageProps) {
               {entry.endpointCount}
               {paid && free ? ` (${paid} paid, ${free} free)` : ""}
             </Fact>
-            <Fact term="Uptime, 7 days">
-              {quality.uptimePercentage === null ? "Not checked yet" : formatUptime(quality.uptimePercentage)}
-            </Fact>
+            <Fact term="Uptime, 7 days">{quality.uptimePercentage === null ? "Not checked yet" : formatUptime(quality.uptimePercentage)}</Fact>
             <Fact term="Avg. response">{quality.avgResponseTimeMs === null ? "—" : `${quality.avgResponseTimeMs} ms`}</Fact>
             {entry.walletPubkey ? (
               <div className="px-4 py-3">
@@ -214,9 +210,7 @@ export default async function ApiPage({ params }: PageProps) {
               OpenAPI document
             </a>
           </p>
-          <p className="text-xs leading-5 text-muted">
-            Payments go straight to the provider&apos;s wallet. L402 Hub never holds funds.
-          </p>
+          <p className="text-xs leading-5 text-muted">Payments go straight to the provider&apos;s wallet. L402 Hub never holds funds.</p>
         </aside>
       </div>
     </div>

@@ -298,7 +298,8 @@ export class ChQuery {
     b.reset(targets);
     let best = Infinity;
     let meet = -1;
-    for (const t of f.touched) if (b.weight[t] < Infinity && f.weight[t] + b.weight[t] < best) {
+    for (const t of f.touched)
+      if (b.weight[t] < Infinity && f.weight[t] + b.weight[t] < best) {
         best = f.weight[t] + b.weight[t];
         meet = t;
       }
@@ -423,11 +424,27 @@ export function unpackEdge(ch: ContractionHierarchy, edge: number, out: number[]
   }
 }
 
-const CH_FIELDS = ["rank", "edgeFrom", "edgeTo", "edgeWeight", "edgeDistance", "edgeDuration", "edgeChildA", "edgeChildB", "edgeBase", "upStart", "upEdge", "downStart", "downEdge"] as const;
+const CH_FIELDS = [
+  "rank",
+  "edgeFrom",
+  "edgeTo",
+  "edgeWeight",
+  "edgeDistance",
+  "edgeDuration",
+  "edgeChildA",
+  "edgeChildB",
+  "edgeBase",
+  "upStart",
+  "upEdge",
+  "downStart",
+  "downEdge",
+] as const;
 
 /** The hierarchy as one buffer (for the DATA_DIR cache): a JSON header line, then the arrays, 8-byte aligned. */
 export function serializeHierarchy(ch: ContractionHierarchy): Buffer {
-  const head = Buffer.from(JSON.stringify({ nodeCount: ch.nodeCount, arrays: CH_FIELDS.map((f) => ({ field: f, type: ch[f].constructor.name, length: ch[f].length })) }) + "\n");
+  const head = Buffer.from(
+    JSON.stringify({ nodeCount: ch.nodeCount, arrays: CH_FIELDS.map((f) => ({ field: f, type: ch[f].constructor.name, length: ch[f].length })) }) + "\n",
+  );
   const parts: Buffer[] = [head, Buffer.alloc((8 - (head.length % 8)) % 8, 0x20)];
   for (const f of CH_FIELDS) {
     const a = ch[f];

@@ -62,7 +62,20 @@ export function computeEdgeCosts(network: RoadNetwork, options: CostOptions): Ed
 }
 
 /** Tags vehicleFits reads: only ways carrying one can close for a vehicle's dimensions. */
-const DIMENSION_TAGS = ["maxheight", "maxheight:physical", "maxwidth", "maxlength", "maxweight", "maxaxleload", "hazmat", "hazmat:water", "hazmat:B", "hazmat:C", "hazmat:D", "hazmat:E"];
+const DIMENSION_TAGS = [
+  "maxheight",
+  "maxheight:physical",
+  "maxwidth",
+  "maxlength",
+  "maxweight",
+  "maxaxleload",
+  "hazmat",
+  "hazmat:water",
+  "hazmat:B",
+  "hazmat:C",
+  "hazmat:D",
+  "hazmat:E",
+];
 
 /** Ways a vehicle's dimensions can close, each with its segments (a few dozen in the Gothenburg export). */
 export function dimensionTaggedWays(network: RoadNetwork): Map<number, number[]> {
@@ -156,7 +169,13 @@ export interface DijkstraResult {
  * Plain Dijkstra on the base graph from the source endpoints until every target group is settled
  * (or the graph is exhausted): one result per target group, null when unreachable.
  */
-export function dijkstra(network: RoadNetwork, adjacency: Adjacency, costs: EdgeCosts, sources: SearchEndpoint[], targetGroups: SearchEndpoint[][]): (DijkstraResult | null)[] {
+export function dijkstra(
+  network: RoadNetwork,
+  adjacency: Adjacency,
+  costs: EdgeCosts,
+  sources: SearchEndpoint[],
+  targetGroups: SearchEndpoint[][],
+): (DijkstraResult | null)[] {
   const n = network.nodeCount;
   const weight = new Float64Array(n).fill(Infinity);
   const distance = new Float64Array(n);
@@ -186,7 +205,8 @@ export function dijkstra(network: RoadNetwork, adjacency: Adjacency, costs: Edge
     const u = heap.pop()!;
     if (settled[u] || d > weight[u]) continue;
     settled[u] = 1;
-    for (let g = 0; g < targetGroups.length; g++) if (!done[g] && best[g] <= d) {
+    for (let g = 0; g < targetGroups.length; g++)
+      if (!done[g] && best[g] <= d) {
         done[g] = 1;
         open--;
       }
@@ -221,6 +241,13 @@ export function dijkstra(network: RoadNetwork, adjacency: Adjacency, costs: Edge
     const baseEdges: number[] = [];
     for (let v = node; parent[v] >= 0; v = edgeTail(network, parent[v])) baseEdges.push(parent[v]);
     baseEdges.reverse();
-    return { weight: best[g], distance: distance[node] + t.distance, duration: duration[node] + t.duration, source: origin[node], target: bestTarget[g], baseEdges };
+    return {
+      weight: best[g],
+      distance: distance[node] + t.distance,
+      duration: duration[node] + t.duration,
+      source: origin[node],
+      target: bestTarget[g],
+      baseEdges,
+    };
   });
 }

@@ -1,6 +1,17 @@
 // The route-planning engine's public surface: build a RouteEngine over the cached OSM network,
 // then route, match matrices and snap. No HTTP: the origin server wraps this.
-export { RouteEngine, CH_VERSION, TRAFFIC_NOTE, U_TURN_SECONDS, type Matrix, type Route, type RouteEdge, type RouteEngineOptions, type RouteLeg, type TravelOptions } from "./route-engine.ts";
+export {
+  RouteEngine,
+  CH_VERSION,
+  TRAFFIC_NOTE,
+  U_TURN_SECONDS,
+  type Matrix,
+  type Route,
+  type RouteEdge,
+  type RouteEngineOptions,
+  type RouteLeg,
+  type TravelOptions,
+} from "./route-engine.ts";
 export { InvalidCoordinateError, NoRoadNearbyError, OutsideCoverageError, type SnappedPoint } from "./snap.ts";
 export { GRAPH_VERSION, OSM_ATTRIBUTION, OSM_LICENSE, type BBox, type RoadNetwork } from "./road-network.ts";
 export { DEFAULT_DIMENSIONS, DEFAULT_SPEED_KMH, PROFILES, TRAFFIC_BANDS, type Profile, type TrafficBand, type VehicleDimensions } from "./profiles.ts";

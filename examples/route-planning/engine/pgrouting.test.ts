@@ -39,14 +39,21 @@ describe.skipIf(!baseUrl)("pgRouting agrees with the engine on the car graph", (
     try {
       await client.query("CREATE EXTENSION pgrouting CASCADE");
     } catch (error) {
-      throw new Error(`pgRouting is missing on this PostgreSQL (apt-get install -y postgresql-15-pgrouting; .ci/run does): ${(error as Error).message}`, { cause: error });
+      throw new Error(`pgRouting is missing on this PostgreSQL (apt-get install -y postgresql-15-pgrouting; .ci/run does): ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     // One row per segment: cost along it, reverse_cost against it, -1 where the car may not go (pgRouting's convention).
     const { network } = engine;
     const { costs } = engine.hierarchy("car", "time");
-    const ids: number[] = [], sources: number[] = [], targets: number[] = [], cost: number[] = [], reverse: number[] = [];
+    const ids: number[] = [],
+      sources: number[] = [],
+      targets: number[] = [],
+      cost: number[] = [],
+      reverse: number[] = [];
     for (let s = 0; s < network.segmentCount; s++) {
-      const f = costs.weight[2 * s], b = costs.weight[2 * s + 1];
+      const f = costs.weight[2 * s],
+        b = costs.weight[2 * s + 1];
       if (f === Infinity && b === Infinity) continue;
       ids.push(s + 1);
       sources.push(network.segmentFrom[s]);
@@ -54,8 +61,16 @@ describe.skipIf(!baseUrl)("pgRouting agrees with the engine on the car graph", (
       cost.push(f === Infinity ? -1 : f);
       reverse.push(b === Infinity ? -1 : b);
     }
-    await client.query("CREATE TABLE car_edges (id bigint PRIMARY KEY, source bigint NOT NULL, target bigint NOT NULL, cost float8 NOT NULL, reverse_cost float8 NOT NULL)");
-    await client.query("INSERT INTO car_edges SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::float8[], $5::float8[])", [ids, sources, targets, cost, reverse]);
+    await client.query(
+      "CREATE TABLE car_edges (id bigint PRIMARY KEY, source bigint NOT NULL, target bigint NOT NULL, cost float8 NOT NULL, reverse_cost float8 NOT NULL)",
+    );
+    await client.query("INSERT INTO car_edges SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::float8[], $5::float8[])", [
+      ids,
+      sources,
+      targets,
+      cost,
+      reverse,
+    ]);
     const routable = new Set<number>();
     for (let e = 0; e < costs.weight.length; e++) if (costs.weight[e] < Infinity) routable.add(edgeTail(network, e));
     nodes = [...routable].sort((a, b) => a - b);
@@ -76,7 +91,10 @@ describe.skipIf(!baseUrl)("pgRouting agrees with the engine on the car graph", (
     const to = [...new Set(Array.from({ length: 20 }, next))];
     const pairs = from.flatMap((a) => to.filter((b) => b !== a).map((b) => [a, b] as [number, number]));
     // One-to-many per source (one Dijkstra each); edge = -1 marks the row carrying a pair's total.
-    const { rows } = await client.query("SELECT start_vid, end_vid, agg_cost FROM pgr_dijkstra($1, $2::bigint[], $3::bigint[], directed => true) WHERE edge = -1", [EDGES_SQL, from, to]);
+    const { rows } = await client.query(
+      "SELECT start_vid, end_vid, agg_cost FROM pgr_dijkstra($1, $2::bigint[], $3::bigint[], directed => true) WHERE edge = -1",
+      [EDGES_SQL, from, to],
+    );
     const oracle = new Map(rows.map((r) => [`${r.start_vid}:${r.end_vid}`, Number(r.agg_cost)]));
     const { query } = engine.hierarchy("car", "time");
     let compared = 0;
@@ -94,7 +112,10 @@ describe.skipIf(!baseUrl)("pgRouting agrees with the engine on the car graph", (
 
   it("pgr_dijkstraCostMatrix: a 100×100 matrix equals the bucket many-to-many", async () => {
     const picked = Array.from({ length: 100 }, (_, i) => nodes[Math.floor(((i * 7919) % 1000) * (nodes.length / 1000))]);
-    const { rows } = await client.query("SELECT start_vid, end_vid, agg_cost FROM pgr_dijkstraCostMatrix($1, $2::bigint[], directed => true)", [EDGES_SQL, picked]);
+    const { rows } = await client.query("SELECT start_vid, end_vid, agg_cost FROM pgr_dijkstraCostMatrix($1, $2::bigint[], directed => true)", [
+      EDGES_SQL,
+      picked,
+    ]);
     const oracle = new Map(rows.map((r) => [`${r.start_vid}:${r.end_vid}`, Number(r.agg_cost)]));
     const { query } = engine.hierarchy("car", "time");
     const ours = query.manyToMany(picked.map(endpoint), picked.map(endpoint));

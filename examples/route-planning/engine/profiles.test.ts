@@ -1,7 +1,17 @@
 // The profile rules as tables: maxspeed and dimension parsing, one-way directions, access by class
 // and tag, vehicle fit, and the deterministic traffic bands.
 import { describe, expect, it } from "vitest";
-import { effectiveDimensions, onewayDirection, parseLengthMeters, parseMaxspeed, parseWeightKg, trafficBandAt, trafficFactor, vehicleFits, wayAccess } from "./profiles.ts";
+import {
+  effectiveDimensions,
+  onewayDirection,
+  parseLengthMeters,
+  parseMaxspeed,
+  parseWeightKg,
+  trafficBandAt,
+  trafficFactor,
+  vehicleFits,
+  wayAccess,
+} from "./profiles.ts";
 
 describe("parseMaxspeed", () => {
   it.each([

@@ -56,7 +56,22 @@ const BIKE_KMH = { ride: 16, shared: 12, push: 5 };
 const MOTOR_CLASSES = new Set(Object.keys(DEFAULT_SPEED_KMH));
 /** Tracks are for farm and forestry traffic unless tagged otherwise. */
 const MOTOR_NEEDS_TAG = new Set(["track"]);
-const BIKE_CLASSES = new Set(["primary", "primary_link", "secondary", "secondary_link", "tertiary", "tertiary_link", "unclassified", "residential", "road", "living_street", "service", "track", "cycleway", "path"]);
+const BIKE_CLASSES = new Set([
+  "primary",
+  "primary_link",
+  "secondary",
+  "secondary_link",
+  "tertiary",
+  "tertiary_link",
+  "unclassified",
+  "residential",
+  "road",
+  "living_street",
+  "service",
+  "track",
+  "cycleway",
+  "path",
+]);
 /** Classes a bike uses only when `bicycle=*` allows it (footways, pedestrian streets, motor roads). */
 const BIKE_NEEDS_TAG = new Set(["footway", "pedestrian", "bridleway", "steps", "motorway", "motorway_link", "trunk", "trunk_link"]);
 
@@ -114,12 +129,17 @@ function isYes(value: string | undefined) {
 
 /** One-way direction for a profile: 1 forward only, -1 backward only, 0 both. */
 export function onewayDirection(profile: Profile, tags: WayTags): 1 | -1 | 0 {
-  const specific = profile === "bike" ? tags["oneway:bicycle"] : tags["oneway:motor_vehicle"] ?? tags["oneway:vehicle"];
+  const specific = profile === "bike" ? tags["oneway:bicycle"] : (tags["oneway:motor_vehicle"] ?? tags["oneway:vehicle"]);
   const value = specific ?? tags.oneway;
   if (value === "-1" || value === "reverse") return -1;
   if (isYes(value)) {
     // Bike contraflow: explicitly allowed against the one-way flow.
-    if (profile === "bike" && specific === undefined && /^opposite/.test(tags.cycleway ?? tags["cycleway:left"] ?? tags["cycleway:right"] ?? tags["cycleway:both"] ?? "")) return 0;
+    if (
+      profile === "bike" &&
+      specific === undefined &&
+      /^opposite/.test(tags.cycleway ?? tags["cycleway:left"] ?? tags["cycleway:right"] ?? tags["cycleway:both"] ?? "")
+    )
+      return 0;
     return 1;
   }
   if (value === "no" || value === "false" || value === "0") return 0;
@@ -137,7 +157,12 @@ export function wayAccess(profile: Profile, tags: WayTags): WayAccess {
     if (byTags === false || (tags.motorroad === "yes" && byTags !== true)) return CLOSED;
     if (!BIKE_CLASSES.has(highway) && !(BIKE_NEEDS_TAG.has(highway) && byTags !== undefined)) return CLOSED;
     if (highway === "steps" && byTags !== true) return CLOSED;
-    speedKmh = byTags === "dismount" ? BIKE_KMH.push : highway === "footway" || highway === "pedestrian" || highway === "path" || highway === "track" || highway === "bridleway" ? BIKE_KMH.shared : BIKE_KMH.ride;
+    speedKmh =
+      byTags === "dismount"
+        ? BIKE_KMH.push
+        : highway === "footway" || highway === "pedestrian" || highway === "path" || highway === "track" || highway === "bridleway"
+          ? BIKE_KMH.shared
+          : BIKE_KMH.ride;
   } else {
     if (!MOTOR_CLASSES.has(highway)) return CLOSED;
     if (byTags === false || (MOTOR_NEEDS_TAG.has(highway) && byTags !== true)) return CLOSED;

@@ -22,11 +22,61 @@ describe("road network", () => {
   it("splits ways at shared vertices only: every segment joins two junctions, lengths are haversine sums", () => {
     const source = {
       features: [
-        { properties: { "@id": "way/1", highway: "residential" }, geometry: { type: "LineString", coordinates: [[11.9, 57.7], [11.901, 57.7], [11.902, 57.7]] } },
-        { properties: { "@id": "way/2", highway: "residential" }, geometry: { type: "LineString", coordinates: [[11.901, 57.7], [11.901, 57.701]] } },
-        { properties: { "@id": "way/3", highway: "residential", area: "yes" }, geometry: { type: "LineString", coordinates: [[11.9, 57.7], [11.9, 57.71]] } },
-        { properties: { "@id": "way/4", highway: "construction" }, geometry: { type: "LineString", coordinates: [[11.9, 57.7], [11.9, 57.72]] } },
-        { properties: { "@id": "area/5", highway: "pedestrian" }, geometry: { type: "Polygon", coordinates: [[[11.9, 57.7], [11.91, 57.7], [11.9, 57.71], [11.9, 57.7]]] } },
+        {
+          properties: { "@id": "way/1", highway: "residential" },
+          geometry: {
+            type: "LineString",
+            coordinates: [
+              [11.9, 57.7],
+              [11.901, 57.7],
+              [11.902, 57.7],
+            ],
+          },
+        },
+        {
+          properties: { "@id": "way/2", highway: "residential" },
+          geometry: {
+            type: "LineString",
+            coordinates: [
+              [11.901, 57.7],
+              [11.901, 57.701],
+            ],
+          },
+        },
+        {
+          properties: { "@id": "way/3", highway: "residential", area: "yes" },
+          geometry: {
+            type: "LineString",
+            coordinates: [
+              [11.9, 57.7],
+              [11.9, 57.71],
+            ],
+          },
+        },
+        {
+          properties: { "@id": "way/4", highway: "construction" },
+          geometry: {
+            type: "LineString",
+            coordinates: [
+              [11.9, 57.7],
+              [11.9, 57.72],
+            ],
+          },
+        },
+        {
+          properties: { "@id": "area/5", highway: "pedestrian" },
+          geometry: {
+            type: "Polygon",
+            coordinates: [
+              [
+                [11.9, 57.7],
+                [11.91, 57.7],
+                [11.9, 57.71],
+                [11.9, 57.7],
+              ],
+            ],
+          },
+        },
       ],
     };
     const n = buildRoadNetwork(source);
@@ -75,7 +125,10 @@ describe("road network", () => {
     const costs = built.hierarchy("car", "time").costs;
     const net = built.network;
     const usable = [...net.segmentWay.keys()].filter((x) => costs.weight[2 * x] < Infinity || costs.weight[2 * x + 1] < Infinity);
-    const snappable = usable.filter((_, i) => i % 50 === 0).slice(0, 20).map((x): [number, number] => [net.geometry[2 * net.geometryStart[x]], net.geometry[2 * net.geometryStart[x] + 1]]);
+    const snappable = usable
+      .filter((_, i) => i % 50 === 0)
+      .slice(0, 20)
+      .map((x): [number, number] => [net.geometry[2 * net.geometryStart[x]], net.geometry[2 * net.geometryStart[x] + 1]]);
     expect(snappable.length).toBe(20);
     const a = built.matrix(snappable, snappable, { profile: "car" });
     const b = cached.matrix(snappable, snappable, { profile: "car" });

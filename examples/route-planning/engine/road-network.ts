@@ -138,7 +138,10 @@ export function buildRoadNetwork(source: { features: GeoJsonWay[] }): RoadNetwor
   });
   geometryStart.push(geometry.length / 2);
 
-  let minLng = Infinity, minLat = Infinity, maxLng = -Infinity, maxLat = -Infinity;
+  let minLng = Infinity,
+    minLat = Infinity,
+    maxLng = -Infinity,
+    maxLat = -Infinity;
   for (let i = 0; i < lng.length; i++) {
     minLng = Math.min(minLng, lng[i]);
     maxLng = Math.max(maxLng, lng[i]);

@@ -87,7 +87,9 @@ describe("contraction hierarchies equal plain Dijkstra on the base graph", () =>
         reachable++;
         expect(ch.weight).toBeCloseTo(oracle.weight, 6);
         // The unpacked path is a chain of usable base edges from s to t that adds up to the weight.
-        let at = s, sum = 0, meters = 0;
+        let at = s,
+          sum = 0,
+          meters = 0;
         for (const e of ch.baseEdges) {
           expect(edgeTail(net, e)).toBe(at);
           sum += costs.weight[e];
@@ -131,8 +133,14 @@ describe("routes between coordinates", () => {
         expect(fast.method).toBe("hierarchy");
         expect(exact.method).toBe("restricted");
         expect(fast.weight).toBeCloseTo(exact.weight, 6);
-        expect(fast.duration).toBeCloseTo(fast.edges.reduce((t, e) => t + e.duration, 0), 6);
-        expect(fast.distance).toBeCloseTo(fast.edges.reduce((t, e) => t + e.distance, 0), 6);
+        expect(fast.duration).toBeCloseTo(
+          fast.edges.reduce((t, e) => t + e.duration, 0),
+          6,
+        );
+        expect(fast.distance).toBeCloseTo(
+          fast.edges.reduce((t, e) => t + e.distance, 0),
+          6,
+        );
         expect(fast.coordinates[0][0]).toBeCloseTo(fast.waypoints[0].location[0], 7);
         expect(fast.coordinates.at(-1)![1]).toBeCloseTo(fast.waypoints[1].location[1], 7);
       }
@@ -148,7 +156,10 @@ describe("routes between coordinates", () => {
       expect(fast?.weight ?? null).toEqual(exact ? expect.closeTo(exact.weight, 6) : null);
       if (fast) {
         expect(fast.legs).toHaveLength(3);
-        expect(fast.duration).toBeCloseTo(fast.legs.reduce((t, l) => t + l.duration, 0), 6);
+        expect(fast.duration).toBeCloseTo(
+          fast.legs.reduce((t, l) => t + l.duration, 0),
+          6,
+        );
       }
     }
   });
@@ -223,7 +234,8 @@ describe("one-way streets, roundabouts and contraflow on real ways", () => {
     expect(engine.network.wayTags[w]).toMatchObject({ highway: "residential", oneway: "yes" });
     const [s] = segmentsOf(w);
     const length = engine.network.segmentLength[s];
-    const a = at(s, 0.2), b = at(s, 0.8);
+    const a = at(s, 0.2),
+      b = at(s, 0.8);
     const along = engine.route([a, b], { profile: "car" })!;
     expect(along.distance).toBeCloseTo(0.6 * length, 0);
     expect(along.edges).toEqual([expect.objectContaining({ segment: s, forward: true })]);
@@ -243,7 +255,8 @@ describe("one-way streets, roundabouts and contraflow on real ways", () => {
     expect(costs.weight[2 * s + 1]).toBeLessThan(Infinity);
     const adjacency = buildAdjacency(retagged);
     const ep = (n: number): SearchEndpoint[] => [{ node: n, weight: 0, distance: 0, duration: 0 }];
-    const from = engine.network.segmentFrom[s], to = engine.network.segmentTo[s];
+    const from = engine.network.segmentFrom[s],
+      to = engine.network.segmentTo[s];
     const backward = dijkstra(retagged, adjacency, costs, ep(to), [ep(from)])[0]!;
     expect(backward.baseEdges).toEqual([2 * s + 1]);
     // With the flow reversed the old way in is closed: the street's first node is left some other way, if at all.
@@ -267,11 +280,15 @@ describe("one-way streets, roundabouts and contraflow on real ways", () => {
     for (const id of ["way/4769136", "way/5012855"]) {
       const w = way(id);
       const s = segmentsOf(w).sort((x, y) => engine.network.segmentLength[y] - engine.network.segmentLength[x])[0];
-      const a = at(s, 0.2), b = at(s, 0.8);
+      const a = at(s, 0.2),
+        b = at(s, 0.8);
       const bike = engine.route([b, a], { profile: "bike" })!;
       expect(bike.edges, id).toEqual([expect.objectContaining({ segment: s, forward: false })]);
       const car = engine.route([b, a], { profile: "car" })!;
-      expect(car.edges.filter((e) => e.segment === s && !e.forward), id).toEqual([]);
+      expect(
+        car.edges.filter((e) => e.segment === s && !e.forward),
+        id,
+      ).toEqual([]);
     }
   });
 });
@@ -284,7 +301,13 @@ describe("vehicle dimensions on real tagged ways", () => {
     expect(ways.size).toBeGreaterThan(20);
     for (const profile of PROFILES) {
       const open = computeEdgeCosts(engine.network, { profile, metric: "time", dimensions: {} });
-      for (const vehicle of [{}, { height_meters: 3.5 }, { weight_kg: 2000, hazardous_goods: true }, { length_meters: 13, width_meters: 2.8, axle_load_kg: 4000 }, effectiveDimensions(profile, undefined)]) {
+      for (const vehicle of [
+        {},
+        { height_meters: 3.5 },
+        { weight_kg: 2000, hazardous_goods: true },
+        { length_meters: 13, width_meters: 2.8, axle_load_kg: 4000 },
+        effectiveDimensions(profile, undefined),
+      ]) {
         const fast = restrictForVehicle(engine.network, open, vehicle, ways);
         const full = computeEdgeCosts(engine.network, { profile, metric: "time", dimensions: vehicle });
         // Compared element by element: a deep toEqual on 90,000-element arrays costs seconds.
@@ -321,7 +344,8 @@ describe("vehicle dimensions on real tagged ways", () => {
     const w = way("way/117090878");
     expect(engine.network.wayTags[w]).toMatchObject({ name: "Götatunneln", "hazmat:E": "no", tunnel: "yes" });
     const [s] = segmentsOf(w);
-    const start = at(s, 0.05), end = at(s, 0.95);
+    const start = at(s, 0.05),
+      end = at(s, 0.95);
     const truck = engine.route([start, end], { profile: "truck" })!;
     expect(truck.edges).toEqual([expect.objectContaining({ way: w, forward: true })]);
     const hazmat = engine.route([start, end], { profile: "truck", vehicle: { hazardous_goods: true } });
@@ -411,9 +435,12 @@ describe("unreachable pairs", () => {
       const u = stack.pop()!;
       if (reached[u]) continue;
       reached[u] = 1;
-      for (let i = adjacency.start[u]; i < adjacency.start[u + 1]; i++) if (costs.weight[adjacency.edge[i]] < Infinity) stack.push(edgeHead(net, adjacency.edge[i]));
+      for (let i = adjacency.start[u]; i < adjacency.start[u + 1]; i++)
+        if (costs.weight[adjacency.edge[i]] < Infinity) stack.push(edgeHead(net, adjacency.edge[i]));
     }
-    const island = [...net.segmentWay.keys()].find((s) => usable(costs, s) && !reached[net.segmentFrom[s]] && !reached[net.segmentTo[s]] && net.segmentLength[s] > 40);
+    const island = [...net.segmentWay.keys()].find(
+      (s) => usable(costs, s) && !reached[net.segmentFrom[s]] && !reached[net.segmentTo[s]] && net.segmentLength[s] > 40,
+    );
     expect(island).toBeDefined();
     const p = at(island!, 0.5);
     expect(engine.snap(p, { profile: "car" }).segment).toBe(island);
@@ -438,7 +465,10 @@ describe("U-turns and traffic", () => {
   });
 
   it("traffic: true slows a peak-hour trip deterministically and names the band", () => {
-    const [a, b] = [[11.9668, 57.7089], [11.9400, 57.6950]] as [number, number][];
+    const [a, b] = [
+      [11.9668, 57.7089],
+      [11.94, 57.695],
+    ] as [number, number][];
     const free = engine.route([a, b], { profile: "car" })!;
     const night = engine.route([a, b], { profile: "car", traffic: true, departure: new Date("2026-07-10T01:00:00Z") })!;
     const peak = engine.route([a, b], { profile: "car", traffic: true, departure: new Date("2026-07-10T06:30:00Z") })!;

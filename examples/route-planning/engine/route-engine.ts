@@ -3,8 +3,25 @@
 // U-turn cost at via points, and many-to-many matrices. No HTTP here (docs/route-planning.md).
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ChQuery, type ContractionHierarchy, type SearchEndpoint, buildContractionHierarchy, deserializeHierarchy, serializeHierarchy } from "./contraction-hierarchy.ts";
-import { type Adjacency, type EdgeCosts, type Metric, buildAdjacency, chInputEdges, computeEdgeCosts, dijkstra, dimensionTaggedWays, restrictForVehicle } from "./edge-costs.ts";
+import {
+  ChQuery,
+  type ContractionHierarchy,
+  type SearchEndpoint,
+  buildContractionHierarchy,
+  deserializeHierarchy,
+  serializeHierarchy,
+} from "./contraction-hierarchy.ts";
+import {
+  type Adjacency,
+  type EdgeCosts,
+  type Metric,
+  buildAdjacency,
+  chInputEdges,
+  computeEdgeCosts,
+  dijkstra,
+  dimensionTaggedWays,
+  restrictForVehicle,
+} from "./edge-costs.ts";
 import { type Profile, type TrafficBand, type VehicleDimensions, TRAFFIC_BANDS, effectiveDimensions, trafficBandAt } from "./profiles.ts";
 import { type BBox, type RoadNetwork, OSM_ATTRIBUTION, OSM_LICENSE, loadRoadNetwork } from "./road-network.ts";
 import { type SnappedPoint, SnapIndex, segmentGeometry } from "./snap.ts";
@@ -131,7 +148,12 @@ export class RouteEngine {
   /** What the HTTP layer names in a 422 and in its docs: the box, the data's attribution and licence. */
   readonly coverage: { bbox: BBox; attribution: string; license: string };
   /** Preparation figures: how the network was loaded and how long each hierarchy took. */
-  readonly stats: { networkMillis: number; networkFrom: "built" | "cache"; snapIndexMillis: number; hierarchies: Record<string, { millis: number; from: "built" | "cache" }> };
+  readonly stats: {
+    networkMillis: number;
+    networkFrom: "built" | "cache";
+    snapIndexMillis: number;
+    hierarchies: Record<string, { millis: number; from: "built" | "cache" }>;
+  };
   private readonly cacheKey: string;
   private readonly dataDir: string;
   private readonly snapIndex: SnapIndex;
@@ -203,7 +225,9 @@ export class RouteEngine {
     if (options.search === "restricted") return { costs: restricted(), trafficBand, options };
     if (!options.vehicle || Object.values(options.vehicle).every((v) => v === undefined)) return { costs: hierarchy.costs, hierarchy, trafficBand, options };
     const costs = restricted();
-    const same = costs.closedByDimensions.size === hierarchy.costs.closedByDimensions.size && [...costs.closedByDimensions].every((w) => hierarchy.costs.closedByDimensions.has(w));
+    const same =
+      costs.closedByDimensions.size === hierarchy.costs.closedByDimensions.size &&
+      [...costs.closedByDimensions].every((w) => hierarchy.costs.closedByDimensions.has(w));
     return same ? { costs: hierarchy.costs, hierarchy, trafficBand, options } : { costs, trafficBand, options };
   }
 
@@ -219,24 +243,64 @@ export class RouteEngine {
   /** Leaving a snapped point: toward the segment's last node (along) and/or its first (against). */
   private departures(p: SnappedPoint, costs: EdgeCosts): Endpoint[] {
     const out: Endpoint[] = [];
-    const f = p.fraction, s = p.segment, net = this.network;
-    if (costs.weight[2 * s] < Infinity) out.push({ node: net.segmentTo[s], weight: (1 - f) * costs.weight[2 * s], distance: (1 - f) * costs.distance[2 * s], duration: (1 - f) * costs.duration[2 * s], direction: 0 });
-    if (costs.weight[2 * s + 1] < Infinity) out.push({ node: net.segmentFrom[s], weight: f * costs.weight[2 * s + 1], distance: f * costs.distance[2 * s + 1], duration: f * costs.duration[2 * s + 1], direction: 1 });
+    const f = p.fraction,
+      s = p.segment,
+      net = this.network;
+    if (costs.weight[2 * s] < Infinity)
+      out.push({
+        node: net.segmentTo[s],
+        weight: (1 - f) * costs.weight[2 * s],
+        distance: (1 - f) * costs.distance[2 * s],
+        duration: (1 - f) * costs.duration[2 * s],
+        direction: 0,
+      });
+    if (costs.weight[2 * s + 1] < Infinity)
+      out.push({
+        node: net.segmentFrom[s],
+        weight: f * costs.weight[2 * s + 1],
+        distance: f * costs.distance[2 * s + 1],
+        duration: f * costs.duration[2 * s + 1],
+        direction: 1,
+      });
     return out;
   }
 
   /** Reaching a snapped point: from the segment's first node (along) and/or its last (against). */
   private arrivals(p: SnappedPoint, costs: EdgeCosts): Endpoint[] {
     const out: Endpoint[] = [];
-    const f = p.fraction, s = p.segment, net = this.network;
-    if (costs.weight[2 * s] < Infinity) out.push({ node: net.segmentFrom[s], weight: f * costs.weight[2 * s], distance: f * costs.distance[2 * s], duration: f * costs.duration[2 * s], direction: 0 });
-    if (costs.weight[2 * s + 1] < Infinity) out.push({ node: net.segmentTo[s], weight: (1 - f) * costs.weight[2 * s + 1], distance: (1 - f) * costs.distance[2 * s + 1], duration: (1 - f) * costs.duration[2 * s + 1], direction: 1 });
+    const f = p.fraction,
+      s = p.segment,
+      net = this.network;
+    if (costs.weight[2 * s] < Infinity)
+      out.push({
+        node: net.segmentFrom[s],
+        weight: f * costs.weight[2 * s],
+        distance: f * costs.distance[2 * s],
+        duration: f * costs.duration[2 * s],
+        direction: 0,
+      });
+    if (costs.weight[2 * s + 1] < Infinity)
+      out.push({
+        node: net.segmentTo[s],
+        weight: (1 - f) * costs.weight[2 * s + 1],
+        distance: (1 - f) * costs.distance[2 * s + 1],
+        duration: (1 - f) * costs.duration[2 * s + 1],
+        direction: 1,
+      });
     return out;
   }
 
   private piece(costs: EdgeCosts, s: number, direction: 0 | 1, fromFraction: number, toFraction: number): RouteEdge {
     const share = Math.abs(toFraction - fromFraction);
-    return { segment: s, way: this.network.segmentWay[s], forward: direction === 0, fromFraction, toFraction, distance: share * costs.distance[2 * s + direction], duration: share * costs.duration[2 * s + direction] };
+    return {
+      segment: s,
+      way: this.network.segmentWay[s],
+      forward: direction === 0,
+      fromFraction,
+      toFraction,
+      distance: share * costs.distance[2 * s + direction],
+      duration: share * costs.duration[2 * s + direction],
+    };
   }
 
   /** Travelling along one segment from a to b without leaving it, when its direction allows. */
@@ -246,7 +310,13 @@ export class RouteEngine {
     if (!(costs.weight[2 * s + direction] < Infinity)) return null;
     if (direction === 0 ? b.fraction < a.fraction : b.fraction > a.fraction) return null;
     const share = Math.abs(b.fraction - a.fraction);
-    return { weight: share * costs.weight[2 * s + direction], distance: share * costs.distance[2 * s + direction], duration: share * costs.duration[2 * s + direction], edges: [this.piece(costs, s, direction, a.fraction, b.fraction)], uTurns: 0 };
+    return {
+      weight: share * costs.weight[2 * s + direction],
+      distance: share * costs.distance[2 * s + direction],
+      duration: share * costs.duration[2 * s + direction],
+      edges: [this.piece(costs, s, direction, a.fraction, b.fraction)],
+      uTurns: 0,
+    };
   }
 
   /**
@@ -254,7 +324,14 @@ export class RouteEngine {
    * node-based: where its path turns back on a segment (at the first or last node, or where a dead
    * end forces it) the turn is charged U_TURN_SECONDS like a turn at a via point.
    */
-  private leg(plan: Plan, a: SnappedPoint, dep: Endpoint, b: SnappedPoint, arr: Endpoint, found: { weight: number; distance: number; duration: number; baseEdges: number[] } | null): LegCandidate | null {
+  private leg(
+    plan: Plan,
+    a: SnappedPoint,
+    dep: Endpoint,
+    b: SnappedPoint,
+    arr: Endpoint,
+    found: { weight: number; distance: number; duration: number; baseEdges: number[] } | null,
+  ): LegCandidate | null {
     const { costs } = plan;
     let best: LegCandidate | null = dep.direction === arr.direction ? this.direct(a, b, dep.direction, costs) : null;
     if (found) {
@@ -293,7 +370,15 @@ export class RouteEngine {
       const arrs = this.arrivals(snapped[i + 1], costs);
       for (const dep of deps) {
         // One search per departure: the hierarchy per arrival, Dijkstra for both arrivals at once.
-        const paths = plan.hierarchy ? arrs.map((arr) => plan.hierarchy!.query.shortestPath([dep], [arr])) : dijkstra(this.network, this.adjacency, costs, [dep], arrs.map((arr) => [arr]));
+        const paths = plan.hierarchy
+          ? arrs.map((arr) => plan.hierarchy!.query.shortestPath([dep], [arr]))
+          : dijkstra(
+              this.network,
+              this.adjacency,
+              costs,
+              [dep],
+              arrs.map((arr) => [arr]),
+            );
         for (const [k, arr] of arrs.entries()) {
           const candidate = this.leg(plan, snapped[i], dep, snapped[i + 1], arr, paths[k]);
           if (!candidate) continue;
@@ -316,7 +401,14 @@ export class RouteEngine {
         coordinates.push(...(coordinates.length ? part.slice(1) : part));
       }
       if (!coordinates.length) coordinates.push(snapped[i].location, snapped[i + 1].location);
-      return { distance: candidate.distance, duration: candidate.duration + (uTurn ? penalty : 0), edges: candidate.edges, coordinates, uTurn, uTurnsOnTheWay: candidate.uTurns };
+      return {
+        distance: candidate.distance,
+        duration: candidate.duration + (uTurn ? penalty : 0),
+        edges: candidate.edges,
+        coordinates,
+        uTurn,
+        uTurnsOnTheWay: candidate.uTurns,
+      };
     });
     const coordinates: [number, number][] = [];
     for (const leg of legs) coordinates.push(...(coordinates.length ? leg.coordinates.slice(1) : leg.coordinates));
@@ -372,6 +464,13 @@ export class RouteEngine {
       }
     }
     const grid = (values: Float64Array[]) => values.map((row, i) => Array.from(row, (v, j) => (weight[i][j] < Infinity ? v : null)));
-    return { distances: grid(distance), durations: grid(duration), sources: from, targets: to, method: plan.hierarchy ? "hierarchy" : "restricted", trafficBand: plan.trafficBand };
+    return {
+      distances: grid(distance),
+      durations: grid(duration),
+      sources: from,
+      targets: to,
+      method: plan.hierarchy ? "hierarchy" : "restricted",
+      trafficBand: plan.trafficBand,
+    };
   }
 }

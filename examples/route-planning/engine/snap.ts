@@ -69,8 +69,10 @@ export class SnapIndex {
     let p = 0;
     for (let s = 0; s < network.segmentCount; s++) {
       for (let k = geometryStart[s]; k < geometryStart[s + 1] - 1; k++) {
-        const x0 = geometry[2 * k] * this.scale, y0 = geometry[2 * k + 1];
-        const x1 = geometry[2 * k + 2] * this.scale, y1 = geometry[2 * k + 3];
+        const x0 = geometry[2 * k] * this.scale,
+          y0 = geometry[2 * k + 1];
+        const x1 = geometry[2 * k + 2] * this.scale,
+          y1 = geometry[2 * k + 3];
         this.index.add(Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1));
         this.pieceSegment[p] = s;
         this.pieceVertex[p++] = k;
@@ -83,11 +85,14 @@ export class SnapIndex {
   private project(p: number, x: number, y: number): { d2: number; t: number } {
     const g = this.network.geometry;
     const k = this.pieceVertex[p];
-    const x0 = g[2 * k] * this.scale, y0 = g[2 * k + 1];
-    const dx = g[2 * k + 2] * this.scale - x0, dy = g[2 * k + 3] - y0;
+    const x0 = g[2 * k] * this.scale,
+      y0 = g[2 * k + 1];
+    const dx = g[2 * k + 2] * this.scale - x0,
+      dy = g[2 * k + 3] - y0;
     const len2 = dx * dx + dy * dy;
     const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - x0) * dx + (y - y0) * dy) / len2));
-    const fx = x0 + t * dx - x, fy = y0 + t * dy - y;
+    const fx = x0 + t * dx - x,
+      fy = y0 + t * dy - y;
     return { d2: fx * fx + fy * fy, t };
   }
 
@@ -100,7 +105,8 @@ export class SnapIndex {
     if (!Number.isFinite(lng) || !Number.isFinite(lat) || Math.abs(lng) > 180 || Math.abs(lat) > 90) throw new InvalidCoordinateError(field, point);
     const bbox = this.network.bbox;
     if (lng < bbox[0] || lng > bbox[2] || lat < bbox[1] || lat > bbox[3]) throw new OutsideCoverageError(field, point, bbox);
-    const x = lng * this.scale, y = lat;
+    const x = lng * this.scale,
+      y = lat;
     const filter = (p: number) => usable(this.pieceSegment[p]);
     const first = this.index.neighbors(x, y, 1, Infinity, filter);
     if (!first.length) throw new NoRoadNearbyError(field, point, maxSnapMeters);

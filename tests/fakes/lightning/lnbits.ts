@@ -51,14 +51,6 @@ export class FakeLnbits extends FakeWalletApi {
     return fake;
   }
 
-
-
-
-
-
-
-
-
   private keyOf(request: RecordedRequest, url: URL): string | null {
     const header = request.headers["x-api-key"];
     return (typeof header === "string" ? header : null) ?? url.searchParams.get("api-key");
@@ -108,7 +100,8 @@ export class FakeLnbits extends FakeWalletApi {
     if (!body) return { status: 422, body: { detail: [{ loc: ["body"], msg: "JSON decode error", type: "json_invalid" }] } };
     if (body.out !== false) return detail(401, "Invoice (or Admin) key required.");
     if (body.unit !== undefined && body.unit !== "sat") return unprocessable("unit", "this fake only prices in sat");
-    if (typeof body.amount !== "number" || !Number.isInteger(body.amount) || body.amount <= 0) return unprocessable("amount", "ensure this value is greater than 0");
+    if (typeof body.amount !== "number" || !Number.isInteger(body.amount) || body.amount <= 0)
+      return unprocessable("amount", "ensure this value is greater than 0");
     const memo = body.memo === undefined || body.memo === null ? "LNbits" : body.memo;
     if (typeof memo !== "string" || memo.length > MAX_MEMO_LENGTH) return unprocessable("memo", `ensure this value has at most ${MAX_MEMO_LENGTH} characters`);
     const expiry = body.expiry === undefined || body.expiry === null ? 3600 : body.expiry;
@@ -128,7 +121,16 @@ export class FakeLnbits extends FakeWalletApi {
 
   private getPayment(paymentHash: string, key: string | null): FakeReply {
     const outgoing = this.outgoing.get(paymentHash.toLowerCase());
-    if (outgoing) return { status: 200, body: { paid: true, status: "success", preimage: outgoing.preimage, details: { payment_hash: outgoing.paymentHash, bolt11: outgoing.invoice, amount: -outgoing.amountSat * 1000, preimage: outgoing.preimage } } };
+    if (outgoing)
+      return {
+        status: 200,
+        body: {
+          paid: true,
+          status: "success",
+          preimage: outgoing.preimage,
+          details: { payment_hash: outgoing.paymentHash, bolt11: outgoing.invoice, amount: -outgoing.amountSat * 1000, preimage: outgoing.preimage },
+        },
+      };
     const invoice = this.node.get(paymentHash);
     // With or without a key this fake has one wallet, so "another wallet's payment" cannot occur.
     if (!invoice) return detail(404, "Payment does not exist.");

@@ -27,7 +27,15 @@ const macaroons = macaroonPackage as MacaroonPackage;
 /** What LND's invoice.macaroon may do (lnd's invoicePermissions). */
 export const LND_INVOICE_MACAROON_PERMISSIONS = ["invoices:read", "invoices:write", "address:read", "address:write", "onchain:read"];
 /** What admin.macaroon may do, reduced to the entities this fake serves. */
-export const LND_ADMIN_MACAROON_PERMISSIONS = ["invoices:read", "invoices:write", "info:read", "offchain:read", "offchain:write", "onchain:read", "address:read"];
+export const LND_ADMIN_MACAROON_PERMISSIONS = [
+  "invoices:read",
+  "invoices:write",
+  "info:read",
+  "offchain:read",
+  "offchain:write",
+  "onchain:read",
+  "address:read",
+];
 /** The macaroon we recommend providers bake: `lncli bakemacaroon invoices:read invoices:write info:read offchain:read`. */
 export const LND_RECOMMENDED_PERMISSIONS = ["invoices:read", "invoices:write", "info:read", "offchain:read"];
 
@@ -99,8 +107,6 @@ export class FakeLnd extends FakeWalletApi {
     return fake;
   }
 
-
-
   /** Bakes a macaroon with these `entity:action` permissions (`lncli bakemacaroon`), as hex. */
   bakeMacaroon(permissions: string[]): string {
     // LND's identifier is a version byte then a protobuf; the fake keeps the version byte and JSON.
@@ -108,12 +114,6 @@ export class FakeLnd extends FakeWalletApi {
     const macaroon = macaroons.newMacaroon({ identifier: new Uint8Array(identifier), location: "lnd", rootKey: this.rootKey, version: 2 });
     return Buffer.from(macaroon.exportBinary()).toString("hex");
   }
-
-
-
-
-
-
 
   /** Checks the macaroon as LND's interceptor does; null when it grants `permission`. */
   private authorize(request: RecordedRequest, permission: string): FakeReply | null {
@@ -140,7 +140,8 @@ export class FakeLnd extends FakeWalletApi {
     if (request.method === "GET" && lookup) return this.authorize(request, "invoices:read") ?? this.lookupInvoice(lookup[1]);
     if (request.method === "GET" && url.pathname === "/v1/getinfo") return this.authorize(request, "info:read") ?? this.getInfo();
     if (request.method === "GET" && url.pathname === "/v1/channels") return this.authorize(request, "offchain:read") ?? this.listChannels();
-    if (request.method === "POST" && url.pathname === "/v1/channels/transactions") return this.authorize(request, "offchain:write") ?? this.sendPaymentSync(request);
+    if (request.method === "POST" && url.pathname === "/v1/channels/transactions")
+      return this.authorize(request, "offchain:write") ?? this.sendPaymentSync(request);
     // grpc-gateway's answer for a path it has no route for.
     return { status: 404, body: "Not Found", contentType: "text/plain" };
   }
@@ -149,7 +150,8 @@ export class FakeLnd extends FakeWalletApi {
   private async sendPaymentSync(request: RecordedRequest): Promise<FakeReply> {
     const body = jsonBody(request);
     if (!body) return grpcError(400, 3, "invalid character in request body");
-    if (typeof body.payment_request !== "string" || body.payment_request === "") return grpcError(500, 2, "payment hash must be exactly 32 bytes, is instead 0");
+    if (typeof body.payment_request !== "string" || body.payment_request === "")
+      return grpcError(500, 2, "payment hash must be exactly 32 bytes, is instead 0");
     const sent = await this.sendPayment(body.payment_request);
     if (!sent.ok) return { status: 200, body: { payment_error: sent.message, payment_preimage: "", payment_route: null, payment_hash: "" } };
     return {
@@ -157,7 +159,14 @@ export class FakeLnd extends FakeWalletApi {
       body: {
         payment_error: "",
         payment_preimage: b64(sent.preimage),
-        payment_route: { total_time_lock: 144, total_fees: "0", total_amt: String(sent.amountSat), hops: [], total_fees_msat: "0", total_amt_msat: String(sent.amountSat * 1000) },
+        payment_route: {
+          total_time_lock: 144,
+          total_fees: "0",
+          total_amt: String(sent.amountSat),
+          hops: [],
+          total_fees_msat: "0",
+          total_amt_msat: String(sent.amountSat * 1000),
+        },
         payment_hash: b64(sent.paymentHash),
       },
     };

@@ -218,7 +218,8 @@ export class FakeNwcWalletService {
       return this.publishResponse(event, this.encrypt(encryption, event.pubkey, "this is not JSON"));
     }
     if (!METHODS.includes(method)) return this.respond(event, encryption, method, null, { code: "NOT_IMPLEMENTED", message: `${method} is not implemented` });
-    if (!client.methods.includes(method)) return this.respond(event, encryption, method, null, { code: "RESTRICTED", message: `This connection may not use ${method}` });
+    if (!client.methods.includes(method))
+      return this.respond(event, encryption, method, null, { code: "RESTRICTED", message: `This connection may not use ${method}` });
 
     const outcome = method === "pay_invoice" ? await this.payInvoice(params) : this.execute(method, params);
     await this.respond(event, encryption, method, "result" in outcome ? outcome.result : null, "error" in outcome ? outcome.error : null);
@@ -254,9 +255,11 @@ export class FakeNwcWalletService {
     }
     if (method === "make_invoice") {
       const { amount, description, expiry } = params;
-      if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount <= 0) return { error: { code: "OTHER", message: "amount must be a positive integer (msat)" } };
+      if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount <= 0)
+        return { error: { code: "OTHER", message: "amount must be a positive integer (msat)" } };
       if (description !== undefined && typeof description !== "string") return { error: { code: "OTHER", message: "description must be a string" } };
-      if (expiry !== undefined && (typeof expiry !== "number" || !Number.isSafeInteger(expiry) || expiry <= 0)) return { error: { code: "OTHER", message: "expiry must be a positive integer" } };
+      if (expiry !== undefined && (typeof expiry !== "number" || !Number.isSafeInteger(expiry) || expiry <= 0))
+        return { error: { code: "OTHER", message: "expiry must be a positive integer" } };
       const invoice = this.node.issue({ amountMsat: BigInt(amount), description: description ?? "", expirySeconds: expiry ?? 86_400 });
       return { result: this.transaction(invoice) };
     }
@@ -293,7 +296,15 @@ export class FakeNwcWalletService {
 
   private async publishResponse(request: NostrEvent, content: string): Promise<void> {
     const response = finalizeEvent(
-      { kind: 23195, created_at: secondsNow(), tags: [["p", request.pubkey], ["e", request.id]], content },
+      {
+        kind: 23195,
+        created_at: secondsNow(),
+        tags: [
+          ["p", request.pubkey],
+          ["e", request.id],
+        ],
+        content,
+      },
       this.walletSecret,
     );
     await this.relay?.publish(response).catch(() => {});

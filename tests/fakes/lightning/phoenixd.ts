@@ -50,22 +50,15 @@ export class FakePhoenixd extends FakeWalletApi {
     return fake;
   }
 
-
-
   /** Websocket clients currently connected. */
   get websocketClients(): number {
     return this.sockets.clients.size;
   }
 
-
   /** Drops every websocket connection abruptly, as a restart of phoenixd would. */
   dropWebsockets(): void {
     for (const client of this.sockets.clients) client.terminate();
   }
-
-
-
-
 
   /** Closes websockets and the server. */
   async close(): Promise<void> {
@@ -125,7 +118,10 @@ export class FakePhoenixd extends FakeWalletApi {
     const sent = await this.sendPayment(invoice);
     const paymentId = randomBytes(16).toString("hex");
     if (!sent.ok) return { status: 200, body: { paymentId, paymentHash: null, reason: sent.message } };
-    return { status: 200, body: { recipientAmountSat: sent.amountSat, routingFeeSat: 0, paymentId, paymentHash: sent.paymentHash, paymentPreimage: sent.preimage } };
+    return {
+      status: 200,
+      body: { recipientAmountSat: sent.amountSat, routingFeeSat: 0, paymentId, paymentHash: sent.paymentHash, paymentPreimage: sent.preimage },
+    };
   }
 
   private createInvoice(request: RecordedRequest): FakeReply {
@@ -139,7 +135,10 @@ export class FakePhoenixd extends FakeWalletApi {
     if (description === null) return text(400, "Must provide either a description or descriptionHash");
     const amountSat = form.get("amountSat");
     const expirySeconds = form.get("expirySeconds");
-    for (const [name, value] of [["amountSat", amountSat], ["expirySeconds", expirySeconds]] as const) {
+    for (const [name, value] of [
+      ["amountSat", amountSat],
+      ["expirySeconds", expirySeconds],
+    ] as const) {
       if (value !== null && !/^\d+$/.test(value)) return text(400, `Request parameter ${name} couldn't be parsed/converted to integer`);
     }
     if (amountSat === null || Number(amountSat) === 0) return text(400, "this fake only issues invoices with an amount");

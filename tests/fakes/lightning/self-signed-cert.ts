@@ -96,7 +96,10 @@ export function generateSelfSignedCertificate(commonName = "localhost"): SelfSig
   const signature = sign("sha256", tbs, privateKey);
   const der = sequence(tbs, ecdsaWithSha256, bitString(signature));
 
-  const base64 = der.toString("base64").replace(/(.{64})/g, "$1\n").trimEnd();
+  const base64 = der
+    .toString("base64")
+    .replace(/(.{64})/g, "$1\n")
+    .trimEnd();
   return {
     certPem: `-----BEGIN CERTIFICATE-----\n${base64}\n-----END CERTIFICATE-----\n`,
     keyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),

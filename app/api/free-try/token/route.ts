@@ -8,6 +8,12 @@ export const dynamic = "force-dynamic";
 export const GET = withSignedInUser(async ({ ctx, userId }) => {
   const { token, expiresAt } = await mintFreeTryToken({ appSecret: ctx.config.appSecret, issuer: ctx.config.siteUrl, userId });
   return Response.json(
-    freeTryTokenResponseSchema.parse({ token, tokenType: "Bearer", expiresAt: expiresAt.toISOString(), issuer: ctx.config.siteUrl, audience: FREE_TRY_AUDIENCE }),
+    freeTryTokenResponseSchema.parse({
+      token,
+      tokenType: "Bearer",
+      expiresAt: expiresAt.toISOString(),
+      issuer: ctx.config.siteUrl,
+      audience: FREE_TRY_AUDIENCE,
+    }),
   );
 });

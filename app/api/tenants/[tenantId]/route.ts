@@ -15,7 +15,8 @@ export const GET = withWorkspace(async ({ ctx, tenantId }) => {
 export const PATCH = withWorkspace(
   async ({ ctx, tenantId, body, principal }) => {
     // The origin receives the gateway secret and every signed request: owners decide where that is.
-    if (body.originUrl !== undefined) assertOwner(principal, "Only workspace owners can change originUrl: the origin receives the gateway secret and signed requests");
+    if (body.originUrl !== undefined)
+      assertOwner(principal, "Only workspace owners can change originUrl: the origin receives the gateway secret and signed requests");
     const tenant = await updateTenant({ prisma: ctx.db.prisma, store: ctx.store, tenantId, changes: body, originAllowPrivate: ctx.config.originAllowPrivate });
     return Response.json(tenantResponseSchema.parse({ ...tenant, gatewayUrl: gatewayUrlFor(ctx.config, tenant.slug) }));
   },

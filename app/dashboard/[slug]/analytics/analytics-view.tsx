@@ -83,7 +83,9 @@ export function AnalyticsView({ tenantId, initial, endpoints, nextSteps }: Props
         ) : null}
       </div>
       <p className="text-sm text-muted" role="status">
-        {query.isFetching ? "Loading…" : `${granularityLabels[g]}, ${rangeLabels[g]} (${bucketLabel(data.series[0]?.start ?? data.from, g)} to ${bucketLabel(data.series.at(-1)?.start ?? data.to, g)}, UTC)`}
+        {query.isFetching
+          ? "Loading…"
+          : `${granularityLabels[g]}, ${rangeLabels[g]} (${bucketLabel(data.series[0]?.start ?? data.from, g)} to ${bucketLabel(data.series.at(-1)?.start ?? data.to, g)}, UTC)`}
         {query.isError ? <span className="text-danger"> · Could not load: {query.error.message}</span> : null}
       </p>
 
@@ -116,7 +118,12 @@ export function AnalyticsView({ tenantId, initial, endpoints, nextSteps }: Props
               <CartesianGrid stroke="var(--line)" vertical={false} />
               <XAxis dataKey="start" tickFormatter={(s: string) => axisLabel(s, g)} tick={{ fontSize: 12, fill: "var(--muted)" }} minTickGap={16} />
               <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "var(--muted)" }} />
-              <Tooltip labelFormatter={(s) => bucketLabel(String(s), g)} formatter={(v) => [plural(Number(v), "sat"), "Earnings"]} contentStyle={tooltipStyle} cursor={{ fill: "var(--surface-subtle)" }} />
+              <Tooltip
+                labelFormatter={(s) => bucketLabel(String(s), g)}
+                formatter={(v) => [plural(Number(v), "sat"), "Earnings"]}
+                contentStyle={tooltipStyle}
+                cursor={{ fill: "var(--surface-subtle)" }}
+              />
               <Bar dataKey="earningsSats" name="Earnings (sats)" fill="var(--success)" radius={[3, 3, 0, 0]} isAnimationActive={false} />
             </BarChart>
           </ChartCard>
@@ -149,19 +156,31 @@ function ChartCard({ title, data, children }: { title: string; data: AnalyticsRe
       {asTable ? (
         <div className="max-h-80 overflow-auto">
           <table className="w-full text-left text-sm">
-            <caption className="sr-only">{title} per {g}</caption>
+            <caption className="sr-only">
+              {title} per {g}
+            </caption>
             <thead className="sticky top-0 bg-surface text-xs text-muted">
               <tr className="border-b border-line">
-                <th scope="col" className="py-2 pr-3 font-medium">{g === "day" ? "Day" : g === "week" ? "Week" : "Month"}</th>
-                <th scope="col" className="py-2 pr-3 text-right font-medium">Requests</th>
-                <th scope="col" className="py-2 pr-3 text-right font-medium">Paid</th>
-                <th scope="col" className="py-2 text-right font-medium">Earnings (sats)</th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  {g === "day" ? "Day" : g === "week" ? "Week" : "Month"}
+                </th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">
+                  Requests
+                </th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">
+                  Paid
+                </th>
+                <th scope="col" className="py-2 text-right font-medium">
+                  Earnings (sats)
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-line tabular-nums">
               {data.series.map((b) => (
                 <tr key={b.start}>
-                  <th scope="row" className="py-1.5 pr-3 font-normal">{bucketLabel(b.start, g)}</th>
+                  <th scope="row" className="py-1.5 pr-3 font-normal">
+                    {bucketLabel(b.start, g)}
+                  </th>
                   <td className="py-1.5 pr-3 text-right">{formatCount(b.requests)}</td>
                   <td className="py-1.5 pr-3 text-right">{formatCount(b.paidRequests)}</td>
                   <td className="py-1.5 text-right">{formatCount(b.earningsSats)}</td>
@@ -192,12 +211,24 @@ function EndpointTable({ rows }: { rows: AnalyticsResponse["endpoints"] }) {
           <caption className="sr-only">Per endpoint over the whole range, most earning first</caption>
           <thead className="text-xs text-muted">
             <tr className="border-b border-line">
-              <th scope="col" className="px-4 py-2 font-medium">Endpoint</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Requests</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Paid</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Earnings (sats)</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Refunds</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Origin errors</th>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Endpoint
+              </th>
+              <th scope="col" className="px-4 py-2 text-right font-medium">
+                Requests
+              </th>
+              <th scope="col" className="px-4 py-2 text-right font-medium">
+                Paid
+              </th>
+              <th scope="col" className="px-4 py-2 text-right font-medium">
+                Earnings (sats)
+              </th>
+              <th scope="col" className="px-4 py-2 text-right font-medium">
+                Refunds
+              </th>
+              <th scope="col" className="px-4 py-2 text-right font-medium">
+                Origin errors
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-line tabular-nums">
@@ -284,7 +315,9 @@ function NoTraffic({ steps, filtered }: { steps: NextSteps; filtered: boolean })
                 .
               </p>
             ) : (
-              <p className="text-sm text-muted">Once listed, your API page in the directory offers a try-it. Until then, call your gateway address; it answers 402 with an invoice:</p>
+              <p className="text-sm text-muted">
+                Once listed, your API page in the directory offers a try-it. Until then, call your gateway address; it answers 402 with an invoice:
+              </p>
             )}
             {!steps.listed ? <CodeBlock code={`curl -i ${steps.gatewayUrl}/<your endpoint path>`} copyLabel="Copy curl command" wrap /> : null}
           </div>

@@ -18,7 +18,11 @@ export default async function AnalyticsPage({ params }: { params: Promise<{ slug
   const prisma = ctx.db.prisma;
   const [analytics, endpoints, onboarding] = await Promise.all([
     getAnalytics({ prisma, tenantId: tenant.id, query: analyticsQuerySchema.parse({}) }),
-    prisma.endpoint.findMany({ where: { tenantId: tenant.id }, select: { id: true, method: true, path: true, title: true }, orderBy: [{ path: "asc" }, { method: "asc" }] }),
+    prisma.endpoint.findMany({
+      where: { tenantId: tenant.id },
+      select: { id: true, method: true, path: true, title: true },
+      orderBy: [{ path: "asc" }, { method: "asc" }],
+    }),
     getOnboardingState({ prisma, tenantId: tenant.id }),
   ]);
   const endpointOptions: EndpointOption[] = endpoints.map((e) => ({ id: e.id, label: `${e.method} ${e.path}${e.title ? ` · ${e.title}` : ""}` }));

@@ -83,10 +83,23 @@ export function ApiKeysPanel({ tenantId, apiUrl, initial, isOwner }: Props) {
         <form onSubmit={submit} noValidate className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-start" aria-label="Create an API key">
           <Field id="api-key-name" label="Name" error={errors.name} hint="Where it will be used, e.g. “CI” or “billing script”.">
             {(control) => (
-              <input {...control} className="input-field" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoComplete="off" disabled={!isOwner} />
+              <input
+                {...control}
+                className="input-field"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                maxLength={100}
+                autoComplete="off"
+                disabled={!isOwner}
+              />
             )}
           </Field>
-          <button type="submit" className="btn-primary sm:mt-6" disabled={!isOwner || create.isPending || name.trim() === ""} title={isOwner ? undefined : ownerOnly}>
+          <button
+            type="submit"
+            className="btn-primary sm:mt-6"
+            disabled={!isOwner || create.isPending || name.trim() === ""}
+            title={isOwner ? undefined : ownerOnly}
+          >
             {create.isPending ? "Creating…" : "Create key"}
           </button>
         </form>
@@ -104,20 +117,36 @@ export function ApiKeysPanel({ tenantId, apiUrl, initial, isOwner }: Props) {
               <caption className="sr-only">API keys, newest first</caption>
               <thead className="text-xs text-muted">
                 <tr className="border-b border-line">
-                  <th scope="col" className="px-4 py-2 font-medium">Name</th>
-                  <th scope="col" className="px-4 py-2 font-medium">Prefix</th>
-                  <th scope="col" className="px-4 py-2 font-medium">Created</th>
-                  <th scope="col" className="px-4 py-2 font-medium">Last used</th>
-                  <th scope="col" className="px-4 py-2 font-medium">State</th>
-                  <th scope="col" className="px-4 py-2 font-medium"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="px-4 py-2 font-medium">
+                    Name
+                  </th>
+                  <th scope="col" className="px-4 py-2 font-medium">
+                    Prefix
+                  </th>
+                  <th scope="col" className="px-4 py-2 font-medium">
+                    Created
+                  </th>
+                  <th scope="col" className="px-4 py-2 font-medium">
+                    Last used
+                  </th>
+                  <th scope="col" className="px-4 py-2 font-medium">
+                    State
+                  </th>
+                  <th scope="col" className="px-4 py-2 font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-line">
                 {apiKeys.map((k) => (
                   <tr key={k.id} className={k.revokedAt ? "text-muted" : ""}>
-                    <th scope="row" className="px-4 py-2.5 font-medium">{k.name}</th>
+                    <th scope="row" className="px-4 py-2.5 font-medium">
+                      {k.name}
+                    </th>
                     <td className="px-4 py-2.5 font-mono text-xs">{k.prefix}…</td>
-                    <td className="px-4 py-2.5 whitespace-nowrap"><time dateTime={k.createdAt}>{date(k.createdAt)}</time></td>
+                    <td className="px-4 py-2.5 whitespace-nowrap">
+                      <time dateTime={k.createdAt}>{date(k.createdAt)}</time>
+                    </td>
                     <td className="px-4 py-2.5 whitespace-nowrap">{k.lastUsedAt ? <time dateTime={k.lastUsedAt}>{date(k.lastUsedAt)}</time> : "Never"}</td>
                     <td className="px-4 py-2.5 whitespace-nowrap">
                       {k.revokedAt ? (

@@ -68,7 +68,13 @@ export const PRICING_MODEL_HELP: Record<PricingModel | "free", { title: string; 
 export function pricingFieldLabel(model: PricingModel, field: (typeof PRICING_FIELDS)[number]): string {
   switch (field) {
     case "priceSats":
-      return model === "per_kb" || model === "metered" ? "Deposit (sats)" : model === "token_bucket" ? "Price of the bundle (sats)" : model === "time_pass" ? "Price of the pass (sats)" : "Price per request (sats)";
+      return model === "per_kb" || model === "metered"
+        ? "Deposit (sats)"
+        : model === "token_bucket"
+          ? "Price of the bundle (sats)"
+          : model === "time_pass"
+            ? "Price of the pass (sats)"
+            : "Price per request (sats)";
     case "tokenBudget":
       return "Requests per purchase";
     case "durationMinutes":
@@ -168,7 +174,13 @@ export function draftToBody(draft: EndpointDraft): { body: Record<string, unknow
     idleTimeoutSeconds: draft.streaming ? numberOrNull(draft.idleTimeoutSeconds) : null,
     rateLimitPerMinute: numberOrNull(draft.rateLimitPerMinute),
     forwardCookies: draft.forwardCookies,
-    parameters: draft.parameters.map((p) => ({ name: p.name.trim(), in: p.in, type: p.type, required: p.in === "path" ? true : p.required, description: p.description })),
+    parameters: draft.parameters.map((p) => ({
+      name: p.name.trim(),
+      in: p.in,
+      type: p.type,
+      required: p.in === "path" ? true : p.required,
+      description: p.description,
+    })),
     exampleRequest: parseJsonObject(draft.exampleRequest, "exampleRequest", jsonErrors),
     exampleResponse: parseJsonObject(draft.exampleResponse, "exampleResponse", jsonErrors),
     isActive: draft.isActive,

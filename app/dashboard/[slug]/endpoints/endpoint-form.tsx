@@ -34,7 +34,9 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
   const checked = useMemo(() => validateDraft(draft), [draft]);
   // Before the first submit only the cross-field rules that explain a choice show (per_kb + streaming,
   // bad JSON); after it, every problem does. Server errors stay until the field is edited.
-  const live: DraftErrors = submitted ? checked.errors : Object.fromEntries(Object.entries(checked.errors).filter(([k]) => k === "streaming" || k.startsWith("example")));
+  const live: DraftErrors = submitted
+    ? checked.errors
+    : Object.fromEntries(Object.entries(checked.errors).filter(([k]) => k === "streaming" || k.startsWith("example")));
   const errors: DraftErrors = { ...live, ...serverErrors };
 
   function update<K extends keyof EndpointDraft>(key: K, value: EndpointDraft[K]) {
@@ -89,10 +91,26 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
   const complete = model !== null && MODEL_FIELDS[model].every((f) => rule[f] !== null);
   const challenge = complete ? previewChallengeBody(rule) : null;
   const pathParams = pathParameterNames(draft.path);
-  const numberInput = (key: "priceSats" | "tokenBudget" | "durationMinutes" | "unitCostSats" | "cacheTtlSeconds" | "maxStreamSeconds" | "idleTimeoutSeconds" | "rateLimitPerMinute", label: string, hint: ReactNode, placeholder?: string) => (
+  const numberInput = (
+    key:
+      "priceSats" | "tokenBudget" | "durationMinutes" | "unitCostSats" | "cacheTtlSeconds" | "maxStreamSeconds" | "idleTimeoutSeconds" | "rateLimitPerMinute",
+    label: string,
+    hint: ReactNode,
+    placeholder?: string,
+  ) => (
     <Field key={key} id={`endpoint-${key}`} label={label} hint={hint} error={errors[key]}>
       {(control) => (
-        <input {...control} type="number" inputMode="numeric" min={1} step={1} className="input-field" value={draft[key]} placeholder={placeholder} onChange={(e) => update(key, e.target.value)} />
+        <input
+          {...control}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          className="input-field"
+          value={draft[key]}
+          placeholder={placeholder}
+          onChange={(e) => update(key, e.target.value)}
+        />
       )}
     </Field>
   );
@@ -120,12 +138,21 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
               error={errors.path}
               hint={
                 <>
-                  Under your gateway address ({gatewayUrl}) and your origin alike. A whole segment in braces, like <span className="font-mono">{"{address}"}</span>, is a path parameter.
+                  Under your gateway address ({gatewayUrl}) and your origin alike. A whole segment in braces, like{" "}
+                  <span className="font-mono">{"{address}"}</span>, is a path parameter.
                 </>
               }
             >
               {(control) => (
-                <input {...control} className="input-field font-mono" value={draft.path} placeholder="/v1/quote/{symbol}" onChange={(e) => update("path", e.target.value)} autoComplete="off" spellCheck={false} />
+                <input
+                  {...control}
+                  className="input-field font-mono"
+                  value={draft.path}
+                  placeholder="/v1/quote/{symbol}"
+                  onChange={(e) => update("path", e.target.value)}
+                  autoComplete="off"
+                  spellCheck={false}
+                />
               )}
             </Field>
           </div>
@@ -133,10 +160,29 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
             {(control) => <input {...control} className="input-field" value={draft.title} maxLength={200} onChange={(e) => update("title", e.target.value)} />}
           </Field>
           <Field id="endpoint-description" label="Description" error={errors.description} hint="What it returns and when to use it (up to 2,000 characters).">
-            {(control) => <textarea {...control} rows={3} className="input-field" value={draft.description} maxLength={2000} onChange={(e) => update("description", e.target.value)} />}
+            {(control) => (
+              <textarea
+                {...control}
+                rows={3}
+                className="input-field"
+                value={draft.description}
+                maxLength={2000}
+                onChange={(e) => update("description", e.target.value)}
+              />
+            )}
           </Field>
           <Field id="endpoint-docsUrl" label="Documentation URL (optional)" error={errors.docsUrl} hint="Linked from the directory page.">
-            {(control) => <input {...control} type="url" inputMode="url" className="input-field" value={draft.docsUrl} placeholder="https://docs.example.com/quote" onChange={(e) => update("docsUrl", e.target.value)} />}
+            {(control) => (
+              <input
+                {...control}
+                type="url"
+                inputMode="url"
+                className="input-field"
+                value={draft.docsUrl}
+                placeholder="https://docs.example.com/quote"
+                onChange={(e) => update("docsUrl", e.target.value)}
+              />
+            )}
           </Field>
         </section>
 
@@ -186,7 +232,13 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
           ) : null}
           {model ? (
             <label className="flex items-start gap-3 text-sm">
-              <input type="checkbox" className="mt-1" checked={draft.freeTryEnabled} onChange={(e) => update("freeTryEnabled", e.target.checked)} aria-describedby="free-try-hint" />
+              <input
+                type="checkbox"
+                className="mt-1"
+                checked={draft.freeTryEnabled}
+                onChange={(e) => update("freeTryEnabled", e.target.checked)}
+                aria-describedby="free-try-hint"
+              />
               <span>
                 <span className="font-medium">Free try</span>
                 <span id="free-try-hint" className="block text-xs text-muted">
@@ -228,15 +280,33 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
             {draft.streaming ? (
               <>
                 {numberInput("maxStreamSeconds", "Longest stream (seconds, optional)", "The gateway closes a stream after this long.")}
-                {numberInput("idleTimeoutSeconds", "Idle timeout (seconds, optional)", "Closed when the origin sends nothing for this long; at most the longest stream.")}
+                {numberInput(
+                  "idleTimeoutSeconds",
+                  "Idle timeout (seconds, optional)",
+                  "Closed when the origin sends nothing for this long; at most the longest stream.",
+                )}
               </>
             ) : (
-              numberInput("cacheTtlSeconds", "Cache for (seconds, optional)", "Successful GET responses are reused for this long (up to one day); empty means never cached.")
+              numberInput(
+                "cacheTtlSeconds",
+                "Cache for (seconds, optional)",
+                "Successful GET responses are reused for this long (up to one day); empty means never cached.",
+              )
             )}
-            {numberInput("rateLimitPerMinute", "Rate limit per minute (optional)", "Requests per minute per caller; empty means the platform default (30/min for anonymous callers).")}
+            {numberInput(
+              "rateLimitPerMinute",
+              "Rate limit per minute (optional)",
+              "Requests per minute per caller; empty means the platform default (30/min for anonymous callers).",
+            )}
           </div>
           <label className="flex items-start gap-3 text-sm">
-            <input type="checkbox" className="mt-1" checked={draft.forwardCookies} onChange={(e) => update("forwardCookies", e.target.checked)} aria-describedby="cookies-hint" />
+            <input
+              type="checkbox"
+              className="mt-1"
+              checked={draft.forwardCookies}
+              onChange={(e) => update("forwardCookies", e.target.checked)}
+              aria-describedby="cookies-hint"
+            />
             <span>
               <span className="font-medium">Relay cookies</span>
               <span id="cookies-hint" className="block text-xs text-muted">
@@ -246,7 +316,13 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
             </span>
           </label>
           <label className="flex items-start gap-3 text-sm">
-            <input type="checkbox" className="mt-1" checked={draft.isActive} onChange={(e) => update("isActive", e.target.checked)} aria-describedby="active-hint" />
+            <input
+              type="checkbox"
+              className="mt-1"
+              checked={draft.isActive}
+              onChange={(e) => update("isActive", e.target.checked)}
+              aria-describedby="active-hint"
+            />
             <span>
               <span className="font-medium">Active</span>
               <span id="active-hint" className="block text-xs text-muted">
@@ -260,26 +336,45 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
           <h2 id="docs-heading" className="text-lg font-semibold">
             Parameters and examples
           </h2>
-          <ParametersEditor
-            parameters={draft.parameters}
-            pathParams={pathParams}
-            errors={errors}
-            onChange={(parameters) => update("parameters", parameters)}
-          />
+          <ParametersEditor parameters={draft.parameters} pathParams={pathParams} errors={errors} onChange={(parameters) => update("parameters", parameters)} />
           <Field
             id="endpoint-exampleRequest"
             label="Example request (JSON, optional)"
             error={errors.exampleRequest ?? errors["exampleRequest.query"]}
             hint={
               <>
-                Used by the directory&apos;s try-it and the health probe, e.g. <span className="font-mono">{'{"query": {"limit": 10}, "path": {"symbol": "BTC"}}'}</span>.
+                Used by the directory&apos;s try-it and the health probe, e.g.{" "}
+                <span className="font-mono">{'{"query": {"limit": 10}, "path": {"symbol": "BTC"}}'}</span>.
               </>
             }
           >
-            {(control) => <textarea {...control} rows={5} className="input-field font-mono text-xs" value={draft.exampleRequest} onChange={(e) => update("exampleRequest", e.target.value)} spellCheck={false} />}
+            {(control) => (
+              <textarea
+                {...control}
+                rows={5}
+                className="input-field font-mono text-xs"
+                value={draft.exampleRequest}
+                onChange={(e) => update("exampleRequest", e.target.value)}
+                spellCheck={false}
+              />
+            )}
           </Field>
-          <Field id="endpoint-exampleResponse" label="Example response (JSON, optional)" error={errors.exampleResponse} hint="Shown on the directory page so consumers know what they pay for.">
-            {(control) => <textarea {...control} rows={5} className="input-field font-mono text-xs" value={draft.exampleResponse} onChange={(e) => update("exampleResponse", e.target.value)} spellCheck={false} />}
+          <Field
+            id="endpoint-exampleResponse"
+            label="Example response (JSON, optional)"
+            error={errors.exampleResponse}
+            hint="Shown on the directory page so consumers know what they pay for."
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                rows={5}
+                className="input-field font-mono text-xs"
+                value={draft.exampleResponse}
+                onChange={(e) => update("exampleResponse", e.target.value)}
+                spellCheck={false}
+              />
+            )}
           </Field>
         </section>
 
@@ -302,11 +397,17 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
             <h2 id="delete-heading" className="text-lg font-semibold">
               Delete
             </h2>
-            <p className="text-sm text-muted">Deleting removes the endpoint and its history. While consumers hold paid sessions on it, deactivate it instead.</p>
+            <p className="text-sm text-muted">
+              Deleting removes the endpoint and its history. While consumers hold paid sessions on it, deactivate it instead.
+            </p>
             {confirmDelete ? (
               <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Confirm deletion">
                 <span className="text-sm">
-                  Delete <span className="font-mono">{endpoint.method} {endpoint.path}</span>?
+                  Delete{" "}
+                  <span className="font-mono">
+                    {endpoint.method} {endpoint.path}
+                  </span>
+                  ?
                 </span>
                 <button type="button" className="btn-danger" onClick={() => remove.mutate()} disabled={remove.isPending} autoFocus>
                   {remove.isPending ? "Deleting…" : "Yes, delete"}
@@ -332,7 +433,9 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
         </h2>
         <div className="card flex flex-col gap-1" role="status" aria-label="Price preview">
           <p className="text-xs text-muted">Consumers read</p>
-          <p className="text-base font-semibold">{model === null || complete ? describePrice(rule) : `${PRICING_MODEL_HELP[model].title}: fill in the numbers`}</p>
+          <p className="text-base font-semibold">
+            {model === null || complete ? describePrice(rule) : `${PRICING_MODEL_HELP[model].title}: fill in the numbers`}
+          </p>
           <p className="text-xs text-muted">
             <span className="font-mono">
               {draft.method} {gatewayUrl}
@@ -348,7 +451,8 @@ export function EndpointForm({ tenantId, slug, gatewayUrl, endpoint }: Props) {
           <div className="flex flex-col gap-2">
             <CodeBlock code={JSON.stringify(challenge, null, 2)} caption="402 Payment Required · body" copyLabel="Copy challenge body" />
             <p className="text-xs text-muted">
-              With headers <span className="font-mono">WWW-Authenticate: L402 macaroon=&quot;…&quot;, invoice=&quot;…&quot;</span>. The invoice and hash are new for every call.
+              With headers <span className="font-mono">WWW-Authenticate: L402 macaroon=&quot;…&quot;, invoice=&quot;…&quot;</span>. The invoice and hash are new
+              for every call.
             </p>
           </div>
         ) : (

@@ -36,7 +36,11 @@ export function ImportPanel({ tenantId }: { tenantId: string }) {
       const list = Array.isArray(operations) ? operations : [];
       setOutcome({
         kind: "refused",
-        message: Object.keys(err.fields).length ? `${err.message} (${Object.entries(err.fields).map(([f, m]) => `${f}: ${m}`).join("; ")})` : err.message,
+        message: Object.keys(err.fields).length
+          ? `${err.message} (${Object.entries(err.fields)
+              .map(([f, m]) => `${f}: ${m}`)
+              .join("; ")})`
+          : err.message,
         problems: list.filter((o): o is Problem => typeof o === "object" && o !== null && "operation" in o),
         existing: list.filter((o): o is string => typeof o === "string"),
       });
@@ -71,12 +75,18 @@ export function ImportPanel({ tenantId }: { tenantId: string }) {
           Import from OpenAPI
         </h2>
         <p className="mt-1 text-sm text-muted">
-          Every GET, POST, PUT, PATCH and DELETE operation of an OpenAPI 3 document (JSON) becomes an endpoint, with its parameters and examples. Pricing comes from an{" "}
-          <span className="font-mono">x-l402-pricing</span> extension per operation, e.g. <span className="font-mono">{'{"model": "per_request", "priceSats": 10}'}</span>; without one an endpoint is free until you price it here.
+          Every GET, POST, PUT, PATCH and DELETE operation of an OpenAPI 3 document (JSON) becomes an endpoint, with its parameters and examples. Pricing comes
+          from an <span className="font-mono">x-l402-pricing</span> extension per operation, e.g.{" "}
+          <span className="font-mono">{'{"model": "per_request", "priceSats": 10}'}</span>; without one an endpoint is free until you price it here.
         </p>
       </div>
       <form onSubmit={submit} noValidate className="flex flex-col gap-3">
-        <Field id="openapi-document" label="OpenAPI document (JSON)" error={parseError ?? undefined} hint="Paste the document, or choose a .json file below (read in your browser). YAML: convert it to JSON first.">
+        <Field
+          id="openapi-document"
+          label="OpenAPI document (JSON)"
+          error={parseError ?? undefined}
+          hint="Paste the document, or choose a .json file below (read in your browser). YAML: convert it to JSON first."
+        >
           {(control) => (
             <textarea
               {...control}
@@ -95,7 +105,12 @@ export function ImportPanel({ tenantId }: { tenantId: string }) {
         <div className="flex flex-wrap items-center gap-4">
           <label className="text-sm">
             <span className="sr-only">OpenAPI file</span>
-            <input type="file" accept="application/json,.json" onChange={pickFile} className="text-sm file:mr-3 file:rounded-lg file:border file:border-line-strong file:bg-surface file:px-3 file:py-1.5 file:text-sm" />
+            <input
+              type="file"
+              accept="application/json,.json"
+              onChange={pickFile}
+              className="text-sm file:mr-3 file:rounded-lg file:border file:border-line-strong file:bg-surface file:px-3 file:py-1.5 file:text-sm"
+            />
           </label>
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" checked={skipExisting} onChange={(e) => setSkipExisting(e.target.checked)} />
@@ -118,7 +133,10 @@ export function ImportPanel({ tenantId }: { tenantId: string }) {
               <ul className="mt-2 list-disc pl-5">
                 {outcome.result.endpoints.map((e) => (
                   <li key={e.id}>
-                    Created <span className="font-mono">{e.method} {e.path}</span>
+                    Created{" "}
+                    <span className="font-mono">
+                      {e.method} {e.path}
+                    </span>
                   </li>
                 ))}
               </ul>
@@ -146,7 +164,8 @@ export function ImportPanel({ tenantId }: { tenantId: string }) {
               </ul>
             ) : outcome.existing.length ? (
               <p className="mt-1">
-                Already in this workspace: <span className="font-mono">{outcome.existing.join(", ")}</span>. Tick “Skip endpoints that already exist” to import the rest.
+                Already in this workspace: <span className="font-mono">{outcome.existing.join(", ")}</span>. Tick “Skip endpoints that already exist” to import
+                the rest.
               </p>
             ) : (
               <p className="mt-1">{outcome.message}</p>

@@ -22,7 +22,9 @@ function Badge({ children }: { children: string }) {
 function Health({ probe, active }: { probe: LatestProbe | undefined; active: boolean }) {
   if (!active) return <span className="text-xs text-muted">Not probed (inactive)</span>;
   if (!probe) return <span className="text-xs text-muted">Not checked yet</span>;
-  const detail = [probe.statusCode !== null ? `HTTP ${probe.statusCode}` : probe.error, probe.latencyMs !== null ? `${probe.latencyMs} ms` : null].filter(Boolean).join(" · ");
+  const detail = [probe.statusCode !== null ? `HTTP ${probe.statusCode}` : probe.error, probe.latencyMs !== null ? `${probe.latencyMs} ms` : null]
+    .filter(Boolean)
+    .join(" · ");
   return (
     <span className="inline-flex flex-col text-xs">
       <span className={`font-medium ${probe.ok ? "text-success" : "text-danger"}`}>{probe.ok ? "Up" : "Failing"}</span>
@@ -54,7 +56,14 @@ export default async function EndpointsPage({ params }: { params: Promise<{ slug
         </Link>
       </header>
       {endpoints.length === 0 ? (
-        <EmptyState title="No endpoints yet" action={<Link href={`${base}/new`} className="btn-primary">Add your first endpoint</Link>}>
+        <EmptyState
+          title="No endpoints yet"
+          action={
+            <Link href={`${base}/new`} className="btn-primary">
+              Add your first endpoint
+            </Link>
+          }
+        >
           An endpoint is a method and path of your origin with a price. Add one by hand, or import your OpenAPI document below.
         </EmptyState>
       ) : (
@@ -66,9 +75,15 @@ export default async function EndpointsPage({ params }: { params: Promise<{ slug
           <table className="w-full text-sm">
             <thead className="border-b border-line text-left text-xs text-muted">
               <tr>
-                <th scope="col" className="px-4 py-2.5 font-medium">Endpoint</th>
-                <th scope="col" className="px-4 py-2.5 font-medium">Price</th>
-                <th scope="col" className="hidden px-4 py-2.5 font-medium md:table-cell">Health</th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Endpoint
+                </th>
+                <th scope="col" className="px-4 py-2.5 font-medium">
+                  Price
+                </th>
+                <th scope="col" className="hidden px-4 py-2.5 font-medium md:table-cell">
+                  Health
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -83,7 +98,13 @@ export default async function EndpointsPage({ params }: { params: Promise<{ slug
                     </div>
                     {e.title ? <p className="mt-1 text-xs text-muted">{e.title}</p> : null}
                     <div className="mt-2 flex flex-wrap gap-1">
-                      <ActiveToggle key={`${e.id}-${e.isActive}`} tenantId={tenant.id} endpointId={e.id} label={`${e.method} ${e.path}`} initialActive={e.isActive} />
+                      <ActiveToggle
+                        key={`${e.id}-${e.isActive}`}
+                        tenantId={tenant.id}
+                        endpointId={e.id}
+                        label={`${e.method} ${e.path}`}
+                        initialActive={e.isActive}
+                      />
                       {e.cacheTtlSeconds ? <Badge>{`Cached ${e.cacheTtlSeconds}s`}</Badge> : null}
                       {e.streaming ? <Badge>Streaming</Badge> : null}
                       {e.freeTryEnabled ? <Badge>Free try</Badge> : null}

@@ -22,7 +22,8 @@ export function ParametersEditor({ parameters, pathParams, errors, onChange }: P
         Documented in the directory, the OpenAPI document and MCP tools.{" "}
         {undeclared.length ? (
           <>
-            Path parameters {undeclared.map((n) => `{${n}}`).join(", ")} come from the path as required strings; add them here (in: path) only to give a type or description.
+            Path parameters {undeclared.map((n) => `{${n}}`).join(", ")} come from the path as required strings; add them here (in: path) only to give a type or
+            description.
           </>
         ) : null}
       </p>
@@ -31,11 +32,21 @@ export function ParametersEditor({ parameters, pathParams, errors, onChange }: P
           <table className="w-full min-w-[40rem] text-sm">
             <thead>
               <tr className="text-left text-xs text-muted">
-                <th scope="col" className="pb-1 font-medium">Name</th>
-                <th scope="col" className="pb-1 font-medium">In</th>
-                <th scope="col" className="pb-1 font-medium">Type</th>
-                <th scope="col" className="pb-1 font-medium">Required</th>
-                <th scope="col" className="pb-1 font-medium">Description</th>
+                <th scope="col" className="pb-1 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="pb-1 font-medium">
+                  In
+                </th>
+                <th scope="col" className="pb-1 font-medium">
+                  Type
+                </th>
+                <th scope="col" className="pb-1 font-medium">
+                  Required
+                </th>
+                <th scope="col" className="pb-1 font-medium">
+                  Description
+                </th>
                 <th scope="col" className="pb-1 font-medium">
                   <span className="sr-only">Remove</span>
                 </th>
@@ -66,14 +77,24 @@ export function ParametersEditor({ parameters, pathParams, errors, onChange }: P
                       ) : null}
                     </td>
                     <td className="py-1 pr-2">
-                      <select aria-label={`Location of ${label}`} className="input-field" value={p.in} onChange={(e) => set(i, { in: e.target.value as ParameterDraft["in"], required: e.target.value === "path" ? true : p.required })}>
+                      <select
+                        aria-label={`Location of ${label}`}
+                        className="input-field"
+                        value={p.in}
+                        onChange={(e) => set(i, { in: e.target.value as ParameterDraft["in"], required: e.target.value === "path" ? true : p.required })}
+                      >
                         {PARAMETER_LOCATIONS.map((l) => (
                           <option key={l}>{l}</option>
                         ))}
                       </select>
                     </td>
                     <td className="py-1 pr-2">
-                      <select aria-label={`Type of ${label}`} className="input-field" value={p.type} onChange={(e) => set(i, { type: e.target.value as ParameterDraft["type"] })}>
+                      <select
+                        aria-label={`Type of ${label}`}
+                        className="input-field"
+                        value={p.type}
+                        onChange={(e) => set(i, { type: e.target.value as ParameterDraft["type"] })}
+                      >
                         {PARAMETER_TYPES.map((t) => (
                           <option key={t}>{t}</option>
                         ))}
@@ -91,10 +112,21 @@ export function ParametersEditor({ parameters, pathParams, errors, onChange }: P
                       />
                     </td>
                     <td className="py-1 pr-2">
-                      <input aria-label={`Description of ${label}`} className="input-field" value={p.description} maxLength={500} onChange={(e) => set(i, { description: e.target.value })} />
+                      <input
+                        aria-label={`Description of ${label}`}
+                        className="input-field"
+                        value={p.description}
+                        maxLength={500}
+                        onChange={(e) => set(i, { description: e.target.value })}
+                      />
                     </td>
                     <td className="py-1">
-                      <button type="button" className="btn-secondary px-2.5" aria-label={`Remove ${label}`} onClick={() => onChange(parameters.filter((_, j) => j !== i))}>
+                      <button
+                        type="button"
+                        className="btn-secondary px-2.5"
+                        aria-label={`Remove ${label}`}
+                        onClick={() => onChange(parameters.filter((_, j) => j !== i))}
+                      >
                         ✕
                       </button>
                     </td>

@@ -122,11 +122,17 @@ export function OriginForm({
               {result.latencyMs !== null ? ` · ${result.latencyMs} ms` : ""}
             </p>
             <p className="mt-1 text-muted">
-              Signed probe: <span className="font-mono">{result.method} {result.path}</span> with <span className="font-mono">X-Hub-Probe: 1</span>
+              Signed probe:{" "}
+              <span className="font-mono">
+                {result.method} {result.path}
+              </span>{" "}
+              with <span className="font-mono">X-Hub-Probe: 1</span>
               {result.error ? ` · ${result.error}` : ""}
             </p>
             {result.ok && result.statusCode !== null && result.statusCode >= 400 ? (
-              <p className="mt-1 text-muted">The origin answered, so it is up; a 4xx may just mean the probe lacks real arguments (or the signature was refused: check your secrets).</p>
+              <p className="mt-1 text-muted">
+                The origin answered, so it is up; a 4xx may just mean the probe lacks real arguments (or the signature was refused: check your secrets).
+              </p>
             ) : null}
           </div>
         ) : null}

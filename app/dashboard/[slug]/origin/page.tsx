@@ -15,7 +15,9 @@ export default async function OriginPage({ params }: { params: Promise<{ slug: s
   const { slug } = await params;
   const { ctx, tenant, role } = await requireWorkspace(slug);
   const secrets =
-    role === "owner" ? originSecretsResponseSchema.parse(await getOriginSecrets({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret, tenantId: tenant.id })) : null;
+    role === "owner"
+      ? originSecretsResponseSchema.parse(await getOriginSecrets({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret, tenantId: tenant.id }))
+      : null;
   return (
     <div className="flex flex-col gap-8">
       <header>

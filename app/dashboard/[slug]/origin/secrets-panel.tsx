@@ -73,7 +73,8 @@ export function SecretsPanel({ tenantId, initialSecrets, graceHours }: { tenantI
       <div className="flex flex-col gap-2">
         <h3 className="text-sm font-medium">Rotate</h3>
         <p className="text-sm text-muted">
-          Rotation makes a new pair. The current pair becomes “previous” and your origin should keep accepting it for {graceHours} hours (the grace period) while you deploy the new one.
+          Rotation makes a new pair. The current pair becomes “previous” and your origin should keep accepting it for {graceHours} hours (the grace period)
+          while you deploy the new one.
         </p>
         {confirming ? (
           <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Confirm rotation">
@@ -123,9 +124,7 @@ export function SecretsPanel({ tenantId, initialSecrets, graceHours }: { tenantI
         <div id="snippet-panel" role="tabpanel" aria-labelledby={`snippet-tab-${tab}`}>
           <CodeBlock code={snippets[tab]} caption={tabs.find((t) => t.id === tab)!.label} copyLabel="Copy snippet" />
         </div>
-        <p className="text-xs text-muted">
-          The full rules and test vectors are in docs/origin-verification.md of this project.
-        </p>
+        <p className="text-xs text-muted">The full rules and test vectors are in docs/origin-verification.md of this project.</p>
       </div>
     </section>
   );

@@ -18,13 +18,22 @@ export function verificationSnippets(secrets: SnippetSecrets): VerificationSnipp
     `GATEWAY_SECRET=${secrets.gatewaySecret}`,
     `HMAC_SECRET=${secrets.hmacSecret}`,
     ...(previous
-      ? [`# previous pair, valid until ${previous.validUntil}`, `PREVIOUS_GATEWAY_SECRET=${previous.gatewaySecret}`, `PREVIOUS_HMAC_SECRET=${previous.hmacSecret}`]
+      ? [
+          `# previous pair, valid until ${previous.validUntil}`,
+          `PREVIOUS_GATEWAY_SECRET=${previous.gatewaySecret}`,
+          `PREVIOUS_HMAC_SECRET=${previous.hmacSecret}`,
+        ]
       : []),
   ].join("\n");
   const jsSecrets = [
     "const secrets = [",
     "  { gatewaySecret: process.env.GATEWAY_SECRET!, hmacSecret: process.env.HMAC_SECRET! },",
-    ...(previous ? ["  // accepted until the grace period ends; remove afterwards", "  { gatewaySecret: process.env.PREVIOUS_GATEWAY_SECRET!, hmacSecret: process.env.PREVIOUS_HMAC_SECRET! },"] : []),
+    ...(previous
+      ? [
+          "  // accepted until the grace period ends; remove afterwards",
+          "  { gatewaySecret: process.env.PREVIOUS_GATEWAY_SECRET!, hmacSecret: process.env.PREVIOUS_HMAC_SECRET! },",
+        ]
+      : []),
     "];",
   ].join("\n");
   const express = `import express from "express";

@@ -123,7 +123,12 @@ export function MembersPanel({ tenantId, initial, isOwner, currentUserId }: Prop
                   <span className="text-sm text-muted">{m.role === "owner" ? "Owner" : "Member"}</span>
                 )}
                 {isOwner || you ? (
-                  <button type="button" className="btn-danger py-1.5" onClick={() => remove.mutate(m.userId)} aria-label={you ? "Leave workspace" : `Remove ${label}`}>
+                  <button
+                    type="button"
+                    className="btn-danger py-1.5"
+                    onClick={() => remove.mutate(m.userId)}
+                    aria-label={you ? "Leave workspace" : `Remove ${label}`}
+                  >
                     {you ? "Leave" : "Remove"}
                   </button>
                 ) : null}
@@ -156,7 +161,9 @@ export function MembersPanel({ tenantId, initial, isOwner, currentUserId }: Prop
           <h3 className="text-sm font-medium">Invite by e-mail</h3>
           <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-start">
             <Field id="invite-email" label="E-mail" error={errors.email}>
-              {(control) => <input {...control} type="email" className="input-field" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />}
+              {(control) => (
+                <input {...control} type="email" className="input-field" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+              )}
             </Field>
             <Field id="invite-role" label="Role" error={errors.role}>
               {(control) => (

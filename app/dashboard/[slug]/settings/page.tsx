@@ -25,10 +25,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ slug:
         <h2 id="profile-heading" className="text-lg font-semibold">
           Profile
         </h2>
-        <ProfileForm
-          tenantId={tenant.id}
-          initial={{ name: tenant.name, description: tenant.description, tags: tenant.tags, listed: tenant.listed }}
-        />
+        <ProfileForm tenantId={tenant.id} initial={{ name: tenant.name, description: tenant.description, tags: tenant.tags, listed: tenant.listed }} />
       </section>
       <MembersPanel tenantId={tenant.id} initial={members} isOwner={role === "owner"} currentUserId={user.id} />
     </div>

@@ -24,8 +24,8 @@ export default async function WalletPage({ params }: { params: Promise<{ slug: s
       <header>
         <h1 className="text-2xl font-semibold tracking-tight">Wallet</h1>
         <p className="mt-1 text-sm text-muted">
-          Consumers pay invoices from your own wallet: the platform never holds your sats. Every priced call creates an invoice here, so priced
-          endpoints only work while a wallet is connected.
+          Consumers pay invoices from your own wallet: the platform never holds your sats. Every priced call creates an invoice here, so priced endpoints only
+          work while a wallet is connected.
         </p>
       </header>
       <WalletPanel tenantId={tenant.id} initialWallet={wallet} isOwner={role === "owner"} devNodeOn={ctx.devNode !== null} />

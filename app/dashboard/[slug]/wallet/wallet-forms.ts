@@ -68,7 +68,13 @@ export const walletForms: readonly WalletForm[] = [
     title: "LNbits",
     summary: "A wallet on an LNbits instance, with its invoice key (never the admin key: receiving needs no spending right).",
     fields: [
-      { name: "url", label: "Instance URL", help: "The address you open LNbits at, including any path prefix.", kind: "url", placeholder: "https://legend.lnbits.com" },
+      {
+        name: "url",
+        label: "Instance URL",
+        help: "The address you open LNbits at, including any path prefix.",
+        kind: "url",
+        placeholder: "https://legend.lnbits.com",
+      },
       {
         name: "invoiceKey",
         label: "Invoice/read key",
@@ -82,7 +88,13 @@ export const walletForms: readonly WalletForm[] = [
     title: "phoenixd",
     summary: "A phoenixd server (ACINQ's headless Phoenix), through its HTTP API.",
     fields: [
-      { name: "url", label: "API URL", help: "Where phoenixd's HTTP API listens (http-bind-port, default 9740), over https unless on this machine.", kind: "url", placeholder: "https://phoenixd.example.com" },
+      {
+        name: "url",
+        label: "API URL",
+        help: "Where phoenixd's HTTP API listens (http-bind-port, default 9740), over https unless on this machine.",
+        kind: "url",
+        placeholder: "https://phoenixd.example.com",
+      },
       {
         name: "password",
         label: "HTTP password",

@@ -142,7 +142,9 @@ export function WalletPanel({ tenantId, initialWallet, isOwner, devNodeOn }: Pro
           <h2 id="connect-heading" className="text-lg font-semibold">
             {wallet ? "Replace the wallet" : "Connect a wallet"}
           </h2>
-          <p className="mt-1 text-sm text-muted">We create a 1-sat test invoice through the wallet first; only a wallet that can invoice is saved. Credentials are encrypted and never shown again.</p>
+          <p className="mt-1 text-sm text-muted">
+            We create a 1-sat test invoice through the wallet first; only a wallet that can invoice is saved. Credentials are encrypted and never shown again.
+          </p>
         </div>
         {ownerOnly}
         <form onSubmit={submit} noValidate>
@@ -215,7 +217,9 @@ export function WalletPanel({ tenantId, initialWallet, isOwner, devNodeOn }: Pro
             ))}
             {confirmReplace && wallet ? (
               <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Confirm replacement">
-                <span className="text-sm">Replace {wallet.label}? New invoices come from the new wallet at once; invoices already issued stay payable to the old one.</span>
+                <span className="text-sm">
+                  Replace {wallet.label}? New invoices come from the new wallet at once; invoices already issued stay payable to the old one.
+                </span>
                 <button type="submit" className="btn-danger" disabled={connect.isPending} autoFocus>
                   {connect.isPending ? "Testing…" : "Yes, replace"}
                 </button>

@@ -27,14 +27,18 @@ export function DeliveryLog({ tenantId, webhookId }: { tenantId: string; webhook
   const query = useInfiniteQuery({
     queryKey: key,
     queryFn: ({ pageParam, signal }) =>
-      apiFetch<DeliveryListResponse>(`/tenants/${tenantId}/webhooks/${webhookId}/deliveries?limit=${PAGE_SIZE}${pageParam ? `&before=${encodeURIComponent(pageParam)}` : ""}`, { signal }),
+      apiFetch<DeliveryListResponse>(
+        `/tenants/${tenantId}/webhooks/${webhookId}/deliveries?limit=${PAGE_SIZE}${pageParam ? `&before=${encodeURIComponent(pageParam)}` : ""}`,
+        { signal },
+      ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     staleTime: 0,
     refetchInterval: (q) => (q.state.data?.pages.some((p) => p.deliveries.some((d) => d.status === "pending" || d.status === "delivering")) ? 2_000 : false),
   });
   const retry = useMutation({
-    mutationFn: (deliveryId: string) => apiFetch<{ delivery: DeliveryResponse }>(`/tenants/${tenantId}/webhooks/deliveries/${deliveryId}/retry`, { method: "POST" }),
+    mutationFn: (deliveryId: string) =>
+      apiFetch<{ delivery: DeliveryResponse }>(`/tenants/${tenantId}/webhooks/deliveries/${deliveryId}/retry`, { method: "POST" }),
     onSuccess: () => {
       toast.success("Delivery queued again");
       void queryClient.invalidateQueries({ queryKey: key });
@@ -42,7 +46,12 @@ export function DeliveryLog({ tenantId, webhookId }: { tenantId: string; webhook
     onError: (err) => toast.error(err.message),
   });
 
-  if (query.isPending) return <p className="text-sm text-muted" role="status">Loading deliveries…</p>;
+  if (query.isPending)
+    return (
+      <p className="text-sm text-muted" role="status">
+        Loading deliveries…
+      </p>
+    );
   if (query.isError) {
     return (
       <p className="text-sm text-danger" role="alert">
@@ -63,13 +72,27 @@ export function DeliveryLog({ tenantId, webhookId }: { tenantId: string; webhook
           <caption className="sr-only">Deliveries, newest first</caption>
           <thead className="text-xs text-muted">
             <tr className="border-b border-line">
-              <th scope="col" className="py-2 pr-3 font-medium">Time</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Event</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Status</th>
-              <th scope="col" className="py-2 pr-3 font-medium">HTTP</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Attempts</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Next retry / error</th>
-              <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Time
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Event
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Status
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                HTTP
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Attempts
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Next retry / error
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-line">

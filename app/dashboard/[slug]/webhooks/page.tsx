@@ -24,8 +24,8 @@ export default async function WebhooksPage({ params }: { params: Promise<{ slug:
       <header>
         <h1 className="text-2xl font-semibold tracking-tight">Webhooks</h1>
         <p className="mt-1 text-sm text-muted">
-          We POST signed JSON to your HTTPS endpoint when something happens: a payment settles, a session starts or ends, an endpoint goes down, your node cannot
-          receive. A failed delivery is tried {RETRY_DELAYS_MS.length} more times (after {retrySchedule}); after that you can retry it here.
+          We POST signed JSON to your HTTPS endpoint when something happens: a payment settles, a session starts or ends, an endpoint goes down, your node
+          cannot receive. A failed delivery is tried {RETRY_DELAYS_MS.length} more times (after {retrySchedule}); after that you can retry it here.
         </p>
       </header>
       <WebhooksPanel tenantId={tenant.id} initial={initial} events={events} isOwner={role === "owner"} />

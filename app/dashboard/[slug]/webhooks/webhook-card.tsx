@@ -96,7 +96,10 @@ export function WebhookCard({ tenantId, webhook, isOwner }: Props) {
               webhook.isActive ? "border-success bg-success" : "border-line-strong bg-surface-subtle"
             }`}
           >
-            <span aria-hidden className={`inline-block size-4 rounded-full bg-surface shadow transition-transform ${webhook.isActive ? "translate-x-6" : "translate-x-1"}`} />
+            <span
+              aria-hidden
+              className={`inline-block size-4 rounded-full bg-surface shadow transition-transform ${webhook.isActive ? "translate-x-6" : "translate-x-1"}`}
+            />
           </button>
           <span aria-hidden>{webhook.isActive ? "Active" : "Paused"}</span>
         </div>
@@ -118,21 +121,27 @@ export function WebhookCard({ tenantId, webhook, isOwner }: Props) {
         >
           {sendTest.isPending ? "Sending…" : "Send test event"}
         </button>
-        <button
-          type="button"
-          className="btn-secondary py-1.5"
-          aria-expanded={logOpen}
-          aria-controls={logId}
-          onClick={() => setLogOpen((open) => !open)}
-        >
+        <button type="button" className="btn-secondary py-1.5" aria-expanded={logOpen} aria-controls={logId} onClick={() => setLogOpen((open) => !open)}>
           {logOpen ? "Hide deliveries" : "Show deliveries"}
         </button>
         {confirm === null ? (
           <>
-            <button type="button" className="btn-secondary py-1.5" onClick={() => setConfirm("rotate")} disabled={!isOwner} title={isOwner ? undefined : ownerOnly}>
+            <button
+              type="button"
+              className="btn-secondary py-1.5"
+              onClick={() => setConfirm("rotate")}
+              disabled={!isOwner}
+              title={isOwner ? undefined : ownerOnly}
+            >
               Rotate secret
             </button>
-            <button type="button" className="btn-danger py-1.5" onClick={() => setConfirm("delete")} disabled={!isOwner} title={isOwner ? undefined : ownerOnly}>
+            <button
+              type="button"
+              className="btn-danger py-1.5"
+              onClick={() => setConfirm("delete")}
+              disabled={!isOwner}
+              title={isOwner ? undefined : ownerOnly}
+            >
               Delete
             </button>
           </>
@@ -140,12 +149,25 @@ export function WebhookCard({ tenantId, webhook, isOwner }: Props) {
       </div>
 
       {confirm === "rotate" ? (
-        <ConfirmGroup label="Confirm secret rotation" confirmText="Yes, rotate secret" pendingText="Rotating…" pending={rotate.isPending} onConfirm={() => rotate.mutate()} onCancel={() => setConfirm(null)}>
+        <ConfirmGroup
+          label="Confirm secret rotation"
+          confirmText="Yes, rotate secret"
+          pendingText="Rotating…"
+          pending={rotate.isPending}
+          onConfirm={() => rotate.mutate()}
+          onCancel={() => setConfirm(null)}
+        >
           Rotate now? The current secret stops verifying new deliveries at once.
         </ConfirmGroup>
       ) : null}
       {confirm === "delete" ? (
-        <ConfirmGroup label="Confirm deletion" confirmText="Yes, delete webhook" pending={remove.isPending} onConfirm={() => remove.mutate()} onCancel={() => setConfirm(null)}>
+        <ConfirmGroup
+          label="Confirm deletion"
+          confirmText="Yes, delete webhook"
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate()}
+          onCancel={() => setConfirm(null)}
+        >
           Delete this webhook and its delivery log? Queued deliveries are dropped.
         </ConfirmGroup>
       ) : null}

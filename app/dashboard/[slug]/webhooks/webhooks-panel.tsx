@@ -37,7 +37,10 @@ export function WebhooksPanel({ tenantId, initial, events, isOwner }: Props) {
 
   const create = useApiMutation({
     mutationFn: () =>
-      apiFetch<WebhookResponse & { secret: string }>(`/tenants/${tenantId}/webhooks`, { method: "POST", body: { url: url.trim(), events: all ? ["*"] : picked } }),
+      apiFetch<WebhookResponse & { secret: string }>(`/tenants/${tenantId}/webhooks`, {
+        method: "POST",
+        body: { url: url.trim(), events: all ? ["*"] : picked },
+      }),
     onSuccess: (webhook) => {
       const { secret, ...listed } = webhook;
       queryClient.setQueryData<{ webhooks: WebhookResponse[] }>(key, (prev) => ({ webhooks: [...(prev?.webhooks ?? []), listed] }));
@@ -73,8 +76,12 @@ export function WebhooksPanel({ tenantId, initial, events, isOwner }: Props) {
       {created ? (
         <ShownOnce title="Signing secret of your new webhook" secret={created.secret} copyLabel="Copy signing secret" onDismiss={() => setCreated(null)}>
           <p className="text-sm">
-            Verify each delivery to <span className="break-all font-mono">{created.url}</span> with this secret: our SDK&apos;s webhook verifier checks the signature and
-            timestamp (see <Link href="/docs#webhooks" className="text-accent underline">Verify webhooks</Link>).
+            Verify each delivery to <span className="break-all font-mono">{created.url}</span> with this secret: our SDK&apos;s webhook verifier checks the
+            signature and timestamp (see{" "}
+            <Link href="/docs#webhooks" className="text-accent underline">
+              Verify webhooks
+            </Link>
+            ).
           </p>
         </ShownOnce>
       ) : null}
@@ -85,8 +92,8 @@ export function WebhooksPanel({ tenantId, initial, events, isOwner }: Props) {
             No webhooks yet
           </h2>
           <p className="text-sm text-muted">
-            Webhooks let your systems react without polling: credit an account when an invoice settles, provision access when a session starts, page someone when an
-            endpoint becomes unreachable. Each delivery is signed so you can check it came from us.
+            Webhooks let your systems react without polling: credit an account when an invoice settles, provision access when a session starts, page someone
+            when an endpoint becomes unreachable. Each delivery is signed so you can check it came from us.
           </p>
           <p className="text-sm">
             <Link href="/docs#webhooks" className="text-accent underline">
@@ -107,7 +114,9 @@ export function WebhooksPanel({ tenantId, initial, events, isOwner }: Props) {
               </button>
             ) : null}
           </div>
-          {!isOwner ? <p className="text-sm text-muted">Only owners can add, change or delete webhooks; you can send tests and read and retry deliveries.</p> : null}
+          {!isOwner ? (
+            <p className="text-sm text-muted">Only owners can add, change or delete webhooks; you can send tests and read and retry deliveries.</p>
+          ) : null}
           <ul className="flex flex-col gap-3" aria-label="Webhooks">
             {webhooks.map((w) => (
               <li key={w.id}>
@@ -123,9 +132,23 @@ export function WebhooksPanel({ tenantId, initial, events, isOwner }: Props) {
           <h2 id="webhook-create-heading" className="text-lg font-semibold">
             Add a webhook
           </h2>
-          <Field id="webhook-url" label="Endpoint URL" error={errors.url} hint="HTTPS only. Private and internal addresses are refused, now and at every delivery.">
+          <Field
+            id="webhook-url"
+            label="Endpoint URL"
+            error={errors.url}
+            hint="HTTPS only. Private and internal addresses are refused, now and at every delivery."
+          >
             {(control) => (
-              <input {...control} type="url" inputMode="url" className="input-field" placeholder="https://example.com/webhooks/l402" value={url} onChange={(e) => setUrl(e.target.value)} autoComplete="off" />
+              <input
+                {...control}
+                type="url"
+                inputMode="url"
+                className="input-field"
+                placeholder="https://example.com/webhooks/l402"
+                value={url}
+                onChange={(e) => setUrl(e.target.value)}
+                autoComplete="off"
+              />
             )}
           </Field>
           <fieldset className="flex flex-col gap-2" aria-describedby={errors.events ? "webhook-events-error" : undefined} aria-invalid={Boolean(errors.events)}>
@@ -140,7 +163,14 @@ export function WebhooksPanel({ tenantId, initial, events, isOwner }: Props) {
             <div className="grid gap-2 sm:grid-cols-2">
               {events.map((e) => (
                 <label key={e.type} className={`flex items-start gap-2 text-sm ${all ? "opacity-60" : ""}`}>
-                  <input type="checkbox" className="mt-0.5" checked={all || picked.includes(e.type)} disabled={all} onChange={() => toggle(e.type)} aria-describedby={`event-${e.type}-desc`} />
+                  <input
+                    type="checkbox"
+                    className="mt-0.5"
+                    checked={all || picked.includes(e.type)}
+                    disabled={all}
+                    onChange={() => toggle(e.type)}
+                    aria-describedby={`event-${e.type}-desc`}
+                  />
                   <span>
                     <span className="font-mono text-[13px]">{e.type}</span>
                     <span id={`event-${e.type}-desc`} className="block text-muted">

@@ -21,7 +21,10 @@ export type Bolt11Amount = { currency: string; amountMsat: bigint | null; amount
  * rounds sub-satoshi amounts UP, so budget checks never under-count.
  */
 export function decodeBolt11Amount(invoice: string): Bolt11Amount {
-  const text = invoice.trim().toLowerCase().replace(/^lightning:/, "");
+  const text = invoice
+    .trim()
+    .toLowerCase()
+    .replace(/^lightning:/, "");
   const separator = text.lastIndexOf("1");
   if (separator < 4 || text.length - separator < 7) throw new TypeError("not a bolt11 invoice");
   const match = HRP.exec(text.slice(0, separator));

@@ -4,9 +4,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 
 /** One event of the stream: an ordinary SSE event, or the gateway's end-of-paid-window frame. */
-export type StreamEvent =
-  | { type: "event"; event: string; data: string; id: string | null }
-  | { type: "payment_required"; reason: string | null; data: string };
+export type StreamEvent = { type: "event"; event: string; data: string; id: string | null } | { type: "payment_required"; reason: string | null; data: string };
 
 /** Why reading stopped. */
 export type StreamEndReason = "ended" | "max_events" | "max_ms" | "payment_required" | "aborted";

@@ -227,7 +227,12 @@ export function createL402Client(options: L402ClientOptions): L402Client {
     }
     if (amountSats === null) return refuse(url, new L402Error("invalid_challenge", `402 from ${url} carries an invoice without an amount`));
     if (typeof body.amountSats === "number" && body.amountSats !== amountSats) {
-      return refuse(url, new L402Error("invalid_challenge", `402 from ${url}: the body says ${body.amountSats} sats but the invoice is for ${amountSats}`, { details: { invoiceSats: amountSats, bodySats: body.amountSats } }));
+      return refuse(
+        url,
+        new L402Error("invalid_challenge", `402 from ${url}: the body says ${body.amountSats} sats but the invoice is for ${amountSats}`, {
+          details: { invoiceSats: amountSats, bodySats: body.amountSats },
+        }),
+      );
     }
     const model = typeof body.model === "string" && SESSION_MODELS.has(body.model) ? (body.model as PricingModelName) : null;
     return {
@@ -308,17 +313,36 @@ export function createL402Client(options: L402ClientOptions): L402Client {
     async function pay(challenge: Challenge, credential: Credential): Promise<string> {
       if (credential.kind === "buy_credit") {
         if (challenge.creditSats !== credential.sats || challenge.amountSats !== credential.sats) {
-          return refuse(href, new L402Error("credit_mismatch", `Asked ${href} for ${credential.sats} sats of credit but the challenge offers ${challenge.creditSats ?? "no credit"} for ${challenge.amountSats} sats`, { details: { askedSats: credential.sats, creditSats: challenge.creditSats, amountSats: challenge.amountSats } }));
+          return refuse(
+            href,
+            new L402Error(
+              "credit_mismatch",
+              `Asked ${href} for ${credential.sats} sats of credit but the challenge offers ${challenge.creditSats ?? "no credit"} for ${challenge.amountSats} sats`,
+              { details: { askedSats: credential.sats, creditSats: challenge.creditSats, amountSats: challenge.amountSats } },
+            ),
+          );
         }
       } else if (challenge.creditSats !== null) {
         return refuse(href, new L402Error("invalid_challenge", `${href} offered credit that was not asked for`));
       }
       const amount = challenge.amountSats;
       if (amount > maxPrice) {
-        return refuse(href, new L402Error("max_per_request_exceeded", `${href} asks ${amount} sats; the most this client pays per request is ${maxPrice}`, { details: { amountSats: amount, maxPerRequestSats: maxPrice } }));
+        return refuse(
+          href,
+          new L402Error("max_per_request_exceeded", `${href} asks ${amount} sats; the most this client pays per request is ${maxPrice}`, {
+            details: { amountSats: amount, maxPerRequestSats: maxPrice },
+          }),
+        );
       }
       if (spent + reserved + amount > options.budgetSats) {
-        return refuse(href, new L402Error("budget_exceeded", `${href} asks ${amount} sats; ${Math.max(0, options.budgetSats - spent - reserved)} of the ${options.budgetSats} sats budget remain`, { details: { amountSats: amount, spentSats: spent, budgetSats: options.budgetSats } }));
+        return refuse(
+          href,
+          new L402Error(
+            "budget_exceeded",
+            `${href} asks ${amount} sats; ${Math.max(0, options.budgetSats - spent - reserved)} of the ${options.budgetSats} sats budget remain`,
+            { details: { amountSats: amount, spentSats: spent, budgetSats: options.budgetSats } },
+          ),
+        );
       }
       reserved += amount;
       let preimage: string;
@@ -335,7 +359,12 @@ export function createL402Client(options: L402ClientOptions): L402Client {
         ).preimage;
       } catch (err) {
         reserved -= amount;
-        return refuse(href, new L402Error("payment_failed", `The ${options.wallet.name} wallet could not pay ${amount} sats for ${href}: ${(err as Error).message}`, { cause: err }));
+        return refuse(
+          href,
+          new L402Error("payment_failed", `The ${options.wallet.name} wallet could not pay ${amount} sats for ${href}: ${(err as Error).message}`, {
+            cause: err,
+          }),
+        );
       }
       reserved -= amount;
       spent += amount;
@@ -351,7 +380,10 @@ export function createL402Client(options: L402ClientOptions): L402Client {
       payments.push(payment);
       emit({ type: "paid", payment });
       if (challenge.paymentHash && (await paymentHashOf(preimage)) !== challenge.paymentHash.toLowerCase()) {
-        return refuse(href, new L402Error("payment_failed", `The ${options.wallet.name} wallet returned a preimage that does not match the invoice's payment hash`, { paidSats }));
+        return refuse(
+          href,
+          new L402Error("payment_failed", `The ${options.wallet.name} wallet returned a preimage that does not match the invoice's payment hash`, { paidSats }),
+        );
       }
       const authorization = credentialHeaderValue(challenge.macaroon, preimage);
       if (challenge.creditSats !== null) held.setCredit(provider, { authorization, balanceSats: challenge.creditSats });
@@ -406,7 +438,13 @@ export function createL402Client(options: L402ClientOptions): L402Client {
           if (waitMs > maxRetryAfter || rateRetried >= rateLimitRetries) {
             if (options.returnRateLimited) return { response, paidSats };
             await discard(response);
-            return refuse(href, new L402Error("rate_limited", `${href} answered ${response.status} with Retry-After ${Math.ceil(waitMs / 1000)} s`, { paidSats, details: { retryAfterMs: waitMs, status: response.status } }));
+            return refuse(
+              href,
+              new L402Error("rate_limited", `${href} answered ${response.status} with Retry-After ${Math.ceil(waitMs / 1000)} s`, {
+                paidSats,
+                details: { retryAfterMs: waitMs, status: response.status },
+              }),
+            );
           }
           rateRetried++;
           emit({ type: "retry", url: href, reason: gatewayLimited ? "rate_limited" : "proof_in_use", waitMs });
@@ -423,7 +461,13 @@ export function createL402Client(options: L402ClientOptions): L402Client {
         // 401/402 after paying for this very request: stop, never pay a second time.
         if (credential.kind === "paid") {
           const text = await response.text().catch(() => "");
-          return refuse(href, new L402Error("payment_not_accepted", `${href} answered ${response.status} to the proof we paid for`, { paidSats, details: { status: response.status, body: text.slice(0, 500) } }));
+          return refuse(
+            href,
+            new L402Error("payment_not_accepted", `${href} answered ${response.status} to the proof we paid for`, {
+              paidSats,
+              details: { status: response.status, body: text.slice(0, 500) },
+            }),
+          );
         }
         // Drop the refused credential, unless another request has replaced it meanwhile.
         if (credential.kind === "session") {
@@ -484,10 +528,14 @@ export function createL402Client(options: L402ClientOptions): L402Client {
       const contentType = response.headers.get("content-type") ?? "";
       if (!response.ok || !contentType.startsWith("text/event-stream")) {
         const text = await response.text().catch(() => "");
-        throw new L402Error("unexpected_response", `${String(input)} answered ${response.status} ${contentType || "(no content type)"} instead of an event stream`, {
-          paidSats,
-          details: { status: response.status, body: text.slice(0, 500), payment: response.headers.get("x-hub-payment") },
-        });
+        throw new L402Error(
+          "unexpected_response",
+          `${String(input)} answered ${response.status} ${contentType || "(no content type)"} instead of an event stream`,
+          {
+            paidSats,
+            details: { status: response.status, body: text.slice(0, 500), payment: response.headers.get("x-hub-payment") },
+          },
+        );
       }
       return new L402EventStream(response, { maxEvents, maxMs, signal: rest.signal ?? undefined }, paidSats);
     },

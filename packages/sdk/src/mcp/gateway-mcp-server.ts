@@ -79,7 +79,10 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions): Server
     const tool = byName.get(name);
     if (!tool) return { content: [text(`Unknown tool ${name}`)], isError: true };
     if (tool.pricing && !options.walletConfigured) {
-      return { content: [text(`${name} is paid (${tool.pricing.priceSats} sats) but no wallet is configured: set HUB_WALLET (see docs/sdk.md).`)], isError: true };
+      return {
+        content: [text(`${name} is paid (${tool.pricing.priceSats} sats) but no wallet is configured: set HUB_WALLET (see docs/sdk.md).`)],
+        isError: true,
+      };
     }
     let call: ReturnType<typeof toolRequest>;
     try {
@@ -102,7 +105,14 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions): Server
         const paid = `Paid ${stream.paidSats} sats for this stream${stream.paidSats === 0 && tool.pricing ? " (covered by a session)" : ""}. Read ${events.length} event(s); stopped: ${stream.endReason}. ${budgetLine()}`;
         return {
           content: [text(JSON.stringify(events, null, 2)), text(paid)],
-          structuredContent: { status: stream.response.status, paidSats: stream.paidSats, endReason: stream.endReason, events, spentSats: client.spentSats, remainingSats: client.remainingSats },
+          structuredContent: {
+            status: stream.response.status,
+            paidSats: stream.paidSats,
+            endReason: stream.endReason,
+            events,
+            spentSats: client.spentSats,
+            remainingSats: client.remainingSats,
+          },
         };
       }
       const { response, paidSats } = await client.request(call.url, { ...call.init, l402 });
@@ -120,7 +130,14 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions): Server
         .join(" ");
       return {
         content: [text(readableBody(body)), text(paid)],
-        structuredContent: { status: response.status, paidSats, payment: outcome, sessionBalance: balance, spentSats: client.spentSats, remainingSats: client.remainingSats },
+        structuredContent: {
+          status: response.status,
+          paidSats,
+          payment: outcome,
+          sessionBalance: balance,
+          spentSats: client.spentSats,
+          remainingSats: client.remainingSats,
+        },
         ...(response.status >= 400 ? { isError: true } : {}),
       };
     } catch (err) {
@@ -128,7 +145,13 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions): Server
         options.log(`${name}: ${err.code}: ${err.message}`);
         return {
           content: [text(`Not done: ${err.message} (${err.code}). Paid ${err.paidSats} sats for this call. ${budgetLine()}`)],
-          structuredContent: { error: err.code, paidSats: err.paidSats, details: err.details, spentSats: client.spentSats, remainingSats: client.remainingSats },
+          structuredContent: {
+            error: err.code,
+            paidSats: err.paidSats,
+            details: err.details,
+            spentSats: client.spentSats,
+            remainingSats: client.remainingSats,
+          },
           isError: true,
         };
       }

@@ -36,11 +36,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** The gateway names operations `get_v1_entity_by_address`; the same rule for documents without operationId. */
 export function fallbackToolName(method: string, path: string): string {
-  const parts = path.split("/").filter(Boolean).map((segment) => {
-    const param = /^\{(.+)\}$/.exec(segment);
-    return param ? `by_${param[1]}` : segment;
-  });
-  return [method.toLowerCase(), ...parts].join("_").replace(/[^A-Za-z0-9_]+/g, "_").replace(/_+/g, "_").replace(/_$/, "").slice(0, 64);
+  const parts = path
+    .split("/")
+    .filter(Boolean)
+    .map((segment) => {
+      const param = /^\{(.+)\}$/.exec(segment);
+      return param ? `by_${param[1]}` : segment;
+    });
+  return [method.toLowerCase(), ...parts]
+    .join("_")
+    .replace(/[^A-Za-z0-9_]+/g, "_")
+    .replace(/_+/g, "_")
+    .replace(/_$/, "")
+    .slice(0, 64);
 }
 
 /** The price in words, as a tool description shows it. */
@@ -83,7 +91,10 @@ export function toolsFromOpenApi(document: unknown): GatewayTool[] {
     for (const method of METHODS) {
       const operation = item[method];
       if (!isRecord(operation)) continue;
-      let name = typeof operation.operationId === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(operation.operationId) ? operation.operationId : fallbackToolName(method, path);
+      let name =
+        typeof operation.operationId === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(operation.operationId)
+          ? operation.operationId
+          : fallbackToolName(method, path);
       for (let n = 2; used.has(name); n++) name = `${name.slice(0, 60)}_${n}`;
       used.add(name);
 
@@ -100,7 +111,8 @@ export function toolsFromOpenApi(document: unknown): GatewayTool[] {
         properties[param.name] = { ...schema, description, ...(param.example !== undefined ? { examples: [param.example] } : {}) };
         if (isRequired) required.push(param.name);
       }
-      const jsonBody = isRecord(operation.requestBody) && isRecord(operation.requestBody.content) ? operation.requestBody.content["application/json"] : undefined;
+      const jsonBody =
+        isRecord(operation.requestBody) && isRecord(operation.requestBody.content) ? operation.requestBody.content["application/json"] : undefined;
       const hasBody = isRecord(jsonBody);
       if (hasBody) {
         const schema = isRecord(jsonBody.schema) ? jsonBody.schema : {};

@@ -55,7 +55,11 @@ function splitTarget(target: string): { path: string; query: string } {
   return q === -1 ? { path: target, query: "" } : { path: target.slice(0, q), query: target.slice(q + 1) };
 }
 
-async function check(options: OriginGuardOptions, rememberNonce: NonNullable<OriginGuardOptions["rememberNonce"]>, input: { method: string; target: string; headers: Record<string, string | string[] | undefined>; rawBody: string | Uint8Array }) {
+async function check(
+  options: OriginGuardOptions,
+  rememberNonce: NonNullable<OriginGuardOptions["rememberNonce"]>,
+  input: { method: string; target: string; headers: Record<string, string | string[] | undefined>; rawBody: string | Uint8Array },
+) {
   const secrets = typeof options.secrets === "function" ? await options.secrets() : options.secrets;
   const { path, query } = splitTarget(input.target);
   return verifyGatewayRequest({
@@ -95,7 +99,12 @@ export function gatewayGuard(options: OriginGuardOptions) {
     try {
       const raw = Buffer.isBuffer(req.body) ? req.body : typeof req.body === "string" ? Buffer.from(req.body) : await readRaw(req);
       req.rawBody = raw;
-      const verdict = await check(options, rememberNonce, { method: req.method ?? "GET", target: req.originalUrl ?? req.url ?? "/", headers: req.headers, rawBody: raw });
+      const verdict = await check(options, rememberNonce, {
+        method: req.method ?? "GET",
+        target: req.originalUrl ?? req.url ?? "/",
+        headers: req.headers,
+        rawBody: raw,
+      });
       if (!verdict.ok) return deny(res, verdict.reason);
       next();
     } catch (err) {

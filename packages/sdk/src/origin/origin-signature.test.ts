@@ -14,7 +14,13 @@ function signed(overrides: Record<string, string> = {}, body = '{"a":1}', method
     rawBody: body,
     now,
     secrets: [secrets],
-    headers: { "x-gateway-secret": secrets.gatewaySecret, "x-gateway-signature": signature, "x-gateway-timestamp": timestamp, "x-gateway-nonce": nonce, ...overrides },
+    headers: {
+      "x-gateway-secret": secrets.gatewaySecret,
+      "x-gateway-signature": signature,
+      "x-gateway-timestamp": timestamp,
+      "x-gateway-nonce": nonce,
+      ...overrides,
+    },
   };
 }
 
@@ -25,7 +31,13 @@ describe("origin signature", () => {
   });
 
   it("matches the published test vector (docs/origin-verification.md)", () => {
-    const payload = canonicalOriginPayload({ method: "POST", path: "/v1/x", timestamp: "1700000000000", nonce: "8a7f1e7e-1b2c-4d3e-9f00-0123456789ab", body: '{"a":1}' });
+    const payload = canonicalOriginPayload({
+      method: "POST",
+      path: "/v1/x",
+      timestamp: "1700000000000",
+      nonce: "8a7f1e7e-1b2c-4d3e-9f00-0123456789ab",
+      body: '{"a":1}',
+    });
     expect(signOriginPayload("hmac_test", payload)).toBe("5ed76d972659cfdb08e9a23824f473a0eb67599c0727a0f3cb29e2f274cec8c5");
     const get = canonicalOriginPayload({ method: "GET", path: "/v1/x", timestamp: "1700000000000", nonce: "8a7f1e7e-1b2c-4d3e-9f00-0123456789ab", body: "" });
     expect(signOriginPayload("hmac_test", get)).toBe("cedb39f3c5606895300249c96c859f2a5fbe047d7becaaccdc48b3ec1d3fefdb");
@@ -45,7 +57,10 @@ describe("origin signature", () => {
     const base = signed({}, '{"a":1}', "POST", "/v1/x");
     const timestamp = base.headers["x-gateway-timestamp"];
     const nonce = base.headers["x-gateway-nonce"];
-    const v2 = signOriginPayload(secrets.hmacSecret, canonicalOriginPayloadV2({ method: "POST", path: "/v1/x", query: "q=1", timestamp, nonce, body: '{"a":1}' }));
+    const v2 = signOriginPayload(
+      secrets.hmacSecret,
+      canonicalOriginPayloadV2({ method: "POST", path: "/v1/x", query: "q=1", timestamp, nonce, body: '{"a":1}' }),
+    );
     const withV2 = { ...base, headers: { ...base.headers, "x-gateway-signature-v2": v2 } };
     expect(await verifyGatewayRequest({ ...withV2, query: "q=1" })).toEqual({ ok: true });
     expect(await verifyGatewayRequest({ ...withV2, query: "q=2" })).toEqual({ ok: false, reason: "signature_mismatch" });

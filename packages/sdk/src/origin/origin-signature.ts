@@ -53,12 +53,7 @@ export function signOriginPayload(hmacSecret: string, payload: string): string {
 }
 
 export type OriginVerifyFailure =
-  | "missing_headers"
-  | "invalid_timestamp"
-  | "timestamp_out_of_window"
-  | "secret_mismatch"
-  | "signature_mismatch"
-  | "replayed_nonce";
+  "missing_headers" | "invalid_timestamp" | "timestamp_out_of_window" | "secret_mismatch" | "signature_mismatch" | "replayed_nonce";
 
 /** Default maximum age of a signed request (spec 8). */
 export const ORIGIN_SIGNATURE_WINDOW_MS = 30_000;

@@ -4,8 +4,7 @@ import { verifyWebhook, type WebhookEnvelope, type WebhookVerifyCode } from "./w
 
 /** The verified envelope and raw body, or the failure code with a ready 400 response. */
 export type NextWebhookResult<D = Record<string, unknown>> =
-  | { ok: true; event: WebhookEnvelope<D>; rawBody: string }
-  | { ok: false; code: WebhookVerifyCode; response: Response };
+  { ok: true; event: WebhookEnvelope<D>; rawBody: string } | { ok: false; code: WebhookVerifyCode; response: Response };
 
 /**
  * Verifies a delivery; on failure `response` is the 400 `{error: code}` to return as is.

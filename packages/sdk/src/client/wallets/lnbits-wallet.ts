@@ -29,7 +29,13 @@ export function lnbitsWallet(options: LnbitsWalletOptions): L402Wallet {
   return {
     name: "lnbits",
     async pay({ invoice }) {
-      const res = await walletCall("lnbits", doFetch, `${baseUrl(options.url)}/api/v1/payments`, { method: "POST", headers, body: JSON.stringify({ out: true, bolt11: invoice }) }, timeoutMs);
+      const res = await walletCall(
+        "lnbits",
+        doFetch,
+        `${baseUrl(options.url)}/api/v1/payments`,
+        { method: "POST", headers, body: JSON.stringify({ out: true, bolt11: invoice }) },
+        timeoutMs,
+      );
       if (!res.ok) throw new Error(`lnbits: ${res.status} ${String(field(res.json, "detail") ?? res.text.slice(0, 200))}`);
       if (field(res.json, "status") === "failed") throw new Error("lnbits: the payment failed");
       const direct = usablePreimage(field(res.json, "preimage"));

@@ -20,11 +20,17 @@ export function lndRestWallet(options: LndRestWalletOptions): L402Wallet {
   return {
     name: "lnd",
     async pay({ invoice }) {
-      const res = await walletCall("lnd", doFetch, `${baseUrl(options.url)}/v1/channels/transactions`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "grpc-metadata-macaroon": options.macaroonHex },
-        body: JSON.stringify({ payment_request: invoice }),
-      }, options.timeoutMs ?? DEFAULT_PAY_TIMEOUT_MS);
+      const res = await walletCall(
+        "lnd",
+        doFetch,
+        `${baseUrl(options.url)}/v1/channels/transactions`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", "grpc-metadata-macaroon": options.macaroonHex },
+          body: JSON.stringify({ payment_request: invoice }),
+        },
+        options.timeoutMs ?? DEFAULT_PAY_TIMEOUT_MS,
+      );
       // grpc-gateway errors: {code, message, details}.
       if (!res.ok) throw new Error(`lnd: ${res.status} ${String(field(res.json, "message") ?? res.text.slice(0, 200))}`);
       const paymentError = field(res.json, "payment_error");

@@ -76,4 +76,3 @@ export function parseNwcConnectionUri(uri: string): NwcConnection {
   const lud16 = params.get("lud16")?.trim() || null;
   return { walletPubkey, relayUrls, secretHex, lud16 };
 }
-

@@ -94,12 +94,19 @@ export function nwcWallet(options: NwcWalletOptions): L402Wallet & { close(): vo
     const r = await connect();
     const scheme = await negotiate(r);
     const plaintext = JSON.stringify({ method, params });
-    const content = scheme === "nip44_v2" ? nip44.encrypt(plaintext, nip44.getConversationKey(secret, connection.walletPubkey)) : nip04.encrypt(secret, connection.walletPubkey, plaintext);
+    const content =
+      scheme === "nip44_v2"
+        ? nip44.encrypt(plaintext, nip44.getConversationKey(secret, connection.walletPubkey))
+        : nip04.encrypt(secret, connection.walletPubkey, plaintext);
     const event = finalizeEvent(
       {
         kind: 23194,
         created_at: Math.floor(Date.now() / 1000),
-        tags: [["p", connection.walletPubkey], ...(scheme === "nip44_v2" ? [["encryption", "nip44_v2"]] : []), ["expiration", String(Math.floor((Date.now() + timeoutMs) / 1000))]],
+        tags: [
+          ["p", connection.walletPubkey],
+          ...(scheme === "nip44_v2" ? [["encryption", "nip44_v2"]] : []),
+          ["expiration", String(Math.floor((Date.now() + timeoutMs) / 1000))],
+        ],
         content,
       },
       secret,
@@ -121,7 +128,10 @@ export function nwcWallet(options: NwcWalletOptions): L402Wallet & { close(): vo
     const response = await answer;
     let decoded: { result_type?: string; error?: { code?: string; message?: string } | null; result?: Record<string, unknown> | null };
     try {
-      const text = scheme === "nip44_v2" ? nip44.decrypt(response.content, nip44.getConversationKey(secret, connection.walletPubkey)) : nip04.decrypt(secret, connection.walletPubkey, response.content);
+      const text =
+        scheme === "nip44_v2"
+          ? nip44.decrypt(response.content, nip44.getConversationKey(secret, connection.walletPubkey))
+          : nip04.decrypt(secret, connection.walletPubkey, response.content);
       decoded = JSON.parse(text) as typeof decoded;
     } catch {
       throw new Error("nwc: the wallet's answer could not be decrypted or read");
@@ -144,4 +154,3 @@ export function nwcWallet(options: NwcWalletOptions): L402Wallet & { close(): vo
     },
   };
 }
-

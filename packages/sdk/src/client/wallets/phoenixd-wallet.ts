@@ -20,11 +20,17 @@ export function phoenixdWallet(options: PhoenixdWalletOptions): L402Wallet {
   return {
     name: "phoenixd",
     async pay({ invoice }) {
-      const res = await walletCall("phoenixd", doFetch, `${baseUrl(options.url)}/payinvoice`, {
-        method: "POST",
-        headers: { authorization: `Basic ${btoa(`:${options.password}`)}`, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ invoice }).toString(),
-      }, options.timeoutMs ?? DEFAULT_PAY_TIMEOUT_MS);
+      const res = await walletCall(
+        "phoenixd",
+        doFetch,
+        `${baseUrl(options.url)}/payinvoice`,
+        {
+          method: "POST",
+          headers: { authorization: `Basic ${btoa(`:${options.password}`)}`, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ invoice }).toString(),
+        },
+        options.timeoutMs ?? DEFAULT_PAY_TIMEOUT_MS,
+      );
       if (!res.ok) throw new Error(`phoenixd: ${res.status} ${res.text.slice(0, 200)}`);
       const reason = field(res.json, "reason");
       if (typeof reason === "string") throw new Error(`phoenixd: ${reason}`);
