@@ -86,7 +86,17 @@ export async function createTestContext(overrides: Record<string, string | undef
     db,
     store,
     reset: async () => {
-      await db.sql.exec(`TRUNCATE ${tables.join(", ")} CASCADE`);
+      // A gateway may still be writing after the last test's answer (usage counters, a call's money
+      // statements): a TRUNCATE of every table can then deadlock with it on PostgreSQL, and
+      // PostgreSQL aborts one side. Whichever it was, the next attempt finds the tables free.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await db.sql.exec(`TRUNCATE ${tables.join(", ")} CASCADE`);
+          return;
+        } catch (err) {
+          if ((err as { code?: string }).code !== "40P01" || attempt === 5) throw err;
+        }
+      }
     },
     close: async () => {
       await store.close();
