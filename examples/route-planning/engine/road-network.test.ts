@@ -1,5 +1,6 @@
 // The prepared-graph cache under DATA_DIR: read back when source and GRAPH_VERSION match, rebuilt
 // (and the stale files removed) when either changes; a cached hierarchy answers like a fresh one.
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -134,5 +135,23 @@ describe("road network", () => {
     const b = cached.matrix(snappable, snappable, { profile: "car" });
     expect(b.durations).toEqual(a.durations);
     expect(a.durations.flat().filter((d) => d !== null && d > 0).length).toBeGreaterThan(20);
+    // The file is named by the costs it was contracted from: other speeds or access rules never reuse it.
+    const w = costs.weight;
+    const costHash = createHash("sha256")
+      .update(new Uint8Array(w.buffer, w.byteOffset, w.byteLength))
+      .digest("hex")
+      .slice(0, 16);
+    expect(readdirSync(path.join(dataDir, "route-planning")).filter((f) => f.startsWith("ch-"))).toEqual([
+      expect.stringMatching(new RegExp(`-car-time-free-${costHash}\\.bin$`)),
+    ]);
+  });
+
+  it("refuses a profile, metric or traffic band it does not know before it names a cache file", () => {
+    const dataDir = path.join(scratch, "engine");
+    const engine = new RouteEngine({ dataDir, sourcePath: writeSlice("engine.json", 4000) });
+    expect(() => engine.hierarchy("../../escape" as never, "time")).toThrow(/profile must be one of car, van, truck, bike/);
+    expect(() => engine.hierarchy("car", "../x" as never)).toThrow(/metric must be time or distance/);
+    expect(() => engine.hierarchy("car", "time", "/tmp/x" as never)).toThrow(/unknown traffic band/);
+    expect(readdirSync(scratch).some((f) => f.includes("escape"))).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // The routing engine: the road network, one contraction hierarchy per (profile, metric, traffic
 // band) built on first use and cached under DATA_DIR, edge snapping, multi-waypoint routes with a
 // U-turn cost at via points, and many-to-many matrices. No HTTP here (docs/route-planning.md).
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
@@ -22,11 +23,14 @@ import {
   dimensionTaggedWays,
   restrictForVehicle,
 } from "./edge-costs.ts";
-import { type Profile, type TrafficBand, type VehicleDimensions, TRAFFIC_BANDS, effectiveDimensions, trafficBandAt } from "./profiles.ts";
+import { type Profile, type TrafficBand, type VehicleDimensions, PROFILES, TRAFFIC_BANDS, effectiveDimensions, trafficBandAt } from "./profiles.ts";
 import { type BBox, type RoadNetwork, OSM_ATTRIBUTION, OSM_LICENSE, loadRoadNetwork } from "./road-network.ts";
 import { type SnappedPoint, SnapIndex, segmentGeometry } from "./snap.ts";
 
-/** Bump when profiles.ts or the contraction changes what a cached hierarchy holds. */
+/**
+ * Bump when the contraction code changes what a cached hierarchy holds. Changes of profiles.ts need
+ * no bump: a hierarchy file is named by a hash of the edge costs it was contracted from.
+ */
 export const CH_VERSION = 1;
 
 /** What responses say about `traffic: true`: there is no live feed behind it. */
@@ -180,12 +184,21 @@ export class RouteEngine {
 
   /** The hierarchy of a profile and metric (free flow, or a traffic band), loaded or built on first use. */
   hierarchy(profile: Profile, metric: Metric, band?: TrafficBand): Hierarchy {
+    // Checked at run time too: the key becomes a file name, and callers may pass request JSON through.
+    if (!PROFILES.includes(profile)) throw new RangeError(`profile must be one of ${PROFILES.join(", ")}`);
+    if (metric !== "time" && metric !== "distance") throw new RangeError("metric must be time or distance");
+    if (band !== undefined && !TRAFFIC_BANDS.some((b) => b.name === band)) throw new RangeError(`unknown traffic band ${JSON.stringify(band)}`);
     const key = `${profile}-${metric}-${band ?? "free"}`;
     const known = this.hierarchies.get(key);
     if (known) return known;
     const started = performance.now();
     const costs = computeEdgeCosts(this.network, { profile, metric, dimensions: effectiveDimensions(profile, undefined), band });
-    const file = path.join(this.dataDir, "route-planning", `ch-${this.cacheKey}-c${CH_VERSION}-${key}.bin`);
+    // The costs' hash in the name: a change of speeds or access rules can never reuse a stale hierarchy.
+    const costHash = createHash("sha256")
+      .update(new Uint8Array(costs.weight.buffer, costs.weight.byteOffset, costs.weight.byteLength))
+      .digest("hex")
+      .slice(0, 16);
+    const file = path.join(this.dataDir, "route-planning", `ch-${this.cacheKey}-c${CH_VERSION}-${key}-${costHash}.bin`);
     let ch: ContractionHierarchy;
     let from: "built" | "cache" = "cache";
     const cached = existsSync(file) ? deserializeHierarchy(readFileSync(file)) : null;
