@@ -108,11 +108,12 @@ afterAll(async () => {
 });
 
 describe(`the packed ${sdkPackage.name}`, () => {
-  it("holds built JavaScript, declarations, its README and package.json: no TypeScript sources, no tests", () => {
+  it("holds built JavaScript, declarations, its README, licence and package.json: no TypeScript sources, no tests", () => {
     expect(packedFiles).toContain("package.json");
     expect(packedFiles).toContain("README.md");
+    expect(packedFiles).toContain("LICENSE");
     expect(packedFiles).toContain(sdkPackage.bin["l402-hub-mcp"].replace(/^\.\//, ""));
-    const other = packedFiles.filter((f) => !/^dist\/.+(\.js|\.d\.ts)$/.test(f) && f !== "package.json" && f !== "README.md");
+    const other = packedFiles.filter((f) => !/^dist\/.+(\.js|\.d\.ts)$/.test(f) && f !== "package.json" && f !== "README.md" && f !== "LICENSE");
     expect(other).toEqual([]);
     expect(packedFiles.filter((f) => /\.test\.|\.fuzz\./.test(f))).toEqual([]);
     expect(Object.keys(sdkPackage.bin)).toEqual(["l402-hub-mcp"]); // the only bin: what `npx <package>` runs

@@ -80,7 +80,7 @@ export function createGatewayMcpServer(options: GatewayMcpServerOptions): Server
     if (!tool) return { content: [text(`Unknown tool ${name}`)], isError: true };
     if (tool.pricing && !options.walletConfigured) {
       return {
-        content: [text(`${name} is paid (${tool.pricing.priceSats} sats) but no wallet is configured: set HUB_WALLET (see docs/sdk.md).`)],
+        content: [text(`${name} is paid (${tool.pricing.priceSats} sats) but no wallet is configured: set HUB_WALLET (see the @l402-hub/sdk README).`)],
         isError: true,
       };
     }

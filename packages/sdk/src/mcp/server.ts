@@ -7,6 +7,7 @@
 // HUB_MAX_PER_REQUEST_SATS, HUB_CREDIT_SATS, HUB_STREAM_MAX_EVENTS (50), HUB_STREAM_MAX_SECONDS (20).
 // It reads `<gateway>/.well-known/openapi.json` once at start. stdout carries the protocol only:
 // every diagnostic goes to stderr.
+import { readFileSync } from "node:fs";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createL402Client, type L402Wallet } from "../client.ts";
 import { createGatewayMcpServer } from "./gateway-mcp-server.ts";
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
       maxMs: positiveInteger(env, "HUB_STREAM_MAX_SECONDS", 20)! * 1000,
     },
     name: `l402-${document.info?.title ?? "gateway"}`.slice(0, 100),
-    version: "1.0.0",
+    version: packageVersion(),
     log,
   });
   const transport = new StdioServerTransport();
@@ -94,3 +95,8 @@ main().catch((err: unknown) => {
   log(`cannot start: ${(err as Error).message}`);
   process.exit(1);
 });
+
+/** The package's own version (package.json sits two folders up from src/mcp and dist/mcp alike). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+}

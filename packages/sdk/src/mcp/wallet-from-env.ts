@@ -19,7 +19,10 @@ export function walletFromEnv(env: Record<string, string | undefined>): L402Wall
   }
   if (setting.toLowerCase().startsWith(NWC_URI_SCHEME)) return nwcWallet({ connection: setting, WebSocket });
   const match = /^(lnbits|lnd|phoenixd)\+(https?:\/\/.*)$/i.exec(setting);
-  if (!match) throw new Error("HUB_WALLET must be dev, a nostr+walletconnect:// string, or lnbits+https://, lnd+https://, phoenixd+http:// (see docs/sdk.md)");
+  if (!match)
+    throw new Error(
+      "HUB_WALLET must be dev, a nostr+walletconnect:// string, or lnbits+https://, lnd+https://, phoenixd+http:// (see the @l402-hub/sdk README)",
+    );
   const url = new URL(match[2]);
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);
