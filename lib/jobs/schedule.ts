@@ -14,6 +14,7 @@ import { dispatchOutbox } from "@/lib/webhooks/dispatch-outbox.ts";
 import { targetPolicyFor } from "@/lib/origin/ssrf.ts";
 import { walletTargetPolicy } from "@/lib/lightning/wallet-network.ts";
 import { openWalletBackend } from "@/lib/wallets/open-wallet.ts";
+import { WalletBackendCache } from "@/lib/wallets/wallet-backend-cache.ts";
 import type { Job } from "./worker.ts";
 
 /** Every periodic job of the worker, wired to real dependencies (config defaults to the process's). */
@@ -25,25 +26,33 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
   // Each pass takes the next page of pending invoices, so a flood of them is walked through in
   // turn (kept per worker: whichever worker holds the lease continues its own round).
   let settlementCursor: SettlementCursor = null;
+  // Live backends of the settlement passes, one per tenant, kept across passes: opening one per
+  // tenant every 3 s meant a new relay WebSocket (NWC) or TLS session per tenant per pass.
+  let settlementWallets: WalletBackendCache | null = null;
   return [
     {
       name: "invoice-settlements",
       intervalMs: 3_000,
       singleton: true,
       run: async () => {
+        const c = config();
+        const wallets = (settlementWallets ??= new WalletBackendCache({ appSecret: c.appSecret, devNode: deps.devNode, targetPolicy: walletTargetPolicy(c) }));
         const pass = await pollInvoiceSettlements({
           prisma: deps.prisma,
-          // Every backend type: the pass closes what it opens.
+          // Every backend type, from the cache: it closes them (replaced credentials, idle, close()).
           walletFor: async (tenantId) => {
             const wallet = await deps.prisma.wallet.findUnique({ where: { tenantId }, select: { type: true, credentialsEnc: true } });
-            return wallet
-              ? openWalletBackend({ appSecret: config().appSecret, wallet, devNode: deps.devNode, targetPolicy: walletTargetPolicy(config()) })
-              : null;
+            return wallet ? wallets.backendFor(tenantId, wallet) : null;
           },
           after: settlementCursor,
         });
         settlementCursor = pass.next;
         if (pass.recorded) deps.log.info("invoice settlements recorded", { count: pass.recorded });
+      },
+      close: async () => {
+        const wallets = settlementWallets;
+        settlementWallets = null;
+        await wallets?.close();
       },
     },
     {

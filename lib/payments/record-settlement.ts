@@ -23,9 +23,10 @@ export type PollSettlementsOptions = {
   prisma: PrismaClient;
   /**
    * Returns the wallet of a tenant, or null when it has none or it is not reachable from here.
-   * Backends holding connections are closed when the pass ends.
+   * Asked once per tenant per pass; the caller owns what it returns (the pass never closes it), so
+   * a caller keeps live backends across passes (the worker's WalletBackendCache).
    */
-  walletFor: (tenantId: string) => Promise<(WalletBackend & { close?(): Promise<void> }) | null>;
+  walletFor: (tenantId: string) => Promise<WalletBackend | null>;
   /** Invoices looked at per pass (bounded work per tick). */
   pageSize?: number;
   /** The previous pass's `next`. */
@@ -58,8 +59,7 @@ export async function pollInvoiceSettlements(options: PollSettlementsOptions): P
         OR ("expiresAt", "paymentHash") > (${after?.expiresAt ?? null}::timestamptz, ${after?.paymentHash ?? ""}))
     ORDER BY "expiresAt", "paymentHash"
     LIMIT ${pageSize}`;
-  type Backend = (WalletBackend & { close?(): Promise<void> }) | null;
-  const wallets = new Map<string, Promise<Backend>>();
+  const wallets = new Map<string, Promise<WalletBackend | null>>();
   const walletOf = (tenantId: string) => {
     let wallet = wallets.get(tenantId);
     if (!wallet) {
@@ -73,29 +73,25 @@ export async function pollInvoiceSettlements(options: PollSettlementsOptions): P
   const unreachable = new Set<string>();
   const lapsed: string[] = [];
   let recorded = 0;
-  try {
-    for (const invoice of page) {
-      if (unreachable.has(invoice.tenantId)) continue;
-      const backend = await walletOf(invoice.tenantId);
-      if (!backend) {
-        if (invoice.lapsed) lapsed.push(invoice.paymentHash);
-        continue;
-      }
-      let lookup: InvoiceLookup | null;
-      try {
-        lookup = await backend.lookupInvoice(invoice.paymentHash);
-      } catch {
-        unreachable.add(invoice.tenantId);
-        continue;
-      }
-      if (lookup?.state === "settled") {
-        if (await recordInvoiceSettled({ prisma, paymentHash: invoice.paymentHash, settledAt: lookup.settledAt ?? new Date() })) recorded += 1;
-      } else if (invoice.lapsed) {
-        lapsed.push(invoice.paymentHash);
-      }
+  for (const invoice of page) {
+    if (unreachable.has(invoice.tenantId)) continue;
+    const backend = await walletOf(invoice.tenantId);
+    if (!backend) {
+      if (invoice.lapsed) lapsed.push(invoice.paymentHash);
+      continue;
     }
-  } finally {
-    await Promise.allSettled([...wallets.values()].map(async (w) => (await w)?.close?.()));
+    let lookup: InvoiceLookup | null;
+    try {
+      lookup = await backend.lookupInvoice(invoice.paymentHash);
+    } catch {
+      unreachable.add(invoice.tenantId);
+      continue;
+    }
+    if (lookup?.state === "settled") {
+      if (await recordInvoiceSettled({ prisma, paymentHash: invoice.paymentHash, settledAt: lookup.settledAt ?? new Date() })) recorded += 1;
+    } else if (invoice.lapsed) {
+      lapsed.push(invoice.paymentHash);
+    }
   }
   // Conditional: a proof may have settled one since we read it.
   const expired = lapsed.length

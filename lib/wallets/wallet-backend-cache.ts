@@ -2,7 +2,8 @@
 // (POST /api/l402/settlement) reuses one connection to a provider's wallet instead of opening a
 // relay WebSocket or TLS session per call. A backend is replaced (and the old one closed) when the
 // stored credentials change, closed after a while unused, and the least recently used one is closed
-// when the cache is full. The gateway's pool is one too (lib/gateway/wallet-pool.ts).
+// when the cache is full. The gateway's pool is one too (lib/gateway/wallet-pool.ts), and so is the
+// worker's invoice-settlements job (lib/jobs/schedule.ts), which polls every tenant's wallet every 3 s.
 import type { DevLightningNode } from "@/lib/lightning/dev-node.ts";
 import type { CapableWalletBackend } from "@/lib/lightning/wallet-capabilities.ts";
 import type { TargetPolicy } from "@/lib/lightning/wallet-network.ts";

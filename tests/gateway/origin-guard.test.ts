@@ -6,16 +6,14 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { createGateway, type Gateway } from "@/lib/gateway/server.ts";
-import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
-import { createLogger } from "@/lib/logging/logger.ts";
 import { gatewayGuard, withGatewayGuard } from "@l402-hub/sdk/origin";
 import { readOriginSecrets, rotatedSecretColumns } from "@/lib/tenants/secrets.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
-import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
+import { useGatewayTest } from "@/tests/helpers/gateway.ts";
 
-let ctx: TestContext;
-let gateway: Gateway;
+// Database, dev node and gateway (real rate limits) from the helper; the origin is the file's own
+// Express app (the helper's recording origin stays unused). One tenant for the whole file.
+const t = useGatewayTest({ gatewayOptions: { rateLimits: {} }, resetEachTest: false });
 let server: Server;
 let originUrl: string;
 let base: string;
@@ -23,14 +21,13 @@ let tenantId: string;
 const captured: { headers: Record<string, string | string[] | undefined>; body: string; path: string }[] = [];
 
 async function currentSecrets() {
-  const tenant = await ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } });
-  const s = readOriginSecrets(ctx.config.appSecret, tenant);
+  const tenant = await t.ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } });
+  const s = readOriginSecrets(t.ctx.config.appSecret, tenant);
   return [s, ...(s.previous ? [s.previous] : [])];
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  const devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
+  const { ctx, devNode } = t;
   const app = express();
   app.use(express.raw({ type: "*/*" }));
   app.use("/api", gatewayGuard({ secrets: currentSecrets, basePath: "/api" }));
@@ -45,15 +42,12 @@ beforeAll(async () => {
   tenantId = created.tenantId;
   await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
   await endpointFactory(ctx.db.prisma, tenantId, { method: "POST", path: "/v1/echo" });
-  gateway = createGateway({ config: ctx.config, prisma: ctx.db.prisma, store: ctx.store, devNode, log: createLogger("silent") });
-  base = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}/gw/${created.slug}`;
+  base = `${t.urls[0]}/gw/${created.slug}`;
 });
 
 afterAll(async () => {
-  await gateway?.close();
   server?.closeAllConnections();
   await new Promise((r) => server?.close(r));
-  await ctx?.close();
 });
 
 async function post(url: string, body: string, headers: Record<string, string | string[] | undefined> = {}) {
@@ -102,13 +96,13 @@ describe("origin guard (Express) behind the gateway", () => {
 
   it("keeps accepting requests signed with the previous secrets during the rotation grace period", async () => {
     // The gateway still caches the old secrets: exactly the situation rotation grace exists for.
-    const tenant = await ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } });
-    await ctx.db.prisma.tenant.update({ where: { id: tenantId }, data: rotatedSecretColumns(ctx.config.appSecret, tenant, 24) });
+    const tenant = await t.ctx.db.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } });
+    await t.ctx.db.prisma.tenant.update({ where: { id: tenantId }, data: rotatedSecretColumns(t.ctx.config.appSecret, tenant, 24) });
     expect((await post(`${base}/v1/echo`, "{}")).status).toBe(200);
     // Once the grace period is over, only the new pair is accepted.
-    await ctx.db.prisma.tenant.update({ where: { id: tenantId }, data: { previousSecretsValidUntil: new Date(Date.now() - 1000) } });
+    await t.ctx.db.prisma.tenant.update({ where: { id: tenantId }, data: { previousSecretsValidUntil: new Date(Date.now() - 1000) } });
     expect((await post(`${base}/v1/echo`, "{}")).json).toMatchObject({ reason: "secret_mismatch" });
-    gateway.tenants.invalidate(tenantId);
+    t.gateways[0].tenants.invalidate(tenantId);
     expect((await post(`${base}/v1/echo`, "{}")).status).toBe(200);
   });
 });

@@ -64,13 +64,18 @@ describe.each([
 
     // The payer pays the provider's wallet; the worker hears about it from the wallet.
     const paid = markPaid(body.paymentHash);
+    // The caller owns the backends walletFor returns: this test closes what it opened.
+    const opened: ReturnType<typeof openWalletBackend>[] = [];
     const { recorded } = await pollInvoiceSettlements({
       prisma: t.ctx.db.prisma,
       walletFor: async (id) => {
         const wallet = await t.ctx.db.prisma.wallet.findUniqueOrThrow({ where: { tenantId: id } });
-        return openWalletBackend({ appSecret: t.ctx.config.appSecret, wallet, devNode: null, targetPolicy: LOOPBACK_WALLET_POLICY });
+        const backend = openWalletBackend({ appSecret: t.ctx.config.appSecret, wallet, devNode: null, targetPolicy: LOOPBACK_WALLET_POLICY });
+        opened.push(backend);
+        return backend;
       },
     });
+    await Promise.all(opened.map((backend) => backend.close?.()));
     expect(recorded).toBe(1);
     const events = await t.ctx.db.prisma.outboxEvent.findMany({ where: { tenantId, type: "invoice.settled" } });
     expect(events.map((e) => (e.data as { source: string }).source)).toEqual(["wallet"]);

@@ -67,8 +67,11 @@ export type GatewayTestOptions = {
   routes?: (origin: TestOrigin) => void;
   /** Gateway instances on the one database and store (default 1; 0 starts none). */
   gateways?: number;
-  /** What every gateway is given beyond startGateways' defaults (rate limits off: noRateLimits). */
-  gatewayOptions?: Partial<GatewayOptions>;
+  /**
+   * What every gateway is given beyond startGateways' defaults (rate limits off: noRateLimits; `rateLimits: {}`
+   * for the real defaults); a function is given the context (e.g. to wrap its Prisma client).
+   */
+  gatewayOptions?: Partial<GatewayOptions> | ((ctx: TestContext) => Partial<GatewayOptions>);
   /** False: the gateways have no dev node (no wallet to issue invoices through). */
   devNode?: boolean;
   /** Given to the gateways and reset to real time before each test. */
@@ -112,7 +115,8 @@ export function useGatewayTest(options: GatewayTestOptions = {}): GatewayTest {
     origin = await startTestOrigin();
     options.routes?.(origin);
     const devNode = options.devNode === false ? null : new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-    const gatewayOptions = { ...(options.clock ? { clock: options.clock.now } : {}), ...options.gatewayOptions };
+    const fileOptions = typeof options.gatewayOptions === "function" ? options.gatewayOptions(ctx) : options.gatewayOptions;
+    const gatewayOptions = { ...(options.clock ? { clock: options.clock.now } : {}), ...fileOptions };
     const { gateways, urls, close } = await startGateways(ctx, devNode, options.gateways ?? 1, gatewayOptions);
     started = { ctx, origin, devNode, gateways, urls, close };
   });

@@ -1,6 +1,6 @@
 // The worker's real job list against real wallet backends (faithful local fakes): settlement
 // polling and node capacity work for LND too, not only the dev node.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sealSecret } from "@/lib/crypto/secret-box.ts";
 import { FakeLnd, LND_RECOMMENDED_PERMISSIONS } from "@/tests/fakes/lightning/lnd.ts";
 import { LOOPBACK_WALLET_POLICY, LOOPBACK_WALLET_TARGETS } from "@/tests/fakes/lightning/loopback-policy.ts";
@@ -52,9 +52,43 @@ describe("worker jobs with an LND wallet", () => {
       },
     });
     lnd.markPaid(invoice.paymentHash);
-    await job("invoice-settlements").run();
+    const settlements = job("invoice-settlements");
+    await settlements.run();
+    await settlements.close?.();
     expect((await ctx().db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash: invoice.paymentHash } })).status).toBe("settled");
     expect(await ctx().db.prisma.outboxEvent.count({ where: { tenantId, type: "invoice.settled" } })).toBe(1);
+  });
+
+  it("keeps one backend per tenant across settlement passes, closed with the job", async () => {
+    const { tenantId, credentials } = await lndTenant();
+    const endpoint = await endpointFactory(ctx().db.prisma, tenantId, { pricingModel: "per_request", priceSats: 2 });
+    const backend = new LndRestBackend({ credentials: lndCredentialsSchema.parse({ type: "lnd", ...credentials }), targetPolicy: LOOPBACK_WALLET_POLICY });
+    const invoice = await backend.createInvoice({ amountSats: 2, description: "reuse test", expirySeconds: 600 });
+    await backend.close?.();
+    await ctx().db.prisma.invoice.create({
+      data: {
+        tenantId,
+        endpointId: endpoint.id,
+        paymentHash: invoice.paymentHash,
+        paymentRequest: invoice.paymentRequest,
+        amountSats: 2,
+        purpose: "per_request",
+        expiresAt: invoice.expiresAt,
+      },
+    });
+    const lookups = () => lnd.requests.filter((r) => r.path.startsWith("/v1/invoice/")).length;
+    const settlements = job("invoice-settlements");
+    const connectionsBefore = lnd.connectionsOpened;
+    const lookupsBefore = lookups();
+    for (let i = 0; i < 6; i++) await settlements.run();
+    // Six passes asked the wallet six times through one live backend: its keep-alive pool (at most
+    // 4 connections), where a backend per pass opened a connection per pass.
+    expect(lookups() - lookupsBefore).toBe(6);
+    expect(lnd.connectionsOpened - connectionsBefore).toBeLessThanOrEqual(2);
+    expect(lnd.connectionsOpen).toBeGreaterThan(0);
+    // Closing the job closes its backends and so their connections (kept alive 30 s otherwise).
+    await settlements.close?.();
+    await vi.waitFor(() => expect(lnd.connectionsOpen).toBe(0), { timeout: 2_000 });
   });
 
   it("reports a node without channels as degraded (no_channels) once the state persists", async () => {

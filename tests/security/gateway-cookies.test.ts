@@ -5,18 +5,12 @@
 // site or another tenant. Also here, the same class: other origin response headers that would act
 // on the platform (CORS, HSTS, Clear-Site-Data, Alt-Svc, our own payment headers) do not cross.
 // Real gateway, a recording origin; SITE_URL http://hub.test, tenants at <slug>.gw.hub.test or /gw/<slug>.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
 import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
-import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
-import { startGateways } from "@/tests/helpers/gateway.ts";
-import { startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
+import { useGatewayTest } from "@/tests/helpers/gateway.ts";
+import type { TestOrigin } from "@/tests/helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let gatewayUrl: string;
-let closeGateways: () => Promise<void>;
 let slug: string;
 
 const originCookies = [
@@ -39,9 +33,8 @@ const visitorCookies = [
   "cart=7",
 ].join("; ");
 
-beforeAll(async () => {
-  ctx = await createTestContext({ SITE_URL: "http://hub.test", GATEWAY_URL_TEMPLATE: "http://{slug}.gw.hub.test" });
-  origin = await startTestOrigin();
+/** The origin's routes: every one sets cookies and platform-acting headers. */
+function originRoutes(origin: TestOrigin) {
   for (const path of ["/v1/plain", "/v1/cookies", "/v1/cached"]) {
     origin.route(path, (_req, res) => {
       res.setHeader("set-cookie", originCookies);
@@ -67,30 +60,22 @@ beforeAll(async () => {
       res.end("{}");
     });
   }
-  const started = await startGateways(ctx, new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret }), 1);
-  gatewayUrl = started.urls[0];
-  closeGateways = started.close;
-});
+}
 
-afterAll(async () => {
-  await closeGateways?.();
-  await origin?.close();
-  await ctx?.close();
-});
+const t = useGatewayTest({ env: { SITE_URL: "http://hub.test", GATEWAY_URL_TEMPLATE: "http://{slug}.gw.hub.test" }, routes: originRoutes });
 
 beforeEach(async () => {
-  await ctx.reset();
-  origin.received.length = 0;
-  const tenant = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
+  const { prisma } = t.ctx.db;
+  const tenant = await tenantFactory(prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
   slug = tenant.slug;
-  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/plain" });
-  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/cookies", forwardCookies: true });
-  await endpointFactory(ctx.db.prisma, tenant.tenantId, { path: "/v1/cached", cacheTtlSeconds: 60 });
+  await endpointFactory(prisma, tenant.tenantId, { path: "/v1/plain" });
+  await endpointFactory(prisma, tenant.tenantId, { path: "/v1/cookies", forwardCookies: true });
+  await endpointFactory(prisma, tenant.tenantId, { path: "/v1/cached", cacheTtlSeconds: 60 });
 });
 
 /** A GET through the gateway: by path (`/gw/<slug>`) with the given Host, or by the tenant's own host. */
 async function get(path: string, options: { host?: string; hostForm?: boolean; cookie?: string } = {}) {
-  const url = options.hostForm ? `${gatewayUrl}${path}` : `${gatewayUrl}/gw/${slug}${path}`;
+  const url = options.hostForm ? `${t.urls[0]}${path}` : `${t.urls[0]}/gw/${slug}${path}`;
   const headers: Record<string, string> = {};
   if (options.hostForm) headers.host = `${slug}.gw.hub.test`;
   else if (options.host) headers.host = options.host;
@@ -105,15 +90,15 @@ describe("cookies through the gateway", () => {
   it("never forwards the visitor's cookies to an origin, nor the origin's Set-Cookie back, by default", async () => {
     const res = await get("/v1/plain", { cookie: visitorCookies });
     expect(res.status).toBe(200);
-    expect(origin.received.at(-1)!.headers.cookie).toBeUndefined();
+    expect(t.origin.received.at(-1)!.headers.cookie).toBeUndefined();
     expect(res.setCookie).toEqual([]);
   });
 
   it("forwards the visitor's cookies to an endpoint that opts in, except the platform's own", async () => {
     await get("/v1/cookies", { cookie: visitorCookies });
-    expect(origin.received.at(-1)!.headers.cookie).toBe("theme=dark; cart=7");
+    expect(t.origin.received.at(-1)!.headers.cookie).toBe("theme=dark; cart=7");
     await get("/v1/cookies", { cookie: "authjs.session-token=dashboard-session" });
-    expect(origin.received.at(-1)!.headers.cookie).toBeUndefined();
+    expect(t.origin.received.at(-1)!.headers.cookie).toBeUndefined();
   });
 
   it("relays an opted-in origin's host-only cookies scoped to the tenant's path on a shared gateway host", async () => {
@@ -135,7 +120,7 @@ describe("cookies through the gateway", () => {
   it("never caches a response the origin set cookies on, even when they were withheld", async () => {
     expect((await get("/v1/cached")).headers["x-cache"]).toBe("MISS");
     expect((await get("/v1/cached")).headers["x-cache"]).toBe("MISS");
-    expect(origin.received.filter((r) => r.url === "/v1/cached")).toHaveLength(2);
+    expect(t.origin.received.filter((r) => r.url === "/v1/cached")).toHaveLength(2);
   });
 });
 

@@ -2,16 +2,11 @@
 // GET /healthz on the gateway ran a query and a store ping for every request, unauthenticated and
 // unlimited. Checks now share one probe a second, so a flood costs the database at most one query
 // a second while load balancers still see the current state.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { request } from "undici";
 import type { PrismaClient } from "@/lib/db/client.ts";
-import { createGateway, type Gateway } from "@/lib/gateway/server.ts";
-import { createLogger } from "@/lib/logging/logger.ts";
-import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
+import { useGatewayTest } from "@/tests/helpers/gateway.ts";
 
-let ctx: TestContext;
-let gateway: Gateway;
-let gatewayUrl: string;
 let queries = 0;
 
 /** The real client, counting raw queries (the health check's SELECT 1). */
@@ -27,26 +22,15 @@ function countingPrisma(real: PrismaClient): PrismaClient {
   });
 }
 
-beforeAll(async () => {
-  ctx = await createTestContext();
-  gateway = createGateway({
-    config: ctx.config,
-    prisma: countingPrisma(ctx.db.prisma),
-    pg: ctx.db.pg,
-    store: ctx.store,
-    devNode: null,
-    log: createLogger("silent"),
-  });
-  gatewayUrl = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}`;
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await ctx?.close();
+// The gateway (real rate limits) reads through a client counting its raw queries; the database stays empty.
+const t = useGatewayTest({
+  devNode: false,
+  gatewayOptions: (ctx) => ({ prisma: countingPrisma(ctx.db.prisma), rateLimits: {} }),
+  resetEachTest: false,
 });
 
 async function health() {
-  const res = await request(`${gatewayUrl}/healthz`);
+  const res = await request(`${t.urls[0]}/healthz`);
   return { status: res.statusCode, body: (await res.body.json()) as { status: string; database: string } };
 }
 

@@ -4,22 +4,21 @@
 // anonymous; and a caller cannot make a tenant's wallet create invoices without bound.
 // Real gateway with the default limits, real origin, dev node; the client IP comes from
 // X-Forwarded-For (loopback is a trusted proxy here).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { createGateway, type Gateway } from "@/lib/gateway/server.ts";
-import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
-import { createLogger } from "@/lib/logging/logger.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
 import { attenuateAuthorization } from "@/tests/helpers/attenuate.ts";
-import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
-import { call, header, payChallenge } from "@/tests/helpers/gateway.ts";
-import { json, startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
+import { call, header, payChallenge, useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { json } from "@/tests/helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let devNode: DevLightningNode;
-let gateway: Gateway;
-let gatewayUrl: string;
+// The gateway's real rate limits (rateLimits: {}), not the helper's noRateLimits.
+const t = useGatewayTest({
+  env: { TRUSTED_PROXIES: "127.0.0.1,::1,::ffff:127.0.0.1" },
+  routes: (origin) => {
+    for (const path of ["/v1/free", "/v1/paid", "/v1/paid2", "/v1/paid3", "/v1/pass"]) origin.route(path, json(200, { ok: true }));
+  },
+  gatewayOptions: { rateLimits: {} },
+});
 let base: string;
 let otherBase: string;
 let tenantId: string;
@@ -28,24 +27,9 @@ let ipCounter = 0;
 /** A fresh client address per test, so counters of one test never decide another's. */
 const freshIp = () => `198.51.100.${++ipCounter}`;
 
-beforeAll(async () => {
-  ctx = await createTestContext({ TRUSTED_PROXIES: "127.0.0.1,::1,::ffff:127.0.0.1" });
-  origin = await startTestOrigin();
-  for (const path of ["/v1/free", "/v1/paid", "/v1/paid2", "/v1/paid3", "/v1/pass"]) origin.route(path, json(200, { ok: true }));
-  devNode = new DevLightningNode({ prisma: ctx.db.prisma, appSecret: ctx.config.appSecret });
-  gateway = createGateway({ config: ctx.config, prisma: ctx.db.prisma, pg: ctx.db.pg, store: ctx.store, devNode, log: createLogger("silent") });
-  gatewayUrl = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}`;
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await origin?.close();
-  await ctx?.close();
-});
-
 beforeEach(async () => {
-  await ctx.reset();
-  gateway.tenants.invalidate();
+  const { ctx, origin, devNode } = t;
+  const gatewayUrl = t.urls[0];
   const tenant = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
   tenantId = tenant.tenantId;
   await devWalletFactory(ctx.db.prisma, ctx.config.appSecret, tenantId, devNode.nodePubkey);
@@ -77,7 +61,7 @@ describe("what counts as credentialed", () => {
   it("gives a junk X-Session-Token on a per_request endpoint the anonymous limit (and no more invoices)", async () => {
     const ip = freshIp();
     expect(await statuses(`${base}/v1/paid`, ip, 32, { "x-session-token": "junk" })).toEqual(anonymous(402, 32));
-    expect(await ctx.db.prisma.invoice.count()).toBe(30);
+    expect(await t.ctx.db.prisma.invoice.count()).toBe(30);
   });
 
   it("gives a junk X-Session-Token on a free endpoint the anonymous limit", async () => {
@@ -92,14 +76,14 @@ describe("what counts as credentialed", () => {
   });
 
   it("counts a genuine credential of another endpoint as anonymous (it is not a credential there)", async () => {
-    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/paid2`));
+    const { authorization } = await payChallenge(t.devNode, await call(`${base}/v1/paid2`));
     const codes = await statuses(`${base}/v1/paid`, freshIp(), 31, { authorization });
     expect(codes.slice(0, 30).every((c) => c === 401)).toBe(true);
     expect(codes[30]).toBe(429);
   });
 
   it("counts credit presented at another provider or on a session endpoint as anonymous (a 402 there, not a forgery)", async () => {
-    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/paid`, { "x-hub-credit": "100" }));
+    const { authorization } = await payChallenge(t.devNode, await call(`${base}/v1/paid`, { "x-hub-credit": "100" }));
     for (const url of [`${otherBase}/v1/paid`, `${base}/v1/pass`]) {
       const codes = await statuses(url, freshIp(), 31, { authorization });
       expect(codes, url).toEqual(anonymous(402, 31));
@@ -108,7 +92,7 @@ describe("what counts as credentialed", () => {
 
   it("counts a delegated credential used outside its method caveat as anonymous (it is refused there)", async () => {
     const ip = freshIp();
-    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/pass`, { "x-forwarded-for": ip }));
+    const { authorization } = await payChallenge(t.devNode, await call(`${base}/v1/pass`, { "x-forwarded-for": ip }));
     const postOnly = { authorization: attenuateAuthorization(authorization, ["method=POST"]) };
     const codes = await statuses(`${base}/v1/pass`, ip, 30, postOnly);
     expect(codes.slice(0, 29).every((c) => c === 401)).toBe(true);
@@ -117,7 +101,7 @@ describe("what counts as credentialed", () => {
 
   it("lets a verified credential past the anonymous limit", async () => {
     const ip = freshIp();
-    const { authorization } = await payChallenge(devNode, await call(`${base}/v1/pass`, { "x-forwarded-for": ip }));
+    const { authorization } = await payChallenge(t.devNode, await call(`${base}/v1/pass`, { "x-forwarded-for": ip }));
     const codes = await statuses(`${base}/v1/pass`, ip, 40, { authorization });
     expect(codes.every((c) => c === 200)).toBe(true);
   });
@@ -141,7 +125,7 @@ describe("invoice creation per IP and tenant", () => {
     ];
     expect(codes.filter((c) => c === 402)).toHaveLength(60);
     expect(codes.slice(60)).toEqual([429, 429, 429]);
-    expect(await ctx.db.prisma.invoice.count({ where: { tenantId } })).toBe(60);
+    expect(await t.ctx.db.prisma.invoice.count({ where: { tenantId } })).toBe(60);
 
     const refused = await call(`${base}/v1/paid`, { "x-forwarded-for": ip });
     expect(refused.status).toBe(429);

@@ -1,33 +1,26 @@
 // Same class as issue 23, finding 4 (getting past the per-IP limits): one IPv6 host usually holds
 // a whole /64, so counting per address let it rotate addresses and never meet a limit. The gateway
 // counts an IPv6 client by its /64 (an IPv4-mapped address as the IPv4 address).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { createGateway, type Gateway } from "@/lib/gateway/server.ts";
-import { createLogger } from "@/lib/logging/logger.ts";
 import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
-import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
-import { json, startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
+import { useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { json } from "@/tests/helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let gateway: Gateway;
+// The gateway's real rate limits; one tenant for the whole file (each test uses its own addresses).
+const t = useGatewayTest({
+  env: { TRUSTED_PROXIES: "127.0.0.1,::1,::ffff:127.0.0.1" },
+  routes: (origin) => origin.route("/v1/free", json(200, { ok: true })),
+  devNode: false,
+  gatewayOptions: { rateLimits: {} },
+  resetEachTest: false,
+});
 let base: string;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ TRUSTED_PROXIES: "127.0.0.1,::1,::ffff:127.0.0.1" });
-  origin = await startTestOrigin();
-  origin.route("/v1/free", json(200, { ok: true }));
-  const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-  await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/free", rateLimitPerMinute: 3 });
-  gateway = createGateway({ config: ctx.config, prisma: ctx.db.prisma, pg: ctx.db.pg, store: ctx.store, devNode: null, log: createLogger("silent") });
-  base = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}/gw/${slug}`;
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await origin?.close();
-  await ctx?.close();
+  const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+  await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/free", rateLimitPerMinute: 3 });
+  base = `${t.urls[0]}/gw/${slug}`;
 });
 
 async function status(ip: string): Promise<number> {

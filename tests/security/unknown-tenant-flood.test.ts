@@ -3,20 +3,14 @@
 // (429 + Retry-After beyond), and remembered unknown names are bounded in memory.
 // Real gateway and database; the client IP comes from X-Forwarded-For (loopback is trusted).
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { request } from "undici";
 import type { PrismaClient } from "@/lib/db/client.ts";
-import { createGateway, type Gateway } from "@/lib/gateway/server.ts";
 import { TenantCache } from "@/lib/gateway/tenant-cache.ts";
-import { createLogger } from "@/lib/logging/logger.ts";
 import { endpointFactory, tenantFactory } from "@/prisma/factories.ts";
-import { createTestContext, type TestContext } from "@/tests/helpers/context.ts";
-import { json, startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
+import { useGatewayTest } from "@/tests/helpers/gateway.ts";
+import { json } from "@/tests/helpers/origin.ts";
 
-let ctx: TestContext;
-let origin: TestOrigin;
-let gateway: Gateway;
-let gatewayUrl: string;
 let lookups = 0;
 
 /** The real client, counting the gateway's tenant lookups. */
@@ -38,37 +32,22 @@ function countingPrisma(real: PrismaClient): PrismaClient {
   });
 }
 
-beforeAll(async () => {
-  ctx = await createTestContext({ TRUSTED_PROXIES: "127.0.0.1,::1,::ffff:127.0.0.1" });
-  origin = await startTestOrigin();
-  origin.route("/v1/free", json(200, { ok: true }));
-  gateway = createGateway({
-    config: ctx.config,
-    prisma: countingPrisma(ctx.db.prisma),
-    pg: ctx.db.pg,
-    store: ctx.store,
-    devNode: null,
-    log: createLogger("silent"),
-  });
-  gatewayUrl = `http://127.0.0.1:${await gateway.listen(0, "127.0.0.1")}`;
+// The gateway's real rate limits, reading tenants through the counting client.
+const t = useGatewayTest({
+  env: { TRUSTED_PROXIES: "127.0.0.1,::1,::ffff:127.0.0.1" },
+  routes: (origin) => origin.route("/v1/free", json(200, { ok: true })),
+  devNode: false,
+  gatewayOptions: (ctx) => ({ prisma: countingPrisma(ctx.db.prisma), rateLimits: {} }),
 });
 
-afterAll(async () => {
-  await gateway?.close();
-  await origin?.close();
-  await ctx?.close();
-});
-
-beforeEach(async () => {
-  await ctx.reset();
-  gateway.tenants.invalidate();
+beforeEach(() => {
   lookups = 0;
 });
 
 const randomSlug = () => `no-${randomBytes(6).toString("hex")}`;
 
 async function get(slug: string, ip: string) {
-  const res = await request(`${gatewayUrl}/gw/${slug}/v1/free`, { headers: { "x-forwarded-for": ip } });
+  const res = await request(`${t.urls[0]}/gw/${slug}/v1/free`, { headers: { "x-forwarded-for": ip } });
   const text = await res.body.text();
   return { status: res.statusCode, retryAfter: res.headers["retry-after"], text };
 }
@@ -85,8 +64,8 @@ describe("a flood of unknown API names", () => {
     expect(lookups).toBe(60);
 
     // Another address still reaches a real API, and a known tenant costs no lookup once cached.
-    const { tenantId, slug } = await tenantFactory(ctx.db.prisma, ctx.config.appSecret, { originUrl: origin.url });
-    await endpointFactory(ctx.db.prisma, tenantId, { path: "/v1/free" });
+    const { tenantId, slug } = await tenantFactory(t.ctx.db.prisma, t.ctx.config.appSecret, { originUrl: t.origin.url });
+    await endpointFactory(t.ctx.db.prisma, tenantId, { path: "/v1/free" });
     expect((await get(slug, "203.0.113.51")).status).toBe(200);
     expect((await get(slug, ip)).status).toBe(200); // cached: this IP's lookup budget is not asked
   });
@@ -98,7 +77,7 @@ describe("a flood of unknown API names", () => {
   });
 
   it("remembers a bounded number of unknown names", async () => {
-    const cache = new TenantCache({ prisma: ctx.db.prisma, store: ctx.store, appSecret: ctx.config.appSecret, maxUnknownSlugs: 50 });
+    const cache = new TenantCache({ prisma: t.ctx.db.prisma, store: t.ctx.store, appSecret: t.ctx.config.appSecret, maxUnknownSlugs: 50 });
     for (let i = 0; i < 120; i++) expect(await cache.get(randomSlug())).toBeNull();
     expect(cache.size).toBeLessThanOrEqual(50);
   });

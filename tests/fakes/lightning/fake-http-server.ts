@@ -36,6 +36,11 @@ export class FakeHttpServer {
   /** TCP connections accepted since start, open or closed (tests bounding how many a client opens). */
   connectionsOpened = 0;
 
+  /** TCP connections open now (tests checking a client closed what it held). */
+  get connectionsOpen(): number {
+    return this.sockets.size;
+  }
+
   private constructor(
     /** The listening server, exposed so a fake can add a websocket upgrade handler (phoenixd). */
     readonly server: http.Server,

@@ -55,6 +55,11 @@ export abstract class FakeWalletApi {
     return this.server.connectionsOpened;
   }
 
+  /** TCP connections open now (tests checking a client closed what it held). */
+  get connectionsOpen(): number {
+    return this.server.connectionsOpen;
+  }
+
   /** Every request received, for wire-shape assertions. */
   get requests(): RecordedRequest[] {
     return this.server.requests;
