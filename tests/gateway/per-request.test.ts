@@ -4,6 +4,7 @@ import bolt11 from "bolt11";
 import http from "node:http";
 import { request } from "undici";
 import { verifyGatewayRequest } from "@l402-hub/sdk/origin";
+import { invoiceSettledDataSchema } from "@/lib/events/catalogue.ts";
 import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
 import { readOriginSecrets } from "@/lib/tenants/secrets.ts";
 import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
@@ -117,6 +118,16 @@ describe("paid call", () => {
     const invoice = await t.ctx.db.prisma.invoice.findUniqueOrThrow({ where: { paymentHash } });
     expect(invoice.status).toBe("settled");
     expect(await t.ctx.db.prisma.outboxEvent.count({ where: { type: "invoice.settled", tenantId: setup.tenantId } })).toBe(1);
+    // The claim statement's SQL twin of settleInvoice writes the same data, key for key and in the same formats.
+    const event = await t.ctx.db.prisma.outboxEvent.findFirstOrThrow({ where: { type: "invoice.settled", tenantId: setup.tenantId } });
+    expect(invoiceSettledDataSchema.strict().parse(event.data)).toEqual({
+      paymentHash,
+      amountSats: invoice.amountSats,
+      purpose: "per_request",
+      endpointId: invoice.endpointId,
+      settledAt: invoice.settledAt!.toISOString(),
+      source: "proof",
+    });
 
     const again = await get(`${t.urls[1]}/gw/${setup.slug}/v1/paid?city=Oslo`, { authorization });
     expect(again.status).toBe(402);
