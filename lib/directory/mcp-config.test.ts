@@ -38,8 +38,13 @@ describe("buildMcpConfig", () => {
     expect(config.metadata).not.toHaveProperty("localCheckout");
   });
 
-  it("adds the local checkout's entry, clearly named, only with development features on", () => {
-    const config = buildMcpConfig({ config: { ...production, devFeatures: true }, api, installDir: "/srv/hub", nodePath: "/usr/bin/node" });
+  it("adds the local checkout's entry, clearly named, only with development features on and a loopback site", () => {
+    const config = buildMcpConfig({
+      config: { ...production, devFeatures: true, siteUrl: "http://localhost:3000" },
+      api,
+      installDir: "/srv/hub",
+      nodePath: "/usr/bin/node",
+    });
     expect(Object.keys(config.mcpServers)).toEqual(["l402-weather", "l402-weather-local-checkout"]);
     expect(config.mcpServers[localCheckoutServerName("weather")]).toEqual({
       command: "/usr/bin/node",
@@ -47,5 +52,12 @@ describe("buildMcpConfig", () => {
       env: { HUB_WALLET: walletPlaceholder, HUB_BUDGET_SATS: "1000" },
     });
     expect(config.metadata.localCheckout).toMatch(/^l402-weather-local-checkout .* this machine only; use l402-weather anywhere else$/);
+  });
+
+  it("never shows the machine's paths on a public site, even with DEV_FEATURES=true", () => {
+    const config = buildMcpConfig({ config: { ...production, devFeatures: true }, api, installDir: "/srv/hub", nodePath: "/usr/bin/node" });
+    expect(Object.keys(config.mcpServers)).toEqual(["l402-weather"]);
+    expect(JSON.stringify(config)).not.toContain("/srv/hub");
+    expect(config.metadata).not.toHaveProperty("localCheckout");
   });
 });

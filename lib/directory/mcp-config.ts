@@ -4,14 +4,16 @@
 // The server it starts is the stdio MCP server of the consumer issue, the `l402-hub-mcp` bin of the
 // `@l402-hub/sdk` package (packages/sdk): the config runs it by package name and exact version,
 // `npx -y @l402-hub/sdk@<version> --gateway <gateway url>`, which works on any machine with Node.
-// With development features on, a second entry, named `…-local-checkout`, runs the same server from
-// this install's own checkout with its tsx (no package download; works on this machine only).
+// With development features on and the site on a loopback address, a second entry, named
+// `…-local-checkout`, runs the same server from this install's own checkout with its tsx (no package
+// download; works on this machine only). A public site never shows its machine's paths, even with
+// DEV_FEATURES=true.
 // Their environment selects the wallet: HUB_WALLET=dev pays through this install's dev Lightning
 // node (HUB_DEV_WALLET_URL), any other value is a wallet connection string (NWC); HUB_BUDGET_SATS
 // caps what it may spend. docs/discovery.md documents the contract.
 import path from "node:path";
 import sdkPackage from "@l402-hub/sdk/package.json" with { type: "json" };
-import { gatewayUrlFor, type Config } from "@/lib/config/index.ts";
+import { gatewayUrlFor, isLoopbackHost, type Config } from "@/lib/config/index.ts";
 import { inputSchema, operationName, type DocumentedEndpoint } from "./openapi.ts";
 
 export type McpConfigApi = {
@@ -62,7 +64,8 @@ export function buildMcpConfig({ config, api, installDir = process.cwd(), nodePa
   const servers: Record<string, { command: string; args: string[]; env: Record<string, string> }> = {
     [mcpServerName(api.slug)]: { command: "npx", args: ["-y", mcpPackage, "--gateway", gateway], env },
   };
-  if (config.devFeatures) {
+  const localCheckout = servesLocalCheckout(config);
+  if (localCheckout) {
     servers[localCheckoutServerName(api.slug)] = {
       command: nodePath,
       args: [path.join(installDir, "node_modules/tsx/dist/cli.mjs"), path.join(installDir, mcpServerEntry), "--gateway", gateway],
@@ -88,7 +91,7 @@ export function buildMcpConfig({ config, api, installDir = process.cwd(), nodePa
       discoveryUrl: `${gateway}/.well-known/l402-gateway.json`,
       openApiUrl: `${gateway}/.well-known/openapi.json`,
       mcpPackage,
-      ...(config.devFeatures
+      ...(localCheckout
         ? {
             localCheckout: `${localCheckoutServerName(api.slug)} runs the same server from this development install's checkout: it works on this machine only; use ${mcpServerName(api.slug)} anywhere else`,
           }
@@ -98,6 +101,11 @@ export function buildMcpConfig({ config, api, installDir = process.cwd(), nodePa
 }
 
 export type McpConfig = ReturnType<typeof buildMcpConfig>;
+
+/** The local checkout's entry: development features on, and a site only this machine reaches. */
+function servesLocalCheckout(config: McpConfigOptions["config"]): boolean {
+  return config.devFeatures && isLoopbackHost(new URL(config.siteUrl).hostname);
+}
 
 /** The example request flattened into tool arguments: query values by name, plus `body`. */
 function exampleInput(endpoint: DocumentedEndpoint): Record<string, unknown> {
