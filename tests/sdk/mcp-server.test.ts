@@ -2,9 +2,7 @@
 // a real gateway, a real origin and the real dev-wallet pay route: tools from the gateway's OpenAPI
 // document, paid calls end to end, sessions reused, streams read in a window, the budget enforced;
 // and the config the gateway serves at /.well-known/mcp.json, spawned exactly as given.
-import { once } from "node:events";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -17,6 +15,7 @@ import { createTestContext, type TestContext } from "@/tests/helpers/context.ts"
 import { noRateLimits } from "@/tests/helpers/gateway.ts";
 import { startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
 import { startDevPayServer, type DevPayServer } from "./dev-pay-server.ts";
+import { freePort } from "@/tests/helpers/free-port.ts";
 
 let ctx: TestContext;
 let origin: TestOrigin;
@@ -24,16 +23,6 @@ let devNode: DevLightningNode;
 let payServer: DevPayServer;
 let gateway: Gateway;
 let gatewayBase: string;
-
-/** A free loopback port: the gateway must know its own address to write it into mcp.json. */
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  probe.listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   ctx = await createTestContext();

@@ -5,10 +5,7 @@
 // @l402-hub/sdk@<version> --gateway <url>`), driven with the MCP SDK's own client over stdio against
 // a real gateway, origin and dev-wallet pay route: tools listed, a paid tool called and paid.
 import { execFile } from "node:child_process";
-import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -23,6 +20,7 @@ import { createTestContext, type TestContext } from "@/tests/helpers/context.ts"
 import { noRateLimits } from "@/tests/helpers/gateway.ts";
 import { startTestOrigin, type TestOrigin } from "@/tests/helpers/origin.ts";
 import { startDevPayServer, type DevPayServer } from "./dev-pay-server.ts";
+import { freePort } from "@/tests/helpers/free-port.ts";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
@@ -46,15 +44,6 @@ let payServer: DevPayServer;
 let gateway: Gateway;
 let base: string;
 const clients: Client[] = [];
-
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  probe.listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), "l402-sdk-pack-"));

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "@/lib/config/index.ts";
+import { freePort } from "@/tests/helpers/free-port.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), "hub-devdefaults-"));
@@ -83,15 +84,6 @@ describe("development features", () => {
 /** A clean environment: nothing of the test run leaks into the launcher. */
 function launcherEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, CHECKPOINT_DISABLE: "1", ...vars } as unknown as NodeJS.ProcessEnv;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Whether a TCP connection to host:port is accepted. */

@@ -2,22 +2,13 @@
 // the demo endpoint, stops cleanly on SIGTERM and comes back with every row intact.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db/client.ts";
+import { freePort } from "@/tests/helpers/free-port.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A clean environment: none of the test run's DATABASE_URL/REDIS_URL leaks into the launcher. */
 function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
