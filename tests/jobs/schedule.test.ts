@@ -30,27 +30,33 @@ async function lndTenant() {
   return { tenantId, credentials };
 }
 
+/** An unpaid per_request invoice of `amountSats`, made on the tenant's LND node and recorded as ours. */
+async function pendingInvoice(tenantId: string, credentials: Awaited<ReturnType<typeof lndTenant>>["credentials"], amountSats: number) {
+  const endpoint = await endpointFactory(ctx().db.prisma, tenantId, { pricingModel: "per_request", priceSats: amountSats });
+  const backend = new LndRestBackend({ credentials: lndCredentialsSchema.parse({ type: "lnd", ...credentials }), targetPolicy: LOOPBACK_WALLET_POLICY });
+  const invoice = await backend.createInvoice({ amountSats, description: "job test", expirySeconds: 600 });
+  await backend.close?.();
+  await ctx().db.prisma.invoice.create({
+    data: {
+      tenantId,
+      endpointId: endpoint.id,
+      paymentHash: invoice.paymentHash,
+      paymentRequest: invoice.paymentRequest,
+      amountSats,
+      purpose: "per_request",
+      expiresAt: invoice.expiresAt,
+    },
+  });
+  return invoice;
+}
+
 const job = (name: string) =>
   platformJobs({ prisma: ctx().db.prisma, devNode: null, log: createLogger("silent"), config: ctx().config }).find((j) => j.name === name)!;
 
 describe("worker jobs with an LND wallet", () => {
   it("records a settlement the LND node reports", async () => {
     const { tenantId, credentials } = await lndTenant();
-    const endpoint = await endpointFactory(ctx().db.prisma, tenantId, { pricingModel: "per_request", priceSats: 4 });
-    const backend = new LndRestBackend({ credentials: lndCredentialsSchema.parse({ type: "lnd", ...credentials }), targetPolicy: LOOPBACK_WALLET_POLICY });
-    const invoice = await backend.createInvoice({ amountSats: 4, description: "job test", expirySeconds: 600 });
-    await backend.close?.();
-    await ctx().db.prisma.invoice.create({
-      data: {
-        tenantId,
-        endpointId: endpoint.id,
-        paymentHash: invoice.paymentHash,
-        paymentRequest: invoice.paymentRequest,
-        amountSats: 4,
-        purpose: "per_request",
-        expiresAt: invoice.expiresAt,
-      },
-    });
+    const invoice = await pendingInvoice(tenantId, credentials, 4);
     lnd.markPaid(invoice.paymentHash);
     const settlements = job("invoice-settlements");
     await settlements.run();
@@ -61,21 +67,7 @@ describe("worker jobs with an LND wallet", () => {
 
   it("keeps one backend per tenant across settlement passes, closed with the job", async () => {
     const { tenantId, credentials } = await lndTenant();
-    const endpoint = await endpointFactory(ctx().db.prisma, tenantId, { pricingModel: "per_request", priceSats: 2 });
-    const backend = new LndRestBackend({ credentials: lndCredentialsSchema.parse({ type: "lnd", ...credentials }), targetPolicy: LOOPBACK_WALLET_POLICY });
-    const invoice = await backend.createInvoice({ amountSats: 2, description: "reuse test", expirySeconds: 600 });
-    await backend.close?.();
-    await ctx().db.prisma.invoice.create({
-      data: {
-        tenantId,
-        endpointId: endpoint.id,
-        paymentHash: invoice.paymentHash,
-        paymentRequest: invoice.paymentRequest,
-        amountSats: 2,
-        purpose: "per_request",
-        expiresAt: invoice.expiresAt,
-      },
-    });
+    await pendingInvoice(tenantId, credentials, 2);
     const lookups = () => lnd.requests.filter((r) => r.path.startsWith("/v1/invoice/")).length;
     const settlements = job("invoice-settlements");
     const connectionsBefore = lnd.connectionsOpened;
