@@ -84,7 +84,14 @@ describe("findResponseGeometry", () => {
   it("draws each fleet route with its vehicle as label and numbers stops per route", () => {
     const answer = {
       routes: [
-        { vehicle_id: "van-1", stops: [{ id: "a", location: A }, { id: "b", location: B }], geometry: { type: "LineString", coordinates: [A, B] } },
+        {
+          vehicle_id: "van-1",
+          stops: [
+            { id: "a", location: A },
+            { id: "b", location: B },
+          ],
+          geometry: { type: "LineString", coordinates: [A, B] },
+        },
         { vehicle_id: "van-2", stops: [{ id: "c", location: C }], geometry: { type: "LineString", coordinates: [A, C] } },
       ],
       unassigned: [{ id: "far", reason: "capacity" }],
@@ -158,7 +165,10 @@ describe("findResponseGeometry", () => {
   });
 
   it("takes precision 5 when that is what puts the line at the waypoints", () => {
-    const encoded5 = polyline.encode([A, B].map(([lng, lat]) => [lat, lng]), 5);
+    const encoded5 = polyline.encode(
+      [A, B].map(([lng, lat]) => [lat, lng]),
+      5,
+    );
     const decoded = decodePolyline(encoded5, A)!;
     expect(decoded[0][0]).toBeCloseTo(A[0], 4);
     expect(decodePolyline(encoded5)![0][0]).toBeCloseTo(A[0] / 10, 4);
@@ -241,7 +251,12 @@ describe("figures", () => {
 
   it("measures lines on the sphere", () => {
     // One degree of latitude is about 111.2 km.
-    expect(lineLengthMeters([[12, 57], [12, 58]])).toBeCloseTo(111_195, -2);
+    expect(
+      lineLengthMeters([
+        [12, 57],
+        [12, 58],
+      ]),
+    ).toBeCloseTo(111_195, -2);
   });
 });
 
@@ -261,8 +276,18 @@ describe("basemap source", () => {
     const [minLng, minLat, maxLng, maxLat] = padBbox([11.9, 57.7, 12.0, 57.8], 0.1, 0);
     expect([minLng, minLat, maxLng, maxLat].map((n) => Number(n.toFixed(5)))).toEqual([11.89, 57.69, 12.01, 57.81]);
     const point = padBbox([11.97, 57.7, 11.97, 57.7], 0.15, 600);
-    expect(lineLengthMeters([[point[0], 57.7], [point[2], 57.7]])).toBeCloseTo(600, -1);
-    expect(lineLengthMeters([[11.97, point[1]], [11.97, point[3]]])).toBeCloseTo(600, -1);
+    expect(
+      lineLengthMeters([
+        [point[0], 57.7],
+        [point[2], 57.7],
+      ]),
+    ).toBeCloseTo(600, -1);
+    expect(
+      lineLengthMeters([
+        [11.97, point[1]],
+        [11.97, point[3]],
+      ]),
+    ).toBeCloseTo(600, -1);
     expect(basemapUrl("http://localhost:8502/gw/routes/", "/origin/v1/routes/basemap", [1e-7, 57.7, 12, 57.8])).toBe(
       "http://localhost:8502/gw/routes/origin/v1/routes/basemap?bbox=0.00000,57.70000,12.00000,57.80000",
     );

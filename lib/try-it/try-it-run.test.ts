@@ -11,6 +11,7 @@ const shown = (streaming: boolean): ShownResponse => ({
   headers: [],
   note: null,
   body: null,
+  geometry: null,
   elapsedMs: 5,
   totalMs: 9,
   paidSats: 1,

@@ -1,6 +1,7 @@
 // One try-it run as the page shows it (send → maybe pay → response → maybe a live stream), as a
 // pure reducer: the hook dispatches what happened, the components read one state.
 import type { LiveViewerStop, ViewerEvent } from "./live-viewer.ts";
+import type { ResponseGeometry } from "./response-geometry.ts";
 import type { formatResponseBody } from "./response-summary.ts";
 import type { VisitorPayment } from "./visitor-wallet.ts";
 
@@ -16,6 +17,8 @@ export type ShownResponse = {
   note: string | null;
   /** null for a stream, which the live viewer shows instead. */
   body: ReturnType<typeof formatResponseBody> | null;
+  /** What a successful JSON answer holds to draw on a map (findResponseGeometry); null for none. */
+  geometry: ResponseGeometry | null;
   /** The answering call alone. */
   elapsedMs: number;
   /** From Send, paying included. */

@@ -1,13 +1,17 @@
 "use client";
 // The answer in try-it: status, how long the call took (and with paying), what a failing status
-// means, the headers that matter, and the body (pretty JSON), or the live viewer for a stream.
+// means, the headers that matter, and the body (pretty JSON), or the live viewer for a stream;
+// under a JSON body, the map of what it holds (ResponseMap), when the try-it passes one.
 import type { ReactNode } from "react";
 import { formatSats } from "@/lib/pricing/describe-price.ts";
 import { formatElapsed } from "@/lib/try-it/response-summary.ts";
 import type { ShownResponse } from "@/lib/try-it/try-it-run.ts";
 
-/** `children` is the live viewer, shown instead of the body when the answer is a stream. */
-export function ResponseView({ shown, children }: { shown: ShownResponse; children?: ReactNode }) {
+/**
+ * `children` is the live viewer, shown instead of the body when the answer is a stream; `map` is
+ * shown under the body.
+ */
+export function ResponseView({ shown, children, map }: { shown: ShownResponse; children?: ReactNode; map?: ReactNode }) {
   const ok = shown.status < 400;
   return (
     <div aria-label="Response" role="region" className="space-y-3">
@@ -51,6 +55,7 @@ export function ResponseView({ shown, children }: { shown: ShownResponse; childr
           {shown.body.truncated ? <p className="border-t border-code-line px-3 py-1.5 text-xs text-code-muted">Cut at 100,000 characters.</p> : null}
         </figure>
       ) : null}
+      {shown.streaming ? null : map}
     </div>
   );
 }

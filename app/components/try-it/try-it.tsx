@@ -4,16 +4,19 @@
 // SDK's L402 client (useTryIt). A 402 is paid with WebLN when the browser has it, else by QR code
 // (settlement learned through /api/l402/settlement) or the dev wallet. Session tokens and prepaid
 // credit are kept in sessionStorage for the page session and reused. Streams are read live
-// (StreamViewer). Rendered only once JavaScript runs: no dead buttons.
+// (StreamViewer). A JSON answer holding geometry is drawn on a map (ResponseMap) over the API's
+// basemap when it documents one. Rendered only once JavaScript runs: no dead buttons.
 import { useId, useState } from "react";
 import { describePrice, formatSats } from "@/lib/pricing/describe-price.ts";
 import { isSessionModel, type PricingModel } from "@/lib/pricing/quote.ts";
+import { basemapUrl, padBbox } from "@/lib/try-it/basemap-source.ts";
 import { buildTryItForm, buildTryItRequest, type TryItEndpoint, type TryItProblem } from "@/lib/try-it/build-request.ts";
 import { isBusy, paymentStep } from "@/lib/try-it/try-it-run.ts";
 import { CreditPurchase } from "./credit-purchase.tsx";
 import { InvoicePanel } from "./invoice-panel.tsx";
 import { PaymentSteps } from "./payment-steps.tsx";
 import { RequestFields } from "./request-fields.tsx";
+import { ResponseMap } from "./response-map.tsx";
 import { ResponseView } from "./response-view.tsx";
 import { StreamViewer } from "./stream-viewer.tsx";
 import { useTryIt, type TryItMode } from "./use-try-it.ts";
@@ -35,9 +38,11 @@ export type TryItProps = {
   devWallet: boolean;
   /** A signed-in visitor may use the free try where the endpoint allows it. */
   signedIn: boolean;
+  /** The API's free basemap endpoint (findBasemapPath): the background of answers drawn on a map. */
+  basemapPath?: string | null;
 };
 
-export function TryIt({ endpoint, gatewayBase, devWallet, signedIn }: TryItProps) {
+export function TryIt({ endpoint, gatewayBase, devWallet, signedIn, basemapPath = null }: TryItProps) {
   const uid = useId();
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState(() => buildTryItForm(endpoint));
@@ -65,6 +70,9 @@ export function TryIt({ endpoint, gatewayBase, devWallet, signedIn }: TryItProps
   const busy = isBusy(run);
   const price = describePrice(endpoint);
   const panelId = `${uid}-panel`;
+  const geometry = run.shown?.geometry ?? null;
+  // The basemap's own answer is drawn as it is, not over a second copy of itself.
+  const background = geometry && basemapPath && basemapPath !== endpoint.path ? basemapUrl(gatewayBase, basemapPath, padBbox(geometry.bbox)) : null;
   const sendLabel =
     model === null ? "Send" : session ? "Send (session token)" : credit ? "Send (pay from credit)" : `Send (pay ${formatSats(endpoint.priceSats)})`;
 
@@ -175,7 +183,7 @@ export function TryIt({ endpoint, gatewayBase, devWallet, signedIn }: TryItProps
         ) : null}
 
         {run.shown ? (
-          <ResponseView shown={run.shown}>
+          <ResponseView shown={run.shown} map={geometry ? <ResponseMap geometry={geometry} basemapUrl={background} /> : null}>
             {run.shown.streaming ? <StreamViewer events={run.events} stop={run.streamStop} running={run.phase === "streaming"} onStop={tryIt.cancel} /> : null}
           </ResponseView>
         ) : null}

@@ -16,6 +16,7 @@ import type { PricingModel } from "@/lib/pricing/quote.ts";
 import type { TryItRequest } from "@/lib/try-it/build-request.ts";
 import { readHeldCredentials, TRY_IT_STORAGE_PREFIX, tryItCreditProvider, tryItSessionScope, type HeldCredentials } from "@/lib/try-it/held-credentials.ts";
 import { describeStopReason, LIVE_VIEWER_LIMITS, watchLiveStream } from "@/lib/try-it/live-viewer.ts";
+import { responseGeometryFromText } from "@/lib/try-it/response-geometry.ts";
 import { explainStatus, formatResponseBody, headersThatMatter } from "@/lib/try-it/response-summary.ts";
 import { idleTryItRun, tryItRunReducer, type TryItRun } from "@/lib/try-it/try-it-run.ts";
 import { createVisitorWallet, type VisitorPayment, type VisitorWallet } from "@/lib/try-it/visitor-wallet.ts";
@@ -177,6 +178,8 @@ export function useTryIt({ endpoint, gatewayBase, devWallet }: UseTryItOptions):
           headers: headersThatMatter(response.headers),
           note: explainStatus(response.status, response.headers),
           body: text === null ? null : formatResponseBody(text),
+          // From the whole text, not the shown (possibly cut) one; the request adds the asked-about points.
+          geometry: text !== null && response.ok ? responseGeometryFromText(text, request.body) : null,
           elapsedMs: now - attemptStartedAt.current,
           totalMs: now - startedAt,
           paidSats: paidSats > 0 ? paidSats : null,

@@ -12,6 +12,7 @@ import { loadHealthHistory } from "@/lib/directory/health-history.ts";
 import { buildMcpConfig } from "@/lib/directory/mcp-config.ts";
 import { describePriceRange, describePricingModels } from "@/lib/pricing/describe-price.ts";
 import { getServerContext } from "@/lib/server-context.ts";
+import { findBasemapPath } from "@/lib/try-it/basemap-source.ts";
 import { CodeBlock } from "@/app/components/code-block.tsx";
 import { EndpointCard, endpointAnchor } from "@/app/components/endpoint-card.tsx";
 import { HealthIndicator, formatUptime } from "@/app/components/health-indicator.tsx";
@@ -69,6 +70,7 @@ export default async function ApiPage({ params }: PageProps) {
   const badgeMarkdown = `[![L402: ${entry.name}](${badgeUrl})](${config.siteUrl}/directory/${entry.slug})`;
 
   const example = pickCallExampleEndpoint(entry.endpoints);
+  const basemapPath = findBasemapPath(entry.endpoints);
   const signedIn = await isSignedIn();
   const paid = entry.endpoints.filter((e) => e.pricingModel !== null).length;
   const free = entry.endpointCount - paid;
@@ -129,7 +131,13 @@ export default async function ApiPage({ params }: PageProps) {
             <div className="mt-6 space-y-6">
               {entry.endpoints.map((endpoint) => (
                 <EndpointCard key={endpointAnchor(endpoint)} endpoint={endpoint}>
-                  <TryIt endpoint={endpoint} gatewayBase={entry.gatewayDomain} devWallet={config.lightningDevNode} signedIn={signedIn} />
+                  <TryIt
+                    endpoint={endpoint}
+                    gatewayBase={entry.gatewayDomain}
+                    devWallet={config.lightningDevNode}
+                    signedIn={signedIn}
+                    basemapPath={basemapPath}
+                  />
                 </EndpointCard>
               ))}
             </div>
