@@ -2,11 +2,12 @@
 // A try-it answer drawn on a map: its lines (routes, tours), areas (reachability bands, shaded
 // per band), and points numbered in order, on a tile-free vector background (no tile server is
 // reachable from the hub): the API's own free basemap endpoint, fetched through the gateway for the
-// drawn box, when it has one. Leaflet touches `window`, so it is loaded in the browser only.
+// shown box, when it has one. Leaflet touches `window`, so it is loaded in the browser only.
 import "leaflet/dist/leaflet.css";
 import type * as Leaflet from "leaflet";
 import { useEffect, useId, useRef, useState } from "react";
-import { describeResponseGeometry, findResponseGeometry, type LngLat, type ResponseGeometry } from "@/lib/try-it/response-geometry.ts";
+import { basemapUrl, padBbox } from "@/lib/try-it/basemap-source.ts";
+import { describeResponseGeometry, findResponseGeometry, type Bbox, type LngLat, type ResponseGeometry } from "@/lib/try-it/response-geometry.ts";
 
 type LeafletModule = typeof Leaflet;
 type BasemapState = "none" | "loading" | "drawn" | "failed";
@@ -38,7 +39,7 @@ function drawAnswer(L: LeafletModule, map: Leaflet.Map, geometry: ResponseGeomet
   if (geometry.lines.length > MAX_SEPARATE_LINES) {
     L.polyline(
       geometry.lines.map((l) => l.coordinates.map(toLatLng)),
-      { ...lineStyle, weight: 2, interactive: false },
+      { ...lineStyle, weight: 1.5, interactive: false },
     ).addTo(map);
   } else {
     for (const line of geometry.lines) {
@@ -89,18 +90,26 @@ async function drawBasemap(L: LeafletModule, map: Leaflet.Map, url: string, sign
 
 export type ResponseMapProps = {
   geometry: ResponseGeometry;
-  /** The basemap's address for the drawn box (basemapUrl), or null when the API has none. */
-  basemapUrl: string | null;
+  /** The tenant's gateway base address, which the basemap is fetched through. */
+  gatewayBase: string;
+  /** The API's basemap endpoint (findBasemapPath), or null when it has none. */
+  basemapPath: string | null;
 };
 
-export function ResponseMap({ geometry, basemapUrl }: ResponseMapProps) {
+/** The box the map shows once fitted, grown a little so a small pan still finds streets. */
+function viewBbox(map: Leaflet.Map): Bbox {
+  const b = map.getBounds();
+  return padBbox([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], 0.1, 0);
+}
+
+export function ResponseMap({ geometry, gatewayBase, basemapPath }: ResponseMapProps) {
   const container = useRef<HTMLDivElement>(null);
   const captionId = useId();
   // What became of the basemap of which drawing: older drawings' outcomes do not count.
-  const [outcome, setOutcome] = useState<{ geometry: ResponseGeometry; url: string; drawn: boolean } | null>(null);
-  const basemap: BasemapState = !basemapUrl
+  const [outcome, setOutcome] = useState<{ geometry: ResponseGeometry; path: string; drawn: boolean } | null>(null);
+  const basemap: BasemapState = !basemapPath
     ? "none"
-    : outcome?.geometry === geometry && outcome.url === basemapUrl
+    : outcome?.geometry === geometry && outcome.path === basemapPath
       ? outcome.drawn
         ? "drawn"
         : "failed"
@@ -127,16 +136,18 @@ export function ResponseMap({ geometry, basemapUrl }: ResponseMapProps) {
       );
       if (geometry.attribution) map.attributionControl.addAttribution(escapeHtml(geometry.attribution));
       drawAnswer(L, map, geometry);
-      if (!basemapUrl) return;
-      const drawn = await drawBasemap(L, map, basemapUrl, controller.signal).catch(() => false);
-      if (!gone) setOutcome({ geometry, url: basemapUrl, drawn });
+      if (!basemapPath) return;
+      // The whole view, not only the answer's box: a wide map around a short route shows its streets.
+      const url = basemapUrl(gatewayBase, basemapPath, viewBbox(map));
+      const drawn = await drawBasemap(L, map, url, controller.signal).catch(() => false);
+      if (!gone) setOutcome({ geometry, path: basemapPath, drawn });
     })();
     return () => {
       gone = true;
       controller.abort();
       map?.remove();
     };
-  }, [geometry, basemapUrl]);
+  }, [geometry, gatewayBase, basemapPath]);
 
   return (
     <figure aria-labelledby={captionId} className="overflow-hidden rounded-xl border border-line bg-surface">

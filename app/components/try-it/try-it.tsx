@@ -9,7 +9,6 @@
 import { useId, useState } from "react";
 import { describePrice, formatSats } from "@/lib/pricing/describe-price.ts";
 import { isSessionModel, type PricingModel } from "@/lib/pricing/quote.ts";
-import { basemapUrl, padBbox } from "@/lib/try-it/basemap-source.ts";
 import { buildTryItForm, buildTryItRequest, type TryItEndpoint, type TryItProblem } from "@/lib/try-it/build-request.ts";
 import { isBusy, paymentStep } from "@/lib/try-it/try-it-run.ts";
 import { CreditPurchase } from "./credit-purchase.tsx";
@@ -71,8 +70,6 @@ export function TryIt({ endpoint, gatewayBase, devWallet, signedIn, basemapPath 
   const price = describePrice(endpoint);
   const panelId = `${uid}-panel`;
   const geometry = run.shown?.geometry ?? null;
-  // The basemap's own answer is drawn as it is, not over a second copy of itself.
-  const background = geometry && basemapPath && basemapPath !== endpoint.path ? basemapUrl(gatewayBase, basemapPath, padBbox(geometry.bbox)) : null;
   const sendLabel =
     model === null ? "Send" : session ? "Send (session token)" : credit ? "Send (pay from credit)" : `Send (pay ${formatSats(endpoint.priceSats)})`;
 
@@ -183,7 +180,19 @@ export function TryIt({ endpoint, gatewayBase, devWallet, signedIn, basemapPath 
         ) : null}
 
         {run.shown ? (
-          <ResponseView shown={run.shown} map={geometry ? <ResponseMap geometry={geometry} basemapUrl={background} /> : null}>
+          <ResponseView
+            shown={run.shown}
+            map={
+              geometry ? (
+                <ResponseMap
+                  geometry={geometry}
+                  gatewayBase={gatewayBase}
+                  // The basemap's own answer is drawn as it is, not over a second copy of itself.
+                  basemapPath={basemapPath !== endpoint.path ? basemapPath : null}
+                />
+              ) : null
+            }
+          >
             {run.shown.streaming ? <StreamViewer events={run.events} stop={run.streamStop} running={run.phase === "streaming"} onStop={tryIt.cancel} /> : null}
           </ResponseView>
         ) : null}
