@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchHostedExamples } from "@/lib/hosted-examples/launch-hosted-examples.ts";
 import { createLogger } from "@/lib/logging/logger.ts";
+import { rotateOriginSecrets } from "@/lib/tenants/rotate-origin-secrets.ts";
 import { call, payChallenge, useGatewayTest } from "@/tests/helpers/gateway.ts";
 
 const t = useGatewayTest({ resetEachTest: false });
@@ -114,5 +115,17 @@ describe("paid calls through the gateway", () => {
     expect(direct.status).toBe(403);
     const openapi = await call(`${launched.running[0].originUrl}/origin/v1/routes/openapi.json`);
     expect(openapi.json).toMatchObject({ openapi: "3.1.0", info: { version: "1.0.0" } });
+  });
+});
+
+describe("origin secrets", () => {
+  it("after a rotation in the dashboard the running origin accepts the gateway's new signature", async () => {
+    const tenant = await t.ctx.db.prisma.tenant.findUniqueOrThrow({ where: { slug: "routes" }, select: { id: true } });
+    // No grace period: the old pair is refused at once, so only the handed-over pair can pass.
+    await rotateOriginSecrets({ prisma: t.ctx.db.prisma, store: t.ctx.store, appSecret: t.ctx.config.appSecret, tenantId: tenant.id, graceHours: 0 });
+    t.gateways.forEach((gateway) => gateway.tenants.invalidate());
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const free = await call(`${base}/origin/v1/routes/basemap?bbox=11.96,57.70,11.962,57.702`);
+    expect(free.status, free.text).toBe(200);
   });
 });
