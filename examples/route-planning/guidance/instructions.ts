@@ -53,11 +53,20 @@ function midSentence(language: string, instruction: string): string {
 
 /** A distance as spoken: tens of meters below 100 m, fifties below a kilometre, then tenths of a kilometre. */
 export function spokenDistance(meters: number, language: string): string {
-  const locale = language === "no" ? "nb" : language;
-  if (meters >= 1000) {
-    const km = Math.round(meters / 100) / 10;
-    return new Intl.NumberFormat(locale, { style: "unit", unit: "kilometer", unitDisplay: "long", maximumFractionDigits: 1 }).format(km);
-  }
-  const rounded = meters < 100 ? Math.max(10, Math.round(meters / 10) * 10) : Math.round(meters / 50) * 50;
-  return new Intl.NumberFormat(locale, { style: "unit", unit: "meter", unitDisplay: "long" }).format(rounded);
+  if (meters >= 1000) return unitFormat(language, "kilometer").format(Math.round(meters / 100) / 10);
+  return unitFormat(language, "meter").format(meters < 100 ? Math.max(10, Math.round(meters / 10) * 10) : Math.round(meters / 50) * 50);
+}
+
+/** Building a formatter costs far more than using one: one per language and unit. */
+const formats = new Map<string, Intl.NumberFormat>();
+function unitFormat(language: string, unit: "meter" | "kilometer"): Intl.NumberFormat {
+  const key = `${language}:${unit}`;
+  let format = formats.get(key);
+  // Intl knows Norwegian as nb (Bokmål); the translation's code is "no".
+  if (!format)
+    formats.set(
+      key,
+      (format = new Intl.NumberFormat(language === "no" ? "nb" : language, { style: "unit", unit, unitDisplay: "long", maximumFractionDigits: 1 })),
+    );
+  return format;
 }

@@ -146,9 +146,32 @@ interface Exit {
 class JunctionIndex {
   private readonly adjacency: Adjacency;
   private readonly access = new Map<string, { forward: boolean; backward: boolean }>();
+  /** Bearing leaving each directed edge's tail (2s: along segment s, 2s+1: against it), -1 until first asked. */
+  private readonly bearings: Int16Array;
 
   constructor(private readonly network: RoadNetwork) {
     this.adjacency = buildAdjacency(network);
+    this.bearings = new Int16Array(2 * network.segmentCount).fill(-1);
+  }
+
+  /** The bearing a directed edge leaves its tail node by: toward its first vertex more than half a meter away. */
+  private edgeBearing(e: number): number {
+    if (this.bearings[e] >= 0) return this.bearings[e];
+    const { geometry: g, geometryStart } = this.network;
+    const s = e >> 1;
+    const first = geometryStart[s],
+      last = geometryStart[s + 1] - 1;
+    const [from, step, end] = e & 1 ? [last, -1, first] : [first, 1, last];
+    const origin: [number, number] = [g[2 * from], g[2 * from + 1]];
+    let b = 0;
+    for (let k = from + step; step > 0 ? k <= end : k >= end; k += step) {
+      if (haversineMeters(origin[0], origin[1], g[2 * k], g[2 * k + 1]) > 0.5 || k === end) {
+        b = bearing(origin, [g[2 * k], g[2 * k + 1]]);
+        break;
+      }
+    }
+    this.bearings[e] = b;
+    return b;
   }
 
   /** Every road leaving `node`, with its bearing and whether `profile` may take it. */
@@ -167,7 +190,7 @@ class JunctionIndex {
       out.push({
         segment,
         forward,
-        bearing: startBearing(segmentGeometry(net, segment, forward ? 0 : 1, forward ? 1 : 0)),
+        bearing: this.edgeBearing(e),
         enterable: forward ? access.forward : access.backward,
         tags,
       });
@@ -263,7 +286,7 @@ function legSteps(
       intersections: [],
       highway: tags.highway ?? "",
     };
-    if (ring && tags.name) step.rotaryName = tags.name;
+    if (maneuver.type === "rotary" && tags.name) step.rotaryName = tags.name;
     steps.push(step);
     return { step, key: roadKey(tags), ring };
   };
@@ -285,7 +308,8 @@ function legSteps(
     const maneuver: Maneuver = leg.uTurn
       ? { type: "continue", modifier: "uturn", location: start, bearing_before: arrivalBearing ?? (after + 180) % 360, bearing_after: after }
       : { type: "depart", location: start, bearing_before: 0, bearing_after: after };
-    current = open(maneuver, first.tags, isRing(first.tags) ? { exits: 0, entryBearing: after, left: false } : undefined);
+    // Starting on a ring is no roundabout maneuver: leaving it is told as a turn like any other.
+    current = open(maneuver, first.tags);
     if (leg.uTurn) current.step.duration += penalty;
     current.step.intersections.push({ location: start, bearings: [after], entry: [true], out: 0 });
     add(current, first);
@@ -326,7 +350,8 @@ function legSteps(
         b.key = roadKey(cur.tags);
       }
     } else if (isRing(cur.tags)) {
-      const type = cur.tags.junction === "circular" || cur.tags.name ? "rotary" : "roundabout";
+      // OSRM's rule: a ring with a name of its own is a rotary, named in the text; one that carries the name of the road in is a roundabout.
+      const type = cur.tags.junction === "circular" || (cur.tags.name && cur.tags.name !== prev.tags.name) ? "rotary" : "roundabout";
       current = open({ type, location, bearing_before: before, bearing_after: after }, cur.tags, { exits: 0, entryBearing: before, left: false });
     } else {
       const maneuver = classify({ before, after, angle, prevTags: prev.tags, curTags: cur.tags, others, sameRoad: roadKey(cur.tags) === b.key });
