@@ -354,7 +354,8 @@ function legSteps(
       const type = cur.tags.junction === "circular" || (cur.tags.name && cur.tags.name !== prev.tags.name) ? "rotary" : "roundabout";
       current = open({ type, location, bearing_before: before, bearing_after: after }, cur.tags, { exits: 0, entryBearing: before, left: false });
     } else {
-      const maneuver = classify({ before, after, angle, prevTags: prev.tags, curTags: cur.tags, others, sameRoad: roadKey(cur.tags) === b.key });
+      const fast = exits.filter((x) => isHighSpeed(x.tags.highway ?? "") && !sameExit(x, cur.edge));
+      const maneuver = classify({ before, after, angle, prevTags: prev.tags, curTags: cur.tags, others, fast, sameRoad: roadKey(cur.tags) === b.key });
       if (maneuver) current = open({ ...maneuver, location, bearing_before: before, bearing_after: after }, cur.tags);
     }
     // Junctions where only two roads meet are not intersections a driver sees (a way ending where the next starts).
@@ -410,7 +411,30 @@ interface Junction {
   prevTags: Record<string, string>;
   curTags: Record<string, string>;
   others: Exit[];
+  /** Motorway or trunk roads at the junction other than the one taken (entering or not). */
+  fast: Exit[];
   sameRoad: boolean;
+}
+
+/**
+ * Which side a ramp leaves or joins the motorway on. Leaving: the ramp is right of the carriageway
+ * going on ahead when it turns further right. Joining: it comes in from the right when, looking back,
+ * it lies right of the carriageway behind (the traveller's right, seen from behind, is counter-clockwise).
+ * Without the carriageway in the data, right-hand traffic's usual sides: off right, merge left.
+ */
+function rampSide(j: Junction, joining: boolean): Modifier {
+  if (!joining) {
+    const ahead = j.fast.filter((x) => Math.abs(turnAngle(j.before, x.bearing)) < 90);
+    if (!ahead.length) return "slight right";
+    const main = ahead.reduce((a, b) => (Math.abs(turnAngle(j.before, b.bearing)) < Math.abs(turnAngle(j.before, a.bearing)) ? b : a));
+    return j.angle >= turnAngle(j.before, main.bearing) ? "slight right" : "slight left";
+  }
+  const back = (j.after + 180) % 360;
+  const behind = j.fast.filter((x) => Math.abs(turnAngle(back, x.bearing)) < 90);
+  if (!behind.length) return "slight left";
+  const main = behind.reduce((a, b) => (Math.abs(turnAngle(back, b.bearing)) < Math.abs(turnAngle(back, a.bearing)) ? b : a));
+  const rampFromRight = turnAngle(back, (j.before + 180) % 360) < turnAngle(back, main.bearing);
+  return rampFromRight ? "slight left" : "slight right";
 }
 
 /** The maneuver at a junction off a roundabout, or null when the route just goes on along its road. */
@@ -418,11 +442,11 @@ function classify(j: Junction): { type: ManeuverType; modifier: Modifier } | nul
   const modifier = modifierFor(j.angle);
   const prevHighway = j.prevTags.highway ?? "",
     curHighway = j.curTags.highway ?? "";
-  const side = (angle: number): Modifier => (angle >= 0 ? "slight right" : "slight left");
   if (!isLink(prevHighway) && isLink(curHighway) && !isHighSpeed(prevHighway) && isHighSpeed(curHighway.replace(/_link$/, "")))
-    return { type: "on ramp", modifier: modifier === "straight" ? side(j.angle) : modifier };
-  if (isHighSpeed(prevHighway) && isLink(curHighway)) return { type: "off ramp", modifier: modifier === "straight" ? side(j.angle) : modifier };
-  if (isLink(prevHighway) && isHighSpeed(curHighway)) return { type: "merge", modifier: side(j.angle) };
+    return { type: "on ramp", modifier: modifier === "straight" ? (j.angle >= 0 ? "slight right" : "slight left") : modifier };
+  if (isHighSpeed(prevHighway) && isLink(curHighway))
+    return { type: "off ramp", modifier: modifier === "straight" || modifier.startsWith("slight") ? rampSide(j, false) : modifier };
+  if (isLink(prevHighway) && isHighSpeed(curHighway)) return { type: "merge", modifier: rampSide(j, true) };
   const aheadOthers = j.others.filter((x) => Math.abs(turnAngle(j.before, x.bearing)) < AHEAD);
   if (j.sameRoad) {
     // Staying on the road: only a turn where another road meets needs telling.
