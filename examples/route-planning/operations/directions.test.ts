@@ -113,6 +113,10 @@ describe("steps", () => {
     // The motorway part: on ramp, merge, off ramp.
     const types = answer.legs[0].steps!.map((s) => s.maneuver.type);
     expect(types).toEqual(expect.arrayContaining(["on ramp", "merge", "off ramp"]));
+    // Right-hand traffic: ramps join the carriageway from its right (merge left) and leave it to the right.
+    const modifiersOf = (type: string) => answer.legs[0].steps!.filter((s) => s.maneuver.type === type).map((s) => s.maneuver.modifier);
+    expect(new Set(modifiersOf("merge"))).toEqual(new Set(["slight left"]));
+    expect(new Set(modifiersOf("off ramp"))).toEqual(new Set(["slight right"]));
     const sv = directions({ waypoints: [jarntorget, lindholmen], steps: true, locale: "sv" });
     expect(sv.legs[0].steps!.filter((s) => s.maneuver.type === "roundabout").map((s) => s.instruction)).toEqual(
       roundabouts.map((r) => expect.stringMatching(new RegExp(`^I rondellen ta ${r.maneuver.exit}:[ae] avfarten`))),
