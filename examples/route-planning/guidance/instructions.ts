@@ -21,6 +21,7 @@ function osrmStep(step: GuidanceStep): OsrmStep {
     mode: step.mode,
     driving_side: "right",
     rotary_name: step.rotaryName,
+    destinations: step.destinations,
     maneuver: { type, modifier: modifier ?? (type === "depart" || type === "arrive" ? undefined : "straight"), bearing_after, exit },
   };
 }

@@ -60,6 +60,8 @@ export interface GuidanceStep {
   ref?: string;
   /** A named roundabout or rotary's name. */
   rotaryName?: string;
+  /** Signposted destinations of the road taken, OSRM's format: "ref: place, place" (destination:ref, destination). */
+  destinations?: string;
   mode: "driving" | "cycling";
   /** Meters and seconds from this maneuver to the next (U-turn costs included where they happen). */
   distance: number;
@@ -287,6 +289,8 @@ function legSteps(
       highway: tags.highway ?? "",
     };
     if (maneuver.type === "rotary" && tags.name) step.rotaryName = tags.name;
+    const destinations = destinationsOf(tags);
+    if (destinations && maneuver.type !== "depart") step.destinations = destinations;
     steps.push(step);
     return { step, key: roadKey(tags), ring };
   };
@@ -347,6 +351,8 @@ function legSteps(
         if (cur.tags.ref) b.step.ref = cur.tags.ref;
         else delete b.step.ref;
         b.step.highway = cur.tags.highway ?? "";
+        const destinations = destinationsOf(cur.tags);
+        if (destinations) b.step.destinations = destinations;
         b.key = roadKey(cur.tags);
       }
     } else if (isRing(cur.tags)) {
@@ -384,6 +390,22 @@ function legSteps(
   travelled[travelled.length - 1].duration += leg.duration - travelled.reduce((t, s) => t + s.duration, 0);
   travelled[travelled.length - 1].distance += leg.distance - travelled.reduce((t, s) => t + s.distance, 0);
   return steps;
+}
+
+/** OSM's `destination:ref` and `destination` (`;`-separated) as OSRM writes them: "E 45: Centrum, Hisingen". */
+function destinationsOf(tags: Record<string, string>): string | undefined {
+  const places = tags.destination
+    ?.split(";")
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .join(", ");
+  const ref = tags["destination:ref"]
+    ?.split(";")
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .join(", ");
+  if (ref && places) return `${ref}: ${places}`;
+  return places || ref || undefined;
 }
 
 function sameExit(x: Exit, e: RouteEdge): boolean {

@@ -87,6 +87,10 @@ const stepSchema = z
     instruction: z.string().meta({ description: "Instruction text in the answer's `locale`" }),
     name: z.string().meta({ description: 'Road name ("" when unnamed); for a roundabout, the road it exits onto' }),
     ref: z.string().optional().meta({ description: "Road reference (E 45, 155)" }),
+    destinations: z
+      .string()
+      .optional()
+      .meta({ description: "Signposted destinations of the road taken (OSM destination:ref and destination), as `ref: place, place`" }),
     mode: z.enum(["driving", "cycling"]),
     distance: z.number().meta({ description: "Meters to the next maneuver" }),
     duration: z.number().meta({ description: "Seconds to the next maneuver (U-turn time included)" }),
@@ -164,6 +168,7 @@ function stepOut(step: GuidanceStep, text: string, mode: "full" | "simplified" |
     instruction: text,
     name: step.name,
     ...(step.ref ? { ref: step.ref } : {}),
+    ...(step.destinations ? { destinations: step.destinations } : {}),
     mode: step.mode,
     distance: round(step.distance, 1),
     duration: round(step.duration, 1),

@@ -49,6 +49,7 @@ const stepSchema = z.object({
   name: z.string().meta({ description: 'Road name ("" when unnamed)' }),
   ref: z.string().optional(),
   rotary_name: z.string().optional().meta({ description: "A named roundabout's name" }),
+  destinations: z.string().optional().meta({ description: "Signposted destinations of the road taken, `ref: place, place`" }),
   mode: z.enum(["driving", "cycling"]),
   driving_side: z.literal("right"),
   maneuver: z.object({
@@ -214,6 +215,7 @@ export const navigateOperation = defineOperation({
                 name: step.name,
                 ...(step.ref ? { ref: step.ref } : {}),
                 ...(step.rotaryName ? { rotary_name: step.rotaryName } : {}),
+                ...(step.destinations ? { destinations: step.destinations } : {}),
                 mode: step.mode,
                 driving_side: "right" as const,
                 maneuver: {
