@@ -78,7 +78,7 @@ const maneuverSchema = z
     location: lngLatSchema.meta({ description: "[lng, lat] of the maneuver" }),
     bearing_before: z.number().meta({ description: "Travel direction just before, degrees clockwise from north (0 at a departure)" }),
     bearing_after: z.number().meta({ description: "Travel direction just after (0 at an arrival)" }),
-    exit: z.number().int().optional().meta({ description: "Roundabouts: number of the exit taken" }),
+    exit: z.number().int().min(1).max(100).optional().meta({ description: "Roundabouts: number of the exit taken" }),
   })
   .meta({ description: "What to do where the step starts" });
 
@@ -91,7 +91,7 @@ const stepSchema = z
       .string()
       .optional()
       .meta({ description: "Signposted destinations of the road taken (OSM destination:ref and destination), as `ref: place, place`" }),
-    mode: z.enum(["driving", "cycling"]),
+    mode: z.enum(["driving", "cycling"]).meta({ description: "cycling for vehicle_type bike, else driving" }),
     distance: z.number().meta({ description: "Meters to the next maneuver" }),
     duration: z.number().meta({ description: "Seconds to the next maneuver (U-turn time included)" }),
     maneuver: maneuverSchema,
@@ -111,7 +111,7 @@ export const trafficAnswerSchema = z
   .object({
     applied: z.boolean().meta({ description: "Whether the speed profile slowed any road at this departure" }),
     band: z.string().optional().meta({ description: "Time-of-day band used (night, morning_peak, midday, evening_peak, evening, late)" }),
-    note: z.string(),
+    note: z.string().meta({ description: "There is no live traffic feed: what traffic applies instead" }),
   })
   .meta({ description: "Present when `traffic` was asked" });
 
@@ -123,8 +123,8 @@ const response = z.object({
   legs: z.array(legSchema).meta({ description: "One per pair of consecutive waypoints" }),
   waypoints: z.array(snappedSchema).meta({ description: "Each waypoint as placed on the road network" }),
   locale: z.string().meta({ description: `Language the instructions are in: the requested one if supported (${INSTRUCTION_LANGUAGES.length} are), else en` }),
-  vehicle_type: z.string(),
-  optimize_for: z.string(),
+  vehicle_type: z.string().meta({ description: "The profile used" }),
+  optimize_for: z.string().meta({ description: "What the route minimised" }),
   traffic: trafficAnswerSchema.optional(),
   ...noticeSchema,
 });

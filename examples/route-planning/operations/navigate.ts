@@ -33,7 +33,7 @@ const lngLat = z.tuple([z.number(), z.number()]).meta({ description: "[lng, lat]
 const bannerTextSchema = z.object({
   text: z.string().meta({ description: "What the banner shows: the road the maneuver leads onto, else the instruction" }),
   type: z.enum(MANEUVER_TYPES).meta({ description: "The maneuver's type (the SDK picks the arrow by type and modifier)" }),
-  modifier: z.enum(MODIFIERS).optional(),
+  modifier: z.enum(MODIFIERS).optional().meta({ description: "The maneuver's direction" }),
   degrees: z.number().optional().meta({ description: "Roundabouts: degrees round the ring to the exit" }),
   driving_side: z.literal("right").optional(),
   components: z
@@ -47,28 +47,30 @@ const stepSchema = z.object({
   weight: z.number().meta({ description: "Seconds: this API's weight is the duration" }),
   geometry: z.string().meta({ description: "The step's line, polyline6 ([lat, lng] at 1e-6 precision)" }),
   name: z.string().meta({ description: 'Road name ("" when unnamed)' }),
-  ref: z.string().optional(),
+  ref: z.string().optional().meta({ description: "Road reference (E 45)" }),
   rotary_name: z.string().optional().meta({ description: "A named roundabout's name" }),
   destinations: z.string().optional().meta({ description: "Signposted destinations of the road taken, `ref: place, place`" }),
-  mode: z.enum(["driving", "cycling"]),
-  driving_side: z.literal("right"),
-  maneuver: z.object({
-    type: z.enum(MANEUVER_TYPES),
-    modifier: z.enum(MODIFIERS).optional(),
-    location: lngLat,
-    bearing_before: z.number(),
-    bearing_after: z.number(),
-    instruction: z.string().meta({ description: "Instruction text in the route's voiceLocale" }),
-    exit: z.number().int().optional(),
-  }),
+  mode: z.enum(["driving", "cycling"]).meta({ description: "cycling for vehicle_type bike, else driving" }),
+  driving_side: z.literal("right").meta({ description: "Traffic keeps right (Sweden)" }),
+  maneuver: z
+    .object({
+      type: z.enum(MANEUVER_TYPES).meta({ description: "OSRM maneuver type" }),
+      modifier: z.enum(MODIFIERS).optional().meta({ description: "Direction (absent at a departure; at an arrival: the side the destination is on)" }),
+      location: lngLat.meta({ description: "[lng, lat] of the maneuver" }),
+      bearing_before: z.number().meta({ description: "Travel direction just before, degrees clockwise from north (0 at a departure)" }),
+      bearing_after: z.number().meta({ description: "Travel direction just after (0 at an arrival)" }),
+      instruction: z.string().meta({ description: "Instruction text in the route's voiceLocale" }),
+      exit: z.number().int().min(1).max(100).optional().meta({ description: "Roundabouts: number of the exit taken" }),
+    })
+    .meta({ description: "What to do where the step starts" }),
   intersections: z
     .array(
       z.object({
         location: lngLat,
         bearings: z.array(z.number()).meta({ description: "Bearings of every road leaving the junction, ascending" }),
         entry: z.array(z.boolean()).meta({ description: "Whether each may be entered (one-way and access tags)" }),
-        in: z.number().int().optional().meta({ description: "Index into bearings of the road arrived by" }),
-        out: z.number().int().optional().meta({ description: "Index into bearings of the road left by" }),
+        in: z.number().int().min(0).max(100).optional().meta({ description: "Index into bearings of the road arrived by" }),
+        out: z.number().int().min(0).max(100).optional().meta({ description: "Index into bearings of the road left by" }),
       }),
     )
     .meta({ description: "The maneuver's junction first, then every junction of three or more roads the step passes" }),
@@ -76,7 +78,7 @@ const stepSchema = z.object({
     .array(
       z.object({
         distanceAlongGeometry: z.number().meta({ description: "Meters before the step's end (the next maneuver) from which to show the banner" }),
-        primary: bannerTextSchema,
+        primary: bannerTextSchema.meta({ description: "The banner's main line: text, maneuver type and modifier, components" }),
       }),
     )
     .meta({ description: "Banners for the maneuver that ends this step (empty on the arrive step)" }),
@@ -84,7 +86,7 @@ const stepSchema = z.object({
     .array(
       z.object({
         distanceAlongGeometry: z.number().meta({ description: "Meters before the step's end at which to speak" }),
-        announcement: z.string(),
+        announcement: z.string().meta({ description: "Plain text to speak" }),
         ssmlAnnouncement: z.string().meta({ description: "The announcement in SSML (Amazon Polly)" }),
       }),
     )
@@ -92,33 +94,39 @@ const stepSchema = z.object({
 });
 
 const response = z.object({
-  code: z.literal("Ok"),
-  routes: z.array(
-    z.object({
-      distance: z.number(),
-      duration: z.number(),
-      weight: z.number(),
-      weight_name: z.literal("duration"),
-      geometry: z.string().meta({ description: "The whole route, polyline6, every vertex" }),
-      legs: z.array(
-        z.object({
-          distance: z.number(),
-          duration: z.number(),
-          weight: z.number(),
-          summary: z.string().meta({ description: "The leg's two longest named roads, in travel order" }),
-          steps: z.array(stepSchema),
-        }),
-      ),
-      voiceLocale: z.string().meta({ description: "Language of instructions and announcements (the requested one if supported, else en)" }),
-    }),
-  ),
-  waypoints: z.array(
-    z.object({
-      name: z.string().meta({ description: "Name of the road the waypoint snapped to" }),
-      location: lngLat.meta({ description: "[lng, lat] on the road network" }),
-      distance: z.number().meta({ description: "Meters from the given point to the road" }),
-    }),
-  ),
+  code: z.literal("Ok").meta({ description: "Ok: a route was found (failures are this API's 4xx errors)" }),
+  routes: z
+    .array(
+      z.object({
+        distance: z.number().meta({ description: "Meters" }),
+        duration: z.number().meta({ description: "Seconds, U-turns included" }),
+        weight: z.number().meta({ description: "What the route minimised: seconds" }),
+        weight_name: z.literal("duration").meta({ description: "The weight is the duration" }),
+        geometry: z.string().meta({ description: "The whole route, polyline6, every vertex" }),
+        legs: z
+          .array(
+            z.object({
+              distance: z.number().meta({ description: "Meters from this waypoint to the next" }),
+              duration: z.number().meta({ description: "Seconds" }),
+              weight: z.number().meta({ description: "Seconds" }),
+              summary: z.string().meta({ description: "The leg's two longest named roads, in travel order" }),
+              steps: z.array(stepSchema).meta({ description: "Depart first, arrive last" }),
+            }),
+          )
+          .meta({ description: "One leg per pair of consecutive waypoints" }),
+        voiceLocale: z.string().meta({ description: "Language of instructions and announcements (the requested one if supported, else en)" }),
+      }),
+    )
+    .meta({ description: "One route" }),
+  waypoints: z
+    .array(
+      z.object({
+        name: z.string().meta({ description: "Name of the road the waypoint snapped to" }),
+        location: lngLat.meta({ description: "[lng, lat] on the road network" }),
+        distance: z.number().meta({ description: "Meters from the given point to the road" }),
+      }),
+    )
+    .meta({ description: "Each waypoint as placed on the road network" }),
   uuid: z.string().meta({ description: "Identifier of this answer: a hash of the request, so the same request gets the same uuid" }),
   traffic: trafficAnswerSchema.optional(),
   ...noticeSchema,
