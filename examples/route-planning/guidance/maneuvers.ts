@@ -147,7 +147,8 @@ interface Exit {
 /** What guidance needs of a network beyond the engine's: node → segments, built once per network. */
 class JunctionIndex {
   private readonly adjacency: Adjacency;
-  private readonly access = new Map<string, { forward: boolean; backward: boolean }>();
+  /** Per profile and way: 0 not yet known, else 4 | 1 (may go along) | 2 (may go against). */
+  private readonly access = new Map<Profile, Uint8Array>();
   /** Bearing leaving each directed edge's tail (2s: along segment s, 2s+1: against it), -1 until first asked. */
   private readonly bearings: Int16Array;
 
@@ -186,16 +187,13 @@ class JunctionIndex {
       const forward = (e & 1) === 0;
       const way = net.segmentWay[segment];
       const tags = net.wayTags[way];
-      const key = `${profile}:${way}`;
-      let access = this.access.get(key);
-      if (!access) this.access.set(key, (access = wayAccess(profile, tags)));
-      out.push({
-        segment,
-        forward,
-        bearing: this.edgeBearing(e),
-        enterable: forward ? access.forward : access.backward,
-        tags,
-      });
+      let known = this.access.get(profile);
+      if (!known) this.access.set(profile, (known = new Uint8Array(net.wayTags.length)));
+      if (!known[way]) {
+        const a = wayAccess(profile, tags);
+        known[way] = 4 | (a.forward ? 1 : 0) | (a.backward ? 2 : 0);
+      }
+      out.push({ segment, forward, bearing: this.edgeBearing(e), enterable: (known[way] & (forward ? 1 : 2)) !== 0, tags });
     }
     return out;
   }
