@@ -71,16 +71,16 @@ export function voiceInstructions(steps: GuidanceStep[], i: number, language: st
     const own = instructionText(step, language, position);
     // A short first step tells its end at once: "Head north on Vasagatan, then, in 200 meters, turn left".
     if (step.distance <= far + near) {
-      out.push(
-        voice(
-          step.distance,
-          linkPhrase(language, "two linked by distance", {
-            instruction_one: own,
-            instruction_two: nextText,
-            distance: spokenDistance(step.distance, language),
-          }),
-        ),
-      );
+      // Under 20 m the distance is not worth saying: "Head north on Vasagatan, then you will arrive…".
+      const linked =
+        step.distance < 20
+          ? linkPhrase(language, "two linked", { instruction_one: own, instruction_two: nextText })
+          : linkPhrase(language, "two linked by distance", {
+              instruction_one: own,
+              instruction_two: nextText,
+              distance: spokenDistance(step.distance, language),
+            });
+      out.push(voice(step.distance, linked));
       if (step.distance > 2 * near) out.push(voice(near, finalText(steps, i, language, position, near)));
       return out;
     }

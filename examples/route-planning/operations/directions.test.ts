@@ -71,6 +71,16 @@ describe("steps", () => {
     expect(answer.legs.reduce((t, l) => t + l.distance, 0)).toBeCloseTo(answer.distance, 0);
   });
 
+  it("a leg between two equal waypoints departs and arrives at once", () => {
+    const answer = directions({ waypoints: [brunnsparken, brunnsparken, gotaplatsen], steps: true });
+    expect(answer.legs[0].distance).toBe(0);
+    expect(answer.legs[0].steps!.map((s) => [s.maneuver.type, s.distance])).toEqual([
+      ["depart", 0],
+      ["arrive", 0],
+    ]);
+    expect(answer.legs[1].steps!.length).toBeGreaterThan(2);
+  });
+
   it("are only there when asked", () => {
     const answer = directions({ waypoints: [brunnsparken, gotaplatsen] });
     expect(answer.legs[0]).not.toHaveProperty("steps");

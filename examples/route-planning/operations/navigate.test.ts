@@ -108,6 +108,9 @@ describe("navigate", () => {
           continue;
         }
         const next = steps[i + 1];
+        // The SDK reads the maneuver's junction as the step's first intersection.
+        expect(step.intersections[0].location).toEqual(step.maneuver.location);
+        expect(step.intersections[0].out).toBeDefined();
         expect(step.bannerInstructions).toHaveLength(1);
         const banner = step.bannerInstructions[0];
         expect(banner.distanceAlongGeometry).toBe(step.distance);
