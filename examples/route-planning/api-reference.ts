@@ -64,10 +64,10 @@ function rows(s: Schema, prefix: string, required: boolean, depth: number, out: 
     rows(prop, base ? `${base}.${name}` : name, req.has(name), depth + 1, out);
 }
 
-/** Long coordinate lists shortened so an example stays readable. */
+/** Long coordinate lists (and long lists of objects, such as turn-by-turn steps) shortened so an example stays readable. */
 function shorten(value: unknown): unknown {
   if (Array.isArray(value)) {
-    if (value.length > 6 && value.every((v) => Array.isArray(v) || typeof v === "number"))
+    if (value.length > 6 && value.every((v) => Array.isArray(v) || typeof v === "number" || (v !== null && typeof v === "object")))
       return [...value.slice(0, 3).map(shorten), `… ${value.length - 4} more …`, shorten(value.at(-1))];
     return value.map(shorten);
   }

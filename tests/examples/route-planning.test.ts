@@ -46,7 +46,7 @@ describe("the routes tenant as npm start seeds it", () => {
     expect(tenant.directoryListed).toBe(true);
     expect(tenant.wallet?.type).toBe("dev");
     const byPath = Object.fromEntries(tenant.endpoints.map((e) => [`${e.method} ${e.path}`, e]));
-    for (const op of ["matrix"]) {
+    for (const op of ["directions", "matrix", "navigate"]) {
       expect(byPath[`POST /origin/v1/routes/${op}`]?.pricingModel, op).toBe("per_request");
       expect(byPath[`POST /origin/v1/routes/${op}`]?.exampleResponse, op).toMatchObject({ attribution: "© OpenStreetMap contributors" });
     }
@@ -88,6 +88,21 @@ describe("paid calls through the gateway", () => {
     expect(answer.json.distances[0][1]).toBeGreaterThan(500);
     expect(answer.json.durations[1][0]).toBeGreaterThan(30);
     expect(answer.json.attribution).toBe("© OpenStreetMap contributors");
+  });
+
+  it("directions and navigate cost their prices and answer turn-by-turn guidance", async () => {
+    const waypoints = [
+      { lat: 57.7066, lng: 11.9686 },
+      { lat: 57.6973, lng: 11.9797 },
+    ];
+    const directions = await paidPost("/origin/v1/routes/directions", { waypoints, steps: true, locale: "sv" });
+    expect(directions.challenge.json.amountSats).toBe(2);
+    expect(directions.answer.status, directions.answer.text).toBe(200);
+    expect(directions.answer.json.legs[0].steps[0].instruction).toMatch(/^Kör åt /);
+    const navigate = await paidPost("/origin/v1/routes/navigate", { waypoints });
+    expect(navigate.challenge.json.amountSats).toBe(3);
+    expect(navigate.answer.status, navigate.answer.text).toBe(200);
+    expect(navigate.answer.json).toMatchObject({ code: "Ok", routes: [{ weight_name: "duration", voiceLocale: "en" }] });
   });
 
   it("a bad body is a 400 naming the field; a point outside the city a 422 naming the box", async () => {
