@@ -163,7 +163,11 @@ describe("capacities", () => {
     for (let seed = 1; seed <= 6; seed++) {
       const random = rng(seed);
       const stops = randomStops(random, 40);
-      const vehicles: Limit[] = Array.from({ length: 4 }, () => ({ items: 15 + Math.floor(random() * 20), weight_kg: 100 + Math.floor(random() * 150), stops: 8 + Math.floor(random() * 6) }));
+      const vehicles: Limit[] = Array.from({ length: 4 }, () => ({
+        items: 15 + Math.floor(random() * 20),
+        weight_kg: 100 + Math.floor(random() * 150),
+        stops: 8 + Math.floor(random() * 6),
+      }));
       for (const strategy of STRATEGY_LIST) {
         for (const balanceWorkload of [false, true]) {
           const problem = problemOf({ stops, vehicles, strategy, balanceWorkload, depot: CENTER });
@@ -221,7 +225,9 @@ describe("fill_vehicle_first", () => {
 
   it("gives equal unit stops 5, 5, 2 to vehicles of 5 items", () => {
     const stops = Array.from({ length: 12 }, (_, i) => ({ lat: 57.7 + (i % 4) * 0.002, lng: 11.95 + Math.floor(i / 4) * 0.003, items: 1 }));
-    const result = clusterStops(problemOf({ stops, vehicles: [{ items: 5 }, { items: 5 }, { items: 5 }, { items: 5 }], strategy: "fill_vehicle_first", depot: CENTER }));
+    const result = clusterStops(
+      problemOf({ stops, vehicles: [{ items: 5 }, { items: 5 }, { items: 5 }, { items: 5 }], strategy: "fill_vehicle_first", depot: CENTER }),
+    );
     expect(result.clusters.map((c) => c.load.items)).toEqual([5, 5, 2]);
     expect(result.unusedGroups.map((g) => g.id)).toEqual(["v3"]);
   });
@@ -271,7 +277,10 @@ describe("zone_based", () => {
       const problem = problemOf({ stops, ...input, strategy: "zone_based", depot: CENTER });
       const result = clusterStops(problem);
       expectPartition(problem, result);
-      const order = sweepOrder(problem, problem.stops.map((_, i) => i));
+      const order = sweepOrder(
+        problem,
+        problem.stops.map((_, i) => i),
+      );
       const groupOf = new Map(result.clusters.flatMap((c, g) => c.members.map((s) => [s, g] as const)));
       const runs = order.map((s) => groupOf.get(s)).filter((g, i, all) => i === 0 || g !== all[i - 1]);
       // Each group appears as one run of the sweep: sectors do not interleave.
@@ -302,7 +311,10 @@ describe("zone_based", () => {
     const problem = problemOf({ stops, k: 3, strategy: "zone_based", depot: CENTER, balanceWorkload: true });
     const plain = clusterStops({ ...problem, balanceWorkload: false });
     const result = clusterStops(problem);
-    const order = sweepOrder(problem, problem.stops.map((_, i) => i));
+    const order = sweepOrder(
+      problem,
+      problem.stops.map((_, i) => i),
+    );
     const groupOf = new Map(result.clusters.flatMap((c, g) => c.members.map((s) => [s, g] as const)));
     const runs = order.map((s) => groupOf.get(s)).filter((g, i, all) => i === 0 || g !== all[i - 1]);
     expect(new Set(runs).size).toBe(runs.length);
@@ -349,7 +361,11 @@ describe("time_window", () => {
       { lat: 57.7205, lng: 12.031 },
     ];
     const result = clusterStops(problemOf({ stops, k: 2, strategy: "time_window" }));
-    expect(assignedIds(result).find((ids) => ids.includes("s4"))!.sort()).toEqual(["s2", "s3", "s4"]);
+    expect(
+      assignedIds(result)
+        .find((ids) => ids.includes("s4"))!
+        .sort(),
+    ).toEqual(["s2", "s3", "s4"]);
   });
 });
 
@@ -372,7 +388,10 @@ describe("fairness and balance_workload", () => {
   it("balance_workload never widens the spread of a strategy and respects capacities", () => {
     for (const strategy of ["balanced", "fill_vehicle_first", "min_vehicles", "time_window"] as const) {
       const random = rng(30);
-      const stops = randomStops(random, 30).map((s, i) => ({ ...s, window: i % 2 ? (["2026-11-26T08:00:00Z", "2026-11-26T12:00:00Z"] as [string, string]) : undefined }));
+      const stops = randomStops(random, 30).map((s, i) => ({
+        ...s,
+        window: i % 2 ? (["2026-11-26T08:00:00Z", "2026-11-26T12:00:00Z"] as [string, string]) : undefined,
+      }));
       const vehicles: Limit[] = [{ items: 40 }, { items: 40 }, { items: 40 }];
       const plain = clusterStops(problemOf({ stops, vehicles, strategy, depot: CENTER }));
       const problem = problemOf({ stops, vehicles, strategy, depot: CENTER, balanceWorkload: true });

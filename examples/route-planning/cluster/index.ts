@@ -30,8 +30,7 @@ function tooBigReason(demand: ClusterProblem["stops"][number]["demand"], groups:
  * Which points work together: with a depot, those reachable both ways from it; otherwise the
  * biggest set of stops that reach each other both ways (ties: the one holding the earliest stop).
  */
-function reachableSet(problem: ClusterProblem): { label: number; reason: string } {
-  const label = mutualComponents(problem.metric);
+function reachableSet(problem: ClusterProblem, label: number[]): { label: number; reason: string } {
   if (problem.depot !== undefined) return { label: label[problem.depot], reason: REASONS.unreachableFromDepot };
   const counts = new Map<number, number>();
   problem.stops.forEach((_, s) => counts.set(label[s], (counts.get(label[s]) ?? 0) + 1));
@@ -67,7 +66,11 @@ function placeLeftovers(problem: ClusterProblem, states: GroupState[], leftovers
       for (const out of st.members) {
         const p = problem.stops[out].priority;
         if (p >= problem.stops[s].priority) continue;
-        const without = groupState(st.spec, st.members.filter((m) => m !== out), problem.stops);
+        const without = groupState(
+          st.spec,
+          st.members.filter((m) => m !== out),
+          problem.stops,
+        );
         if (!fits(without.load, demand, st.spec.limit)) continue;
         const d = problem.metric.meters(s, out);
         if (!swap || p < swap.priority || (p === swap.priority && d < swap.d)) swap = { g, out, priority: p, d };
@@ -89,13 +92,19 @@ function placeLeftovers(problem: ClusterProblem, states: GroupState[], leftovers
 function clusterOf(problem: ClusterProblem, st: GroupState): Cluster {
   const members = [...st.members].sort((a, b) => a - b);
   const tour = estimateTour(members, st.spec, problem.metric);
-  return { spec: st.spec, members, load: st.load, travelSeconds: tour.travelSeconds, workloadSeconds: tour.travelSeconds + serviceSeconds(members, problem.stops) };
+  return {
+    spec: st.spec,
+    members,
+    load: st.load,
+    travelSeconds: tour.travelSeconds,
+    workloadSeconds: tour.travelSeconds + serviceSeconds(members, problem.stops),
+  };
 }
 
 export function clusterStops(problem: ClusterProblem): ClusterResult {
   const unassigned: Unplaced[] = [];
-  const reachable = reachableSet(problem);
   const label = mutualComponents(problem.metric);
+  const reachable = reachableSet(problem, label);
   const inReach = (p: number) => label[p] === reachable.label;
   const groups = problem.groups.filter((g) => (g.origin === undefined || inReach(g.origin)) && (g.end === undefined || inReach(g.end)));
   const cutOff = problem.groups.filter((g) => !groups.includes(g));
@@ -121,7 +130,8 @@ export function clusterStops(problem: ClusterProblem): ClusterResult {
     states = [...states];
     equalizeWorkload(states, { stops: problem.stops, metric: problem.metric, movesFor: out.movesFor });
   }
-  for (const s of leftovers) unassigned.push({ stop: s, reason: displaced.has(s) || hasHigherPriorityPlaced(problem, states, s) ? REASONS.noRoomPriority : REASONS.noRoom });
+  for (const s of leftovers)
+    unassigned.push({ stop: s, reason: displaced.has(s) || hasHigherPriorityPlaced(problem, states, s) ? REASONS.noRoomPriority : REASONS.noRoom });
   return {
     clusters: states.filter((st) => st.members.length > 0).map((st) => clusterOf(problem, st)),
     unassigned: sortUnplaced(unassigned),

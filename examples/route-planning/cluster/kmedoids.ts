@@ -155,7 +155,7 @@ function improve(opts: KMedoidsOptions, seeds: number[]): Assignment {
     medoids = next;
     result = candidate;
   }
-  result.medoids = result.members.map((ms, g) => (ms.length ? medoidOf(ms, opts.metric) : -1));
+  result.medoids = result.members.map((ms) => (ms.length ? medoidOf(ms, opts.metric) : -1));
   return result;
 }
 

@@ -104,7 +104,12 @@ export function addStop(load: Load, demand: Demand, sign: 1 | -1 = 1): void {
 
 /** The first dimension the load plus the demand would exceed, or null when the stop fits. */
 export function overflow(load: Load, demand: Demand, limit: Limit): LoadDimension | null {
-  const after: Load = { items: load.items + demand.items, weight_kg: load.weight_kg + demand.weight_kg, volume_m3: load.volume_m3 + demand.volume_m3, stops: load.stops + 1 };
+  const after: Load = {
+    items: load.items + demand.items,
+    weight_kg: load.weight_kg + demand.weight_kg,
+    volume_m3: load.volume_m3 + demand.volume_m3,
+    stops: load.stops + 1,
+  };
   for (const d of LOAD_DIMENSIONS) {
     const cap = limit[d];
     // A tiny tolerance: weights and volumes are decimals and sums of them drift.

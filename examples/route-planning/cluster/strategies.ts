@@ -259,7 +259,13 @@ function zoneBased(input: StrategyInput): StrategyOutput {
 function sequenceOutput(problem: ClusterProblem, groups: GroupSpec[], cut: { members: number[][]; unplaced: number[] }, order: number[]): StrategyOutput {
   const all = groups.map((g, i) => groupState(g, cut.members[i], problem.stops));
   const states = all.filter((st) => st.members.length > 0);
-  return { states, unplaced: cut.unplaced, unused: all.filter((st) => st.members.length === 0).map((st) => st.spec), movesFor: sequenceMoves(order), repairable: false };
+  return {
+    states,
+    unplaced: cut.unplaced,
+    unused: all.filter((st) => st.members.length === 0).map((st) => st.spec),
+    movesFor: sequenceMoves(order),
+    repairable: false,
+  };
 }
 
 /** Above this much work (groups × windowed stops²) the time-window split falls back from the exact DP. */
@@ -331,8 +337,13 @@ function timeWindow(input: StrategyInput): StrategyOutput {
   const windowed = candidates.filter((s) => problem.stops[s].window);
   if (windowed.length === 0) return balanced(input);
   const mid = (s: number) => (problem.stops[s].window!.start + problem.stops[s].window!.end) / 2;
-  const order = [...windowed].sort((a, b) => mid(a) - mid(b) || problem.stops[a].window!.start - problem.stops[b].window!.start || a - b);
-  const nonEmpty = !problem.vehicles && windowed.length >= groups.length;
+  // Equal windows are common (a morning wave): among them the sweep order keeps neighbours together.
+  const sweep = new Map(sweepOrder(problem, windowed).map((s, i) => [s, i]));
+  const order = [...windowed].sort(
+    (a, b) => mid(a) - mid(b) || problem.stops[a].window!.start - problem.stops[b].window!.start || sweep.get(a)! - sweep.get(b)!,
+  );
+  // Every group gets a run while there are enough windowed stops: a vehicle left empty is capacity lost.
+  const nonEmpty = windowed.length >= groups.length;
   const runs = splitByMidpoint(problem, order, groups, nonEmpty);
   const cut = runs ? { members: runs, unplaced: [] as number[] } : cutSequence(problem, order, groups, !problem.vehicles);
   const loads = groups.map((_, g) => {
@@ -345,7 +356,9 @@ function timeWindow(input: StrategyInput): StrategyOutput {
     let best = -1;
     let bestD = Infinity;
     cut.members.forEach((ms, g) => {
-      if (!ms.length || !fits(loads[g], problem.stops[s].demand, groups[g].limit)) return;
+      if (!fits(loads[g], problem.stops[s].demand, groups[g].limit)) return;
+      // An empty group is the last resort: any group with stops nearby comes first.
+      if (!ms.length && best < 0) best = g;
       for (const m of ms) {
         const d = problem.metric.meters(s, m);
         if (d < bestD) {

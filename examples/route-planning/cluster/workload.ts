@@ -127,7 +127,8 @@ function insertionCost(stop: number, tour: Tour, spec: GroupSpec, metric: Metric
   const nodes = path(tour.order, spec);
   if (nodes.length === 0) return spec.origin === undefined ? 0 : metric.seconds(spec.origin, stop) + metric.seconds(stop, spec.end ?? spec.origin);
   let best = Infinity;
-  for (let i = 1; i < nodes.length; i++) best = Math.min(best, metric.seconds(nodes[i - 1], stop) + metric.seconds(stop, nodes[i]) - metric.seconds(nodes[i - 1], nodes[i]));
+  for (let i = 1; i < nodes.length; i++)
+    best = Math.min(best, metric.seconds(nodes[i - 1], stop) + metric.seconds(stop, nodes[i]) - metric.seconds(nodes[i - 1], nodes[i]));
   return best;
 }
 
@@ -159,7 +160,11 @@ export function equalizeWorkload(groups: GroupState[], opts: EqualizeOptions): v
     let moved = false;
     const least = Math.min(...scores.map((x) => x.workload));
     for (const c of candidates.slice(0, 5)) {
-      const fromAfter = groupState(from.spec, from.members.filter((s) => s !== c.stop), opts.stops);
+      const fromAfter = groupState(
+        from.spec,
+        from.members.filter((s) => s !== c.stop),
+        opts.stops,
+      );
       const toAfter = groupState(groups[c.to].spec, [...groups[c.to].members, c.stop], opts.stops);
       const a = score(fromAfter, opts);
       const b = score(toAfter, opts);

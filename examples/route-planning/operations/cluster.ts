@@ -44,13 +44,10 @@ export function defaultClusterCount(stops: number): number {
   return Math.max(1, Math.round(Math.sqrt(stops / 2)));
 }
 
-const strategySchema = z
-  .enum(STRATEGIES)
-  .default("balanced")
-  .meta({
-    description:
-      "How stops are grouped: `balanced` compact groups of even size (capacitated k-medoids); `fill_vehicle_first` fills each vehicle in order before opening the next; `min_vehicles` the fewest vehicles that hold the demand; `zone_based` angular sectors around the depot; `time_window` groups of similar time windows; `fairness` groups of even estimated workload (docs/route-planning-cluster.md)",
-  });
+const strategySchema = z.enum(STRATEGIES).default("balanced").meta({
+  description:
+    "How stops are grouped: `balanced` compact groups of even size (capacitated k-medoids); `fill_vehicle_first` fills each vehicle in order before opening the next; `min_vehicles` the fewest vehicles that hold the demand; `zone_based` angular sectors around the depot; `time_window` groups of similar time windows; `fairness` groups of even estimated workload (docs/route-planning-cluster.md)",
+});
 
 const profileSchema = z
   .enum(["car", "van", "truck", "bike"])
@@ -71,18 +68,17 @@ export const clusterRequestSchema = z
       .max(LIMITS.clusterStops)
       .optional()
       .meta({ description: "How many groups, at most the number of stops; excludes `vehicles` (neither: √(stops/2) rounded, at least 1)" }),
-    vehicles: z
-      .array(vehicleSchema)
-      .min(1)
-      .max(CLUSTER_VEHICLES_LIMIT)
-      .optional()
-      .meta({ description: "One group per vehicle, within its `capacity` and `max_stops`; excludes `num_clusters`; required by fill_vehicle_first and min_vehicles" }),
+    vehicles: z.array(vehicleSchema).min(1).max(CLUSTER_VEHICLES_LIMIT).optional().meta({
+      description: "One group per vehicle, within its `capacity` and `max_stops`; excludes `num_clusters`; required by fill_vehicle_first and min_vehicles",
+    }),
     strategy: strategySchema,
     balance_workload: z
       .boolean()
       .default(false)
       .meta({ description: "Even out the groups' estimated workload (service plus travel) after the strategy, within capacities and without opening groups" }),
-    depot: pointSchema.optional().meta({ description: "Where the work starts and ends: the center of zone sectors, the start of fill_vehicle_first, part of every workload estimate" }),
+    depot: pointSchema
+      .optional()
+      .meta({ description: "Where the work starts and ends: the center of zone sectors, the start of fill_vehicle_first, part of every workload estimate" }),
     road_aware: z
       .boolean()
       .default(false)
@@ -109,9 +105,10 @@ const clusterSchema = z
     load: loadSchema,
     centroid: pointSchema.meta({ description: "Mean position of the group's stops" }),
     radius_meters: z.number().meta({ description: "Straight-line meters from the centroid to the group's farthest stop" }),
-    travel_seconds: z
-      .number()
-      .meta({ description: "Estimated travel of one tour through the group (from and back to the vehicle's start or the depot when given): road durations when `road_aware`, else straight-line" }),
+    travel_seconds: z.number().meta({
+      description:
+        "Estimated travel of one tour through the group (from and back to the vehicle's start or the depot when given): road durations when `road_aware`, else straight-line",
+    }),
     workload_seconds: z.number().meta({ description: "`travel_seconds` plus the stops' `service_seconds`" }),
   })
   .meta({ description: "One group" });
@@ -150,10 +147,17 @@ export type ClusterResponse = z.input<typeof clusterResponseSchema>;
 /** The request's mutual exclusions and limits that a schema cannot state, each naming its field. */
 function checkRequest(input: ClusterRequest): void {
   if (input.num_clusters !== undefined && input.vehicles !== undefined) {
-    throw new RequestError(400, "conflicting_fields", "Give either `num_clusters` or `vehicles`, not both", "num_clusters", { fields: ["num_clusters", "vehicles"] });
+    throw new RequestError(400, "conflicting_fields", "Give either `num_clusters` or `vehicles`, not both", "num_clusters", {
+      fields: ["num_clusters", "vehicles"],
+    });
   }
   if (input.num_clusters !== undefined && input.num_clusters > input.stops.length) {
-    throw new RequestError(400, "too_many_clusters", `num_clusters (${input.num_clusters}) must not exceed the number of stops (${input.stops.length})`, "num_clusters");
+    throw new RequestError(
+      400,
+      "too_many_clusters",
+      `num_clusters (${input.num_clusters}) must not exceed the number of stops (${input.stops.length})`,
+      "num_clusters",
+    );
   }
   if ((input.strategy === "fill_vehicle_first" || input.strategy === "min_vehicles") && input.vehicles === undefined) {
     throw new RequestError(400, "vehicles_required", `strategy ${input.strategy} assigns stops to vehicles by capacity: give \`vehicles\``, "vehicles");
@@ -308,7 +312,7 @@ export function runCluster(input: ClusterRequest, ctx: OperationContext): Cluste
 }
 
 /** Ten deliveries across central Gothenburg for two vans from a depot at Gullbergsvass. */
-const exampleRequest: z.input<typeof clusterRequestSchema> = {
+export const clusterExampleRequest: z.input<typeof clusterRequestSchema> = {
   stops: [
     { id: "nordstan", name: "Nordstan", lat: 57.7087, lng: 11.9683, demand: { items: 4, weight_kg: 35 }, service_seconds: 300 },
     { id: "kungsportsplatsen", name: "Kungsportsplatsen", lat: 57.7045, lng: 11.9695, demand: { items: 2, weight_kg: 12 }, service_seconds: 180 },
@@ -338,6 +342,6 @@ export const clusterOperation = defineOperation({
   priceSats: CLUSTER_PRICE_SATS,
   request: clusterRequestSchema,
   response: clusterResponseSchema,
-  exampleRequest,
+  exampleRequest: clusterExampleRequest,
   run: runCluster,
 });
