@@ -177,7 +177,7 @@ export function sweepOrder(problem: ClusterProblem, candidates: number[]): numbe
 }
 
 /**
- * Cuts a sequence into consecutive runs, one per group in order. With `targets`, a group closes at
+ * Cuts a sequence into consecutive runs, one per group in order. With `evenSizes`, a group closes at
  * ⌈remaining / groups left⌉ stops (even sizes); it always closes when the next stop does not fit.
  */
 function cutSequence(problem: ClusterProblem, order: number[], groups: GroupSpec[], evenSizes: boolean): { members: number[][]; unplaced: number[] } {

@@ -74,6 +74,27 @@ describe("road_aware", () => {
     expect(road.summary.max_workload_seconds).toBeGreaterThan(0);
   });
 
+  it("leaves a stop on an isolated road and one in a one-way trap unassigned with the reason; straight-line places them", () => {
+    const stops = [
+      ...acrossTheRiver,
+      // A service road with no connection to the network (it snaps 114 m away, null to every point).
+      { id: "island", lat: 57.686957, lng: 11.940412 },
+      // A one-way edge in Frihamnen that leads out but that no route reaches.
+      { id: "trap", lat: 57.717872, lng: 11.962967 },
+    ];
+    const depot = { lat: 57.7146, lng: 11.9866 };
+    const road = call({ stops, num_clusters: 2, depot, road_aware: true });
+    expect(road.unassigned).toEqual([
+      { id: "island", reason: "not reachable by road both ways from the depot (an island or a one-way trap)" },
+      { id: "trap", reason: "not reachable by road both ways from the depot (an island or a one-way trap)" },
+    ]);
+    expect(road.clusters.flatMap((c) => c.stop_ids).sort()).toEqual(["eriksberg", "klippan", "lindholmen", "masthugget"]);
+    for (const c of road.clusters) expect(Number.isFinite(c.workload_seconds)).toBe(true);
+    // Without a depot the largest set of stops that reach each other both ways is kept.
+    expect(call({ stops, num_clusters: 2, road_aware: true }).unassigned.map((u) => u.id)).toEqual(["island", "trap"]);
+    expect(call({ stops, num_clusters: 2, depot }).unassigned).toEqual([]);
+  });
+
   it("uses the vehicles' shared type for the road distances unless vehicle_type says otherwise", () => {
     const vehicles = [
       { id: "a", type: "truck" },
