@@ -59,14 +59,17 @@ interface ProblemInput {
   strategy?: Strategy;
   depot?: { lat: number; lng: number };
   balanceWorkload?: boolean;
+  /** Per-vehicle starts (with `vehicles`). */
+  starts?: { lat: number; lng: number }[];
 }
 
 function problemOf(input: ProblemInput): ClusterProblem {
   const stops = stopsOf(input.stops);
   const points: [number, number][] = stops.map((s) => [s.lng, s.lat]);
   const depot = input.depot ? points.push([input.depot.lng, input.depot.lat]) - 1 : undefined;
+  const starts = (input.starts ?? []).map((p) => points.push([p.lng, p.lat]) - 1);
   const groups: GroupSpec[] = input.vehicles
-    ? input.vehicles.map((limit, i) => ({ id: `v${i}`, vehicleId: `v${i}`, limit, origin: depot }))
+    ? input.vehicles.map((limit, i) => ({ id: `v${i}`, vehicleId: `v${i}`, limit, origin: starts[i] ?? depot }))
     : Array.from({ length: input.k ?? 2 }, (_, i) => ({ id: `c${i}`, limit: {}, origin: depot }));
   return {
     stops,
@@ -144,6 +147,18 @@ describe("balanced", () => {
       .sort();
     const expected = [0, 5, 10].map((from) => Array.from({ length: 5 }, (_, i) => `s${from + i}`).sort()).sort();
     expect(groups).toEqual(expected);
+  });
+
+  it("gives each vehicle the group nearest its own start", () => {
+    const random = rng(8);
+    const north = { lat: 57.74, lng: 11.97 };
+    const south = { lat: 57.67, lng: 11.97 };
+    const stops = [...blob(random, 6, north, 800), ...blob(random, 6, south, 800)];
+    for (const strategy of ["balanced", "min_vehicles", "fairness"] as const) {
+      const result = clusterStops(problemOf({ stops, vehicles: [{ stops: 6 }, { stops: 6 }], starts: [south, north], strategy }));
+      const byVehicle = Object.fromEntries(result.clusters.map((c) => [c.spec.id, c.members.sort((a, b) => a - b)]));
+      expect(byVehicle).toEqual({ v0: [6, 7, 8, 9, 10, 11], v1: [0, 1, 2, 3, 4, 5] });
+    }
   });
 
   it("caps every cluster at ⌈n/k⌉ stops even when the stops crowd in one place", () => {

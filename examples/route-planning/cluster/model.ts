@@ -102,20 +102,24 @@ export function addStop(load: Load, demand: Demand, sign: 1 | -1 = 1): void {
   load.stops += sign;
 }
 
-/** The first dimension the load plus the demand would exceed, or null when the stop fits. */
-export function overflow(load: Load, demand: Demand, limit: Limit): LoadDimension | null {
-  const after: Load = {
-    items: load.items + demand.items,
-    weight_kg: load.weight_kg + demand.weight_kg,
-    volume_m3: load.volume_m3 + demand.volume_m3,
-    stops: load.stops + 1,
-  };
+/** The first dimension a load exceeds, or null when it is within the limit. */
+function exceeded(load: Load, limit: Limit): LoadDimension | null {
   for (const d of LOAD_DIMENSIONS) {
     const cap = limit[d];
     // A tiny tolerance: weights and volumes are decimals and sums of them drift.
-    if (cap !== undefined && after[d] > cap + 1e-9) return d;
+    if (cap !== undefined && load[d] > cap + 1e-9) return d;
   }
   return null;
+}
+
+export const within = (load: Load, limit: Limit): boolean => exceeded(load, limit) === null;
+
+/** The first dimension the load plus the demand would exceed, or null when the stop fits. */
+export function overflow(load: Load, demand: Demand, limit: Limit): LoadDimension | null {
+  return exceeded(
+    { items: load.items + demand.items, weight_kg: load.weight_kg + demand.weight_kg, volume_m3: load.volume_m3 + demand.volume_m3, stops: load.stops + 1 },
+    limit,
+  );
 }
 
 export const fits = (load: Load, demand: Demand, limit: Limit): boolean => overflow(load, demand, limit) === null;

@@ -2,7 +2,7 @@
 // at least one group) and the groups, and returns the groups' members and the stops it could not
 // place. docs/route-planning-cluster.md defines each one; the tests check each one's defining property.
 import { capacitatedKMedoids } from "./kmedoids.ts";
-import { addStop, emptyLoad, fits, type ClusterProblem, type GroupSpec, type Load, type Strategy } from "./model.ts";
+import { addStop, emptyLoad, fits, within, type ClusterProblem, type GroupSpec, type Load, type Strategy } from "./model.ts";
 import { groupState, type GroupState } from "./workload.ts";
 
 export interface StrategyInput {
@@ -31,7 +31,39 @@ type StrategyFn = (input: StrategyInput) => StrategyOutput;
 function balanced(input: StrategyInput): StrategyOutput {
   const { problem, candidates, groups } = input;
   const result = capacitatedKMedoids({ stops: problem.stops, metric: problem.metric, candidates, groups, balanceSizes: true });
-  return { states: groups.map((g, i) => groupState(g, result.members[i], problem.stops)), unplaced: result.unplaced, unused: [], repairable: true };
+  const states = groups.map((g, i) => groupState(g, result.members[i], problem.stops));
+  matchToStarts(problem, states);
+  return { states, unplaced: result.unplaced, unused: [], repairable: true };
+}
+
+/** Mean distance from a group's origin to its stops (0 without an origin or stops). */
+function reach(problem: ClusterProblem, origin: number | undefined, members: number[]): number {
+  if (origin === undefined || members.length === 0) return 0;
+  return members.reduce((sum, s) => sum + problem.metric.meters(origin, s), 0) / members.length;
+}
+
+/**
+ * k-medoids groups stops without looking at where vehicles start. When vehicles start at different
+ * places, swap whole groups between two vehicles while that brings the groups nearer their vehicles'
+ * starts and both still fit: the group in the north goes to the vehicle that starts in the north.
+ */
+function matchToStarts(problem: ClusterProblem, states: GroupState[]): void {
+  if (new Set(states.map((st) => st.spec.origin)).size < 2) return;
+  for (let pass = 0, swapped = true; swapped && pass < states.length; pass++) {
+    swapped = false;
+    for (let a = 0; a < states.length; a++) {
+      for (let b = a + 1; b < states.length; b++) {
+        const [A, B] = [states[a], states[b]];
+        const now = reach(problem, A.spec.origin, A.members) + reach(problem, B.spec.origin, B.members);
+        const then = reach(problem, A.spec.origin, B.members) + reach(problem, B.spec.origin, A.members);
+        if (then < now - 1 && within(B.load, A.spec.limit) && within(A.load, B.spec.limit)) {
+          states[a] = groupState(A.spec, B.members, problem.stops);
+          states[b] = groupState(B.spec, A.members, problem.stops);
+          swapped = true;
+        }
+      }
+    }
+  }
 }
 
 /** Priority first, then input order: the order in which leftovers are considered. */
@@ -136,7 +168,9 @@ function minVehicles(input: StrategyInput): StrategyOutput {
       .sort((a, b) => a.i - b.i)
       .map((r) => r.g);
     const result = capacitatedKMedoids({ stops: problem.stops, metric: problem.metric, candidates, groups: chosen, balanceSizes: false });
-    const states = chosen.map((g, i) => groupState(g, result.members[i], problem.stops)).filter((st) => st.members.length > 0);
+    const matched = chosen.map((g, i) => groupState(g, result.members[i], problem.stops));
+    matchToStarts(problem, matched);
+    const states = matched.filter((st) => st.members.length > 0);
     best = { states, unplaced: result.unplaced, unused: groups.filter((g) => !states.some((st) => st.spec === g)), repairable: true };
     if (result.unplaced.length === 0) break;
   }
@@ -292,11 +326,8 @@ function splitByMidpoint(problem: ClusterProblem, order: number[], groups: Group
   const weight = prefix((s) => problem.stops[s].demand.weight_kg);
   const volume = prefix((s) => problem.stops[s].demand.volume_m3);
   const sse = (a: number, b: number) => (b === a ? 0 : sq[b] - sq[a] - (sum[b] - sum[a]) ** 2 / (b - a));
-  const runFits = (t: number, a: number, b: number) => {
-    const load: Load = { items: items[b] - items[a], weight_kg: weight[b] - weight[a], volume_m3: volume[b] - volume[a], stops: b - a - 1 };
-    // `fits` adds one stop of no demand: compare with the run's own totals.
-    return fits(load, { items: 0, weight_kg: 0, volume_m3: 0 }, groups[t].limit);
-  };
+  const runFits = (t: number, a: number, b: number) =>
+    within({ items: items[b] - items[a], weight_kg: weight[b] - weight[a], volume_m3: volume[b] - volume[a], stops: b - a }, groups[t].limit);
   const cost = Array.from({ length: k + 1 }, () => new Float64Array(n + 1).fill(Infinity));
   const from = Array.from({ length: k + 1 }, () => new Int32Array(n + 1).fill(-1));
   cost[0][0] = 0;
