@@ -16,9 +16,10 @@ export const REASONS = {
   unreachable: "not reachable by road both ways from the other stops (an island or a one-way trap)",
   noRoom: "no vehicle has capacity left for it",
   noRoomPriority: "no vehicle has capacity left for it (stops of higher priority were placed first)",
+  noVehicleReaches: "no vehicle's start or end is reachable by road both ways from it",
 } as const;
 
-/** "demand exceeds every vehicle's capacity (weight_kg)": the dimension that stops it in the roomiest vehicle. */
+/** "demand exceeds every vehicle's capacity (weight_kg)": the dimensions named are the first each vehicle exceeds. */
 function tooBigReason(demand: ClusterProblem["stops"][number]["demand"], groups: GroupSpec[]): string | null {
   if (groups.some((g) => fits(emptyLoad(), demand, g.limit))) return null;
   const dims = new Set(groups.map((g) => overflow(emptyLoad(), demand, g.limit)));
@@ -107,7 +108,6 @@ export function clusterStops(problem: ClusterProblem): ClusterResult {
   const reachable = reachableSet(problem, label);
   const inReach = (p: number) => label[p] === reachable.label;
   const groups = problem.groups.filter((g) => (g.origin === undefined || inReach(g.origin)) && (g.end === undefined || inReach(g.end)));
-  const cutOff = problem.groups.filter((g) => !groups.includes(g));
   const candidates: number[] = [];
   problem.stops.forEach((stop, s) => {
     if (!inReach(s)) return void unassigned.push({ stop: s, reason: reachable.reason });
@@ -116,7 +116,8 @@ export function clusterStops(problem: ClusterProblem): ClusterResult {
     candidates.push(s);
   });
   if (groups.length === 0 || candidates.length === 0) {
-    for (const s of candidates) unassigned.push({ stop: s, reason: REASONS.noRoom });
+    // Only vehicles can be cut off (groups of `num_clusters` start at the depot, which is in reach).
+    for (const s of candidates) unassigned.push({ stop: s, reason: REASONS.noVehicleReaches });
     return { clusters: [], unassigned: sortUnplaced(unassigned), unusedGroups: problem.groups };
   }
   const out = STRATEGY_FUNCTIONS[problem.strategy]({ problem, candidates, groups });
@@ -135,7 +136,7 @@ export function clusterStops(problem: ClusterProblem): ClusterResult {
   return {
     clusters: states.filter((st) => st.members.length > 0).map((st) => clusterOf(problem, st)),
     unassigned: sortUnplaced(unassigned),
-    unusedGroups: [...out.unused, ...cutOff],
+    unusedGroups: problem.groups.filter((g) => !states.some((st) => st.spec === g && st.members.length > 0)),
   };
 }
 

@@ -14,11 +14,9 @@ export interface StrategyInput {
 }
 
 export interface StrategyOutput {
-  /** The groups that take part (fill_vehicle_first and min_vehicles leave vehicles out). */
+  /** The groups that take part: all for k-medoids, the opened ones for the others (balancing stays among them). */
   states: GroupState[];
   unplaced: number[];
-  /** Groups the strategy left out. */
-  unused: GroupSpec[];
   /** Moves the workload pass may make (see equalizeWorkload); undefined: any. */
   movesFor?: (from: number, groups: GroupState[]) => { stop: number; to: number }[] | undefined;
   /** Whether a stop left over may be placed in any group with room later (false keeps zones contiguous). */
@@ -33,7 +31,7 @@ function balanced(input: StrategyInput): StrategyOutput {
   const result = capacitatedKMedoids({ stops: problem.stops, metric: problem.metric, candidates, groups, balanceSizes: true });
   const states = groups.map((g, i) => groupState(g, result.members[i], problem.stops));
   matchToStarts(problem, states);
-  return { states, unplaced: result.unplaced, unused: [], repairable: true };
+  return { states, unplaced: result.unplaced, repairable: true };
 }
 
 /** Mean distance from a group's origin to its stops (0 without an origin or stops). */
@@ -104,7 +102,6 @@ function fillVehicleFirst(input: StrategyInput): StrategyOutput {
   const { problem, groups } = input;
   const left = new Set(input.candidates);
   const states: GroupState[] = [];
-  const unused: GroupSpec[] = [];
   let at = problem.depot ?? outermostStop(problem, input.candidates);
   for (const spec of groups) {
     if (spec.origin !== undefined) at = spec.origin;
@@ -128,9 +125,8 @@ function fillVehicleFirst(input: StrategyInput): StrategyOutput {
       at = pick;
     }
     if (members.length) states.push(groupState(spec, members, problem.stops));
-    else unused.push(spec);
   }
-  return { states, unplaced: [...left], unused, repairable: true };
+  return { states, unplaced: [...left], repairable: true };
 }
 
 const DIMENSIONS = ["items", "weight_kg", "volume_m3", "stops"] as const;
@@ -171,10 +167,10 @@ function minVehicles(input: StrategyInput): StrategyOutput {
     const matched = chosen.map((g, i) => groupState(g, result.members[i], problem.stops));
     matchToStarts(problem, matched);
     const states = matched.filter((st) => st.members.length > 0);
-    best = { states, unplaced: result.unplaced, unused: groups.filter((g) => !states.some((st) => st.spec === g)), repairable: true };
+    best = { states, unplaced: result.unplaced, repairable: true };
     if (result.unplaced.length === 0) break;
   }
-  return best ?? { states: [], unplaced: [...candidates], unused: groups, repairable: true };
+  return best ?? { states: [], unplaced: [...candidates], repairable: true };
 }
 
 /** Compass bearing (degrees) of a point seen from a center, in a local flat projection. */
@@ -291,15 +287,8 @@ function zoneBased(input: StrategyInput): StrategyOutput {
 
 /** The non-empty runs as groups; the workload pass may only shift stops across the runs' borders. */
 function sequenceOutput(problem: ClusterProblem, groups: GroupSpec[], cut: { members: number[][]; unplaced: number[] }, order: number[]): StrategyOutput {
-  const all = groups.map((g, i) => groupState(g, cut.members[i], problem.stops));
-  const states = all.filter((st) => st.members.length > 0);
-  return {
-    states,
-    unplaced: cut.unplaced,
-    unused: all.filter((st) => st.members.length === 0).map((st) => st.spec),
-    movesFor: sequenceMoves(order),
-    repairable: false,
-  };
+  const states = groups.map((g, i) => groupState(g, cut.members[i], problem.stops)).filter((st) => st.members.length > 0);
+  return { states, unplaced: cut.unplaced, movesFor: sequenceMoves(order), repairable: false };
 }
 
 /** Above this much work (groups × windowed stops²) the time-window split falls back from the exact DP. */

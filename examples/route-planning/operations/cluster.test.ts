@@ -187,6 +187,10 @@ describe("the example request", () => {
     expect(answer.clusters.map((c) => c.id)).toEqual(["bike"]);
     expect(answer.unused_vehicle_ids).toEqual(["van"]);
     expect(answer.unassigned).toEqual([{ id: "piano", reason: "demand exceeds every vehicle's capacity (weight_kg)" }]);
+    // A vehicle that can take none of the stops is listed as unused, whatever the strategy.
+    const full = call({ stops: acrossTheRiver.map((s) => ({ ...s, demand: { items: 1 } })), vehicles: [{ id: "a" }, { id: "b", capacity: { items: 0 } }] });
+    expect(full.clusters.map((c) => c.id)).toEqual(["a"]);
+    expect(full.unused_vehicle_ids).toEqual(["b"]);
   });
 });
 
