@@ -304,6 +304,17 @@ describe("zone_based", () => {
     }
   });
 
+  it("skips a vehicle too small for the sweep instead of leaving the sweep's stops out", () => {
+    const stops = Array.from({ length: 12 }, (_, i) => ({ lat: CENTER.lat + 0.01 * Math.cos(i / 2), lng: CENTER.lng + 0.02 * Math.sin(i / 2), items: 1 }));
+    const result = clusterStops(problemOf({ stops, vehicles: [{ items: 0 }, { items: 6 }, { items: 6 }], strategy: "zone_based", depot: CENTER }));
+    expect(result.unassigned).toEqual([]);
+    expect(result.clusters.map((c) => [c.spec.id, c.load.items])).toEqual([
+      ["v1", 6],
+      ["v2", 6],
+    ]);
+    expect(result.unusedGroups.map((g) => g.id)).toEqual(["v0"]);
+  });
+
   it("puts the four quadrants around the depot in four sectors", () => {
     const d = 0.01;
     const quadrants = [

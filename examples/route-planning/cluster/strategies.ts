@@ -2,7 +2,7 @@
 // at least one group) and the groups, and returns the groups' members and the stops it could not
 // place. docs/route-planning-cluster.md defines each one; the tests check each one's defining property.
 import { capacitatedKMedoids } from "./kmedoids.ts";
-import { addStop, emptyLoad, fits, within, type ClusterProblem, type GroupSpec, type Load, type Strategy } from "./model.ts";
+import { LOAD_DIMENSIONS, addStop, emptyLoad, fits, within, type ClusterProblem, type GroupSpec, type Load, type Strategy } from "./model.ts";
 import { groupState, type GroupState } from "./workload.ts";
 
 export interface StrategyInput {
@@ -129,15 +129,13 @@ function fillVehicleFirst(input: StrategyInput): StrategyOutput {
   return { states, unplaced: [...left], repairable: true };
 }
 
-const DIMENSIONS = ["items", "weight_kg", "volume_m3", "stops"] as const;
-
 /**
  * The fewest vehicles that could hold the total demand: for each dimension, the m largest
  * capacities must add up to the demand. No set of fewer vehicles can, whatever the assignment.
  */
 export function vehicleLowerBound(demand: Load, groups: GroupSpec[]): number {
   for (let m = 1; m <= groups.length; m++) {
-    const enough = DIMENSIONS.every((d) => {
+    const enough = LOAD_DIMENSIONS.every((d) => {
       const caps = groups.map((g) => g.limit[d] ?? Infinity).sort((a, b) => b - a);
       return caps.slice(0, m).reduce((a, b) => a + b, 0) >= demand[d] - 1e-9;
     });
@@ -155,7 +153,7 @@ function minVehicles(input: StrategyInput): StrategyOutput {
   const { problem, candidates, groups } = input;
   const demand = emptyLoad();
   for (const s of candidates) addStop(demand, problem.stops[s].demand);
-  const share = (g: GroupSpec) => DIMENSIONS.reduce((sum, d) => sum + (demand[d] > 0 ? Math.min((g.limit[d] ?? Infinity) / demand[d], 1) : 1), 0);
+  const share = (g: GroupSpec) => LOAD_DIMENSIONS.reduce((sum, d) => sum + (demand[d] > 0 ? Math.min((g.limit[d] ?? Infinity) / demand[d], 1) : 1), 0);
   const ranked = groups.map((g, i) => ({ g, i, share: share(g) })).sort((a, b) => b.share - a.share || a.i - b.i);
   let best: StrategyOutput | undefined;
   for (let m = vehicleLowerBound(demand, groups); m <= groups.length; m++) {
@@ -208,27 +206,33 @@ export function sweepOrder(problem: ClusterProblem, candidates: number[]): numbe
 
 /**
  * Cuts a sequence into consecutive runs, one per group in order. With `evenSizes`, a group closes at
- * ⌈remaining / groups left⌉ stops (even sizes); it always closes when the next stop does not fit.
+ * ⌈remaining / groups left⌉ stops (even sizes); it always closes when the next stop does not fit. An
+ * empty group too small for the next stop is skipped (its run stays empty) when a later group could
+ * take that stop; when none could, the stop is left out and the group stays open.
  */
 function cutSequence(problem: ClusterProblem, order: number[], groups: GroupSpec[], evenSizes: boolean): { members: number[][]; unplaced: number[] } {
   const members: number[][] = groups.map(() => []);
   const loads = groups.map(() => emptyLoad());
   const unplaced: number[] = [];
   let g = 0;
+  // The size a group aims for, fixed when it opens: an even share of the stops still to place.
   let target = Math.ceil(order.length / groups.length);
   order.forEach((s, position) => {
     const demand = problem.stops[s].demand;
-    const open = () => fits(loads[g], demand, groups[g].limit) && (!evenSizes || members[g].length < target);
-    while (g < groups.length && !open()) {
-      // An empty group that cannot take this stop stays open for the next ones: the stop is left out.
-      if (members[g].length === 0) break;
-      g++;
-      target = Math.ceil((order.length - position) / (groups.length - g));
+    let leaveOut = false;
+    for (; g < groups.length; g++, target = Math.ceil((order.length - position) / (groups.length - g))) {
+      const room = fits(loads[g], demand, groups[g].limit);
+      if (room && (!evenSizes || members[g].length < target)) break;
+      if (members[g].length === 0 && !room && !groups.slice(g + 1).some((h) => fits(emptyLoad(), demand, h.limit))) {
+        leaveOut = true;
+        break;
+      }
     }
-    if (g < groups.length && fits(loads[g], demand, groups[g].limit)) {
+    if (leaveOut || g === groups.length) unplaced.push(s);
+    else {
       members[g].push(s);
       addStop(loads[g], demand);
-    } else unplaced.push(s);
+    }
   });
   return { members, unplaced };
 }
