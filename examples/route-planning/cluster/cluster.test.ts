@@ -1,6 +1,7 @@
 // The clustering core on straight-line distances (and a hand-made road matrix for unreachable
 // stops): each strategy's defining property, capacities on random instances, determinism, and the
 // stops that fit nowhere.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   REASONS,
@@ -450,6 +451,65 @@ describe("determinism and scale", () => {
       expectPartition(problem, result);
       expect(performance.now() - started).toBeLessThan(3000);
     }
+  });
+});
+
+describe("any request", () => {
+  const stopArb = fc.record({
+    lat: fc.double({ min: 57.65, max: 57.76, noNaN: true }),
+    lng: fc.double({ min: 11.86, max: 12.09, noNaN: true }),
+    items: fc.integer({ min: 0, max: 8 }),
+    weight: fc.double({ min: 0, max: 80, noNaN: true }),
+    service: fc.integer({ min: 0, max: 1800 }),
+    priority: fc.integer({ min: 0, max: 10 }),
+    window: fc.option(
+      fc
+        .integer({ min: 6, max: 18 })
+        .map((h): [string, string] => [`2026-11-26T${String(h).padStart(2, "0")}:00:00Z`, `2026-11-26T${String(h + 2).padStart(2, "0")}:00:00Z`]),
+      { nil: undefined },
+    ),
+  });
+  const limitArb = fc.record({
+    items: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
+    weight_kg: fc.option(fc.integer({ min: 0, max: 300 }), { nil: undefined }),
+    stops: fc.option(fc.integer({ min: 1, max: 12 }), { nil: undefined }),
+  });
+
+  it("is placed or unassigned stop by stop, within capacities, the same way twice, and never throws", () => {
+    fc.assert(
+      fc.property(
+        fc.array(stopArb, { minLength: 2, maxLength: 40 }),
+        fc.option(fc.array(limitArb, { minLength: 1, maxLength: 6 }), { nil: undefined }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom(...STRATEGY_LIST),
+        fc.boolean(),
+        fc.boolean(),
+        (stops, vehicles, k, strategy, balanceWorkload, withDepot) => {
+          const needsVehicles = strategy === "fill_vehicle_first" || strategy === "min_vehicles";
+          const input = {
+            stops,
+            vehicles: vehicles ?? (needsVehicles ? [{ items: 10 }] : undefined),
+            k: Math.min(k, stops.length),
+            strategy,
+            balanceWorkload,
+            depot: withDepot ? CENTER : undefined,
+          };
+          const problem = problemOf(input);
+          const result = clusterStops(problem);
+          expectPartition(problem, result);
+          expectWithinCapacities(problem, result);
+          for (const c of result.clusters) expect(Number.isFinite(c.workloadSeconds)).toBe(true);
+          if (!input.vehicles) {
+            // Without capacities every stop is placed; all k groups are used except by time_window (which follows the windows).
+            expect(result.unassigned).toEqual([]);
+            if (strategy === "time_window") expect(result.clusters.length).toBeLessThanOrEqual(input.k);
+            else expect(result.clusters).toHaveLength(input.k);
+          }
+          expect(clusterStops(problemOf(input))).toEqual(result);
+        },
+      ),
+      { numRuns: 150, seed: 20261126 },
+    );
   });
 });
 
