@@ -28,6 +28,7 @@ import {
   stopSchema,
   travelOptions,
   vehicleSchema,
+  withFieldNames,
   type OperationContext,
   type Point,
   type Vehicle,
@@ -205,8 +206,8 @@ function profileFor(input: ClusterRequest): Profile {
 }
 
 /**
- * The distance basis. Road: every point is snapped first (so a 422 names the request's field), then
- * one many-to-many matrix of time-optimal paths gives meters and seconds. Straight-line: haversine,
+ * The distance basis. Road: one many-to-many matrix of time-optimal paths gives meters and seconds
+ * (a snap error names the request's field: `stops[3]`, `depot`, `vehicles[0].start`). Straight-line: haversine,
  * with the covered area still enforced so both bases accept the same requests.
  */
 function buildMetric(input: ClusterRequest, points: NamedPoint[], ctx: OperationContext): Metric {
@@ -219,8 +220,10 @@ function buildMetric(input: ClusterRequest, points: NamedPoint[], ctx: Operation
     return straightLineMetric(coordinates);
   }
   const options = travelOptions({ vehicle_type: profileFor(input), optimize_for: "time" });
-  for (const { point, field } of points) ctx.engine.snap(point, options, field);
-  const matrix = ctx.engine.matrix(coordinates, coordinates, options);
+  const matrix = withFieldNames(
+    (field) => field.replace(/^(?:sources|targets)\[(\d+)\]/, (_, i: string) => points[Number(i)].field),
+    () => ctx.engine.matrix(coordinates, coordinates, options),
+  );
   return roadMetric(matrix.distances, matrix.durations);
 }
 
