@@ -124,10 +124,10 @@ describe("road_aware", () => {
 });
 
 describe("the example request", () => {
-  it("answers with groups within the vans' capacities, centroids inside the area and the OSM notice", () => {
+  it("answers with groups within the cars' capacities, centroids inside the area and the OSM notice", () => {
     const answer = call(clusterExampleRequest);
     expect(clusterResponseSchema.safeParse(answer).success).toBe(true);
-    expect(answer.clusters.map((c) => c.vehicle_id)).toEqual(["van-1", "van-2"]);
+    expect(answer.clusters.map((c) => c.vehicle_id)).toEqual(["car-1", "car-2"]);
     expect(answer.unassigned).toEqual([]);
     expect(answer.unused_vehicle_ids).toEqual([]);
     for (const c of answer.clusters) {
@@ -140,6 +140,7 @@ describe("the example request", () => {
       expect(c.workload_seconds).toBeGreaterThan(c.travel_seconds);
     }
     expect(answer.summary).toMatchObject({ clusters: 2, assigned_stops: 10, unassigned_stops: 0 });
+    expect(answer.vehicle_type).toBe("car");
     expect(answer.attribution).toContain("OpenStreetMap");
     expect(answer.license).toContain("ODbL");
   });

@@ -314,7 +314,10 @@ export function runCluster(input: ClusterRequest, ctx: OperationContext): Cluste
   };
 }
 
-/** Ten deliveries across central Gothenburg for two vans from a depot at Gullbergsvass. */
+/**
+ * Ten deliveries across central Gothenburg for two delivery cars from a depot at Gullbergsvass. Car
+ * distances: the origin prepares the car hierarchy before it listens and runs this example then.
+ */
 export const clusterExampleRequest: z.input<typeof clusterRequestSchema> = {
   stops: [
     { id: "nordstan", name: "Nordstan", lat: 57.7087, lng: 11.9683, demand: { items: 4, weight_kg: 35 }, service_seconds: 300 },
@@ -329,8 +332,8 @@ export const clusterExampleRequest: z.input<typeof clusterRequestSchema> = {
     { id: "gamlestaden", name: "Gamlestaden", lat: 57.728, lng: 12.005, demand: { items: 3, weight_kg: 25 }, service_seconds: 240 },
   ],
   vehicles: [
-    { id: "van-1", type: "van", capacity: { items: 20, weight_kg: 200 }, max_stops: 6 },
-    { id: "van-2", type: "van", capacity: { items: 20, weight_kg: 200 }, max_stops: 6 },
+    { id: "car-1", type: "car", capacity: { items: 20, weight_kg: 200 }, max_stops: 6 },
+    { id: "car-2", type: "car", capacity: { items: 20, weight_kg: 200 }, max_stops: 6 },
   ],
   strategy: "balanced",
   depot: { lat: 57.7146, lng: 11.9866 },
