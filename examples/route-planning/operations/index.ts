@@ -1,7 +1,8 @@
 // The seven operations of the route-planning API (spec 2 section 4.1), in the order the directory lists them.
+import { clusterOperation } from "./cluster.ts";
 import type { Operation } from "./common.ts";
 import { directionsOperation } from "./directions.ts";
 import { matrixOperation } from "./matrix.ts";
 import { navigateOperation } from "./navigate.ts";
 
-export const operations: Operation[] = [directionsOperation as Operation, matrixOperation as Operation, navigateOperation as Operation];
+export const operations: Operation[] = [clusterOperation, directionsOperation, matrixOperation, navigateOperation] as Operation[];
