@@ -6,6 +6,7 @@
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operations } from "@/examples/route-planning/operations/index.ts";
 import { launchHostedExamples } from "@/lib/hosted-examples/launch-hosted-examples.ts";
 import { createLogger } from "@/lib/logging/logger.ts";
 import { rotateOriginSecrets } from "@/lib/tenants/rotate-origin-secrets.ts";
@@ -46,9 +47,15 @@ describe("the routes tenant as npm start seeds it", () => {
     expect(tenant.directoryListed).toBe(true);
     expect(tenant.wallet?.type).toBe("dev");
     const byPath = Object.fromEntries(tenant.endpoints.map((e) => [`${e.method} ${e.path}`, e]));
-    for (const op of ["directions", "matrix", "navigate"]) {
-      expect(byPath[`POST /origin/v1/routes/${op}`]?.pricingModel, op).toBe("per_request");
-      expect(byPath[`POST /origin/v1/routes/${op}`]?.exampleResponse, op).toMatchObject({ attribution: "© OpenStreetMap contributors" });
+    expect(operations.map((op) => op.name).sort()).toEqual(
+      ["cluster", "directions", "matrix", "navigate", "optimize", "optimize-fleet", "reachable"].filter((name) => operations.some((op) => op.name === name)),
+    );
+    for (const op of operations) {
+      const endpoint = byPath[`POST /origin/v1/routes/${op.name}`];
+      expect(endpoint, op.name).toMatchObject({ pricingModel: "per_request", priceSats: op.priceSats, isActive: true });
+      expect(endpoint.exampleResponse, op.name).toMatchObject({ attribution: "© OpenStreetMap contributors" });
+      expect(endpoint.exampleRequest, op.name).toEqual({ body: op.exampleRequest });
+      expect(endpoint.parameters.length, op.name).toBeGreaterThan(0);
     }
     expect(byPath["GET /origin/v1/routes/basemap"]?.pricingModel).toBeNull();
   });
@@ -74,6 +81,16 @@ describe("the routes tenant as npm start seeds it", () => {
 });
 
 describe("paid calls through the gateway", () => {
+  it("every operation answers its documented example, paid at its price", async () => {
+    for (const op of operations) {
+      const { challenge, answer } = await paidPost(`/origin/v1/routes/${op.name}`, op.exampleRequest);
+      expect(challenge.json.amountSats, op.name).toBe(op.priceSats);
+      expect(answer.status, `${op.name}: ${answer.text}`).toBe(200);
+      expect(answer.headers["x-hub-payment"], op.name).toBe("charged");
+      expect(op.response.safeParse(answer.json).success, op.name).toBe(true);
+    }
+  });
+
   it("a matrix costs its price and answers grids from the engine", async () => {
     const body = {
       points: [
