@@ -1,0 +1,105 @@
+// The road network reachable within a limit, as points for a hull: the nodes whose cost is within
+// it, every vertex of the segments travelled whole, and the point where each edge leaving the
+// reachable set crosses the limit (interpolated along the segment's geometry), so a hull of them
+// hugs the roads. Thinned on a metric grid: one point per occupied cell.
+import type { Adjacency, EdgeCosts } from "./edge-costs.ts";
+import type { RoadNetwork } from "./road-network.ts";
+import { type SnappedPoint, segmentGeometry } from "./snap.ts";
+
+const METERS_PER_DEGREE = 111_320;
+
+/** Collects [lng, lat] points, keeping the first in each cell of a grid `cellMeters` wide (0: all). */
+class ThinnedPoints {
+  readonly points: [number, number][] = [];
+  private readonly occupied: Uint8Array | undefined;
+  private readonly kx: number;
+  private readonly ky: number;
+  private readonly columns: number;
+
+  constructor(
+    private readonly bbox: [number, number, number, number],
+    cellMeters: number,
+  ) {
+    const midLat = (bbox[1] + bbox[3]) / 2;
+    this.kx = cellMeters > 0 ? (METERS_PER_DEGREE * Math.cos((midLat * Math.PI) / 180)) / cellMeters : 0;
+    this.ky = cellMeters > 0 ? METERS_PER_DEGREE / cellMeters : 0;
+    this.columns = Math.ceil((bbox[2] - bbox[0]) * this.kx) + 1;
+    const rows = Math.ceil((bbox[3] - bbox[1]) * this.ky) + 1;
+    // A bitmap over the coverage box: at 20 m about 450,000 cells, cheaper than hashing each vertex.
+    this.occupied = cellMeters > 0 ? new Uint8Array(this.columns * rows) : undefined;
+  }
+
+  add(lng: number, lat: number) {
+    if (this.occupied) {
+      const cell = Math.floor((lng - this.bbox[0]) * this.kx) + this.columns * Math.floor((lat - this.bbox[1]) * this.ky);
+      if (this.occupied[cell]) return;
+      this.occupied[cell] = 1;
+    }
+    this.points.push([lng, lat]);
+  }
+}
+
+/** A departure from the center: toward the segment's last node (0) or its first (1), and its cost. */
+export interface CenterDeparture {
+  direction: 0 | 1;
+  weight: number;
+}
+
+export interface ReachableNetwork {
+  /** Nodes whose cost from the center is within the limit. */
+  nodes: number;
+  /** [lng, lat] of the reachable network, thinned to one per grid cell. */
+  points: [number, number][];
+}
+
+/**
+ * The network within `limit` of the center, given every node's cost (`nodeCost`, Infinity beyond
+ * the search) and the center's departures along its own segment.
+ */
+export function reachableNetwork(
+  network: RoadNetwork,
+  adjacency: Adjacency,
+  costs: EdgeCosts,
+  center: SnappedPoint,
+  departures: CenterDeparture[],
+  nodeCost: Float64Array,
+  limit: number,
+  cellMeters: number,
+): ReachableNetwork {
+  const out = new ThinnedPoints(network.bbox, cellMeters);
+  const g = network.geometry;
+  const addPiece = (s: number, fromFraction: number, toFraction: number) => {
+    for (const [lng, lat] of segmentGeometry(network, s, fromFraction, toFraction)) out.add(lng, lat);
+  };
+  out.add(center.location[0], center.location[1]);
+  // The center's own segment: from the snapped point as far as the limit allows in each direction.
+  const s0 = center.segment;
+  for (const { direction } of departures) {
+    const w = costs.weight[2 * s0 + direction];
+    const share = w > 0 ? Math.min(1, limit / w) : 1;
+    addPiece(s0, center.fraction, direction === 0 ? Math.min(1, center.fraction + share) : Math.max(0, center.fraction - share));
+  }
+  let nodes = 0;
+  for (let u = 0; u < network.nodeCount; u++) {
+    const d = nodeCost[u];
+    if (!(d <= limit)) continue;
+    nodes++;
+    out.add(network.nodeLng[u], network.nodeLat[u]);
+    for (let i = adjacency.start[u]; i < adjacency.start[u + 1]; i++) {
+      const e = adjacency.edge[i];
+      const w = costs.weight[e];
+      if (w === Infinity) continue;
+      const s = e >> 1;
+      if (d + w <= limit) {
+        // Travelled whole: every vertex (the far node is added when its own turn comes).
+        for (let k = network.geometryStart[s]; k < network.geometryStart[s + 1]; k++) out.add(g[2 * k], g[2 * k + 1]);
+        continue;
+      }
+      // Crosses the limit part-way: the piece from u up to the crossing point.
+      const share = (limit - d) / w;
+      if (e & 1) addPiece(s, 1, 1 - share);
+      else addPiece(s, 0, share);
+    }
+  }
+  return { nodes, points: out.points };
+}
