@@ -1,14 +1,15 @@
 // The road network reachable within a limit, as points for a hull: the nodes whose cost is within
 // it, every vertex of the segments travelled whole, and the point where each edge leaving the
 // reachable set crosses the limit (interpolated along the segment's geometry), so a hull of them
-// hugs the roads. Thinned on a metric grid: one point per occupied cell.
+// hugs the roads. Segment vertices are thinned on a metric grid (one per cell); nodes and crossing
+// points are all kept.
 import type { Adjacency, EdgeCosts } from "./edge-costs.ts";
 import type { RoadNetwork } from "./road-network.ts";
 import { type SnappedPoint, segmentGeometry } from "./snap.ts";
 
 const METERS_PER_DEGREE = 111_320;
 
-/** Collects [lng, lat] points, keeping the first in each cell of a grid `cellMeters` wide (0: all). */
+/** Collects [lng, lat] points, thinning to one per cell of a grid `cellMeters` wide (0: all) unless told to keep one. */
 class ThinnedPoints {
   readonly points: [number, number][] = [];
   private readonly occupied: Uint8Array | undefined;
@@ -29,10 +30,11 @@ class ThinnedPoints {
     this.occupied = cellMeters > 0 ? new Uint8Array(this.columns * rows) : undefined;
   }
 
-  add(lng: number, lat: number) {
+  /** Adds a point unless its cell holds one already; `keep` adds it anyway (and marks the cell). */
+  add(lng: number, lat: number, keep = false) {
     if (this.occupied) {
       const cell = Math.floor((lng - this.bbox[0]) * this.kx) + this.columns * Math.floor((lat - this.bbox[1]) * this.ky);
-      if (this.occupied[cell]) return;
+      if (this.occupied[cell] && !keep) return;
       this.occupied[cell] = 1;
     }
     this.points.push([lng, lat]);
@@ -68,10 +70,13 @@ export function reachableNetwork(
 ): ReachableNetwork {
   const out = new ThinnedPoints(network.bbox, cellMeters);
   const g = network.geometry;
+  // Nodes, the center and the crossing points are always kept (a hull of them then contains every
+  // node exactly); the vertices in between only fill empty cells.
   const addPiece = (s: number, fromFraction: number, toFraction: number) => {
-    for (const [lng, lat] of segmentGeometry(network, s, fromFraction, toFraction)) out.add(lng, lat);
+    const piece = segmentGeometry(network, s, fromFraction, toFraction);
+    piece.forEach(([lng, lat], i) => out.add(lng, lat, i === piece.length - 1));
   };
-  out.add(center.location[0], center.location[1]);
+  out.add(center.location[0], center.location[1], true);
   // The center's own segment: from the snapped point as far as the limit allows in each direction.
   const s0 = center.segment;
   for (const { direction } of departures) {
@@ -84,7 +89,7 @@ export function reachableNetwork(
     const d = nodeCost[u];
     if (!(d <= limit)) continue;
     nodes++;
-    out.add(network.nodeLng[u], network.nodeLat[u]);
+    out.add(network.nodeLng[u], network.nodeLat[u], true);
     for (let i = adjacency.start[u]; i < adjacency.start[u + 1]; i++) {
       const e = adjacency.edge[i];
       const w = costs.weight[e];

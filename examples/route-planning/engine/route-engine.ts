@@ -127,7 +127,7 @@ export interface ReachableOptions extends Omit<TravelOptions, "optimizeFor" | "s
   metric: "time" | "distance";
   /** Limits, seconds for time and meters for distance, each > 0. */
   limits: number[];
-  /** Points of the reachable network are thinned to one per grid cell this wide (default 20 m; 0 keeps all). */
+  /** Segment vertices are thinned to one per grid cell this wide (default 20 m; 0 keeps all); nodes and crossing points all stay. */
   gridMeters?: number;
 }
 
