@@ -3,6 +3,7 @@
 // each limit (nodes, vertices and the points where edges cross the limit); each band is the concave
 // hull (concaveman) of that network, united with the band inside it so bands nest.
 import geojsonArea from "@mapbox/geojson-area";
+import booleanPointInPolygon from "@turf/boolean-point-in-polygon";
 import { featureCollection, polygon } from "@turf/helpers";
 import rewind from "@turf/rewind";
 import union from "@turf/union";
@@ -143,8 +144,12 @@ function cleanRing(ring: Position[]): Ring {
  * The concave hull of one band's network as a polygon. A network too small to enclose an area (a
  * few meters along one road) is widened to a road's width first, so the band is never degenerate.
  */
-function hullOf(area: ReachableArea, projection: ReturnType<typeof localProjection>): Polygon {
+function hullOf(area: ReachableArea, projection: ReturnType<typeof localProjection>, inner: Polygon | MultiPolygon | undefined): Polygon {
   const points = area.points.map(projection.forward);
+  // The inner band's outline is reachable too: taking its vertices in, the hull mostly holds it already.
+  if (inner)
+    for (const rings of inner.type === "Polygon" ? [inner.coordinates] : inner.coordinates)
+      for (const p of rings[0]) points.push(projection.forward(p as [number, number]));
   const hull = (pts: [number, number][]) => cleanRing(concaveman(pts, HULL_CONCAVITY, HULL_LENGTH_THRESHOLD_METERS).map(projection.inverse));
   let ring = hull(points);
   if (ring.length < 4 || Math.abs(geojsonArea.ring(ring)) < 1) {
@@ -161,9 +166,21 @@ function hullOf(area: ReachableArea, projection: ReturnType<typeof localProjecti
   return rewind(polygon([ring]).geometry) as Polygon;
 }
 
+/**
+ * Whether `outer` already holds `inner`: every vertex of inner lies in outer (boundary included) and
+ * no vertex of outer lies strictly inside inner. Then no piece of inner can stick out: it would be
+ * bounded by one straight piece of each boundary, which encloses no area. Far cheaper than a union.
+ */
+function holds(outer: Polygon, inner: Polygon | MultiPolygon): boolean {
+  const vertices = (g: Polygon | MultiPolygon) => (g.type === "Polygon" ? g.coordinates.flat() : g.coordinates.flat(2));
+  return (
+    vertices(inner).every((p) => booleanPointInPolygon(p, outer)) && !vertices(outer).some((p) => booleanPointInPolygon(p, inner, { ignoreBoundary: true }))
+  );
+}
+
 /** The band's hull united with the band inside it: a place reachable within 10 minutes is within 20. */
 function nested(hull: Polygon, inner: Polygon | MultiPolygon | undefined): Polygon | MultiPolygon {
-  if (!inner) return hull;
+  if (!inner || holds(hull, inner)) return hull;
   const merged = union(featureCollection([polygon(hull.coordinates), { type: "Feature", geometry: inner, properties: {} }]));
   return merged ? (rewind(merged.geometry) as Polygon | MultiPolygon) : hull;
 }
@@ -220,7 +237,7 @@ export const reachableOperation = defineOperation({
     const projection = localProjection(reach.center.location[1]);
     let inner: Polygon | MultiPolygon | undefined;
     const features = reach.areas.map((area, band) => {
-      inner = nested(hullOf(area, projection), inner);
+      inner = nested(hullOf(area, projection, inner), inner);
       const geometry = bandGeometry(inner);
       return {
         type: "Feature" as const,
