@@ -1,13 +1,12 @@
 // POST /origin/v1/routes/reachable: the area reachable from a point within a travel time or a
 // distance (an isochrone or isodistance), in nested bands. The engine finds the road network within
 // each limit (nodes, vertices and the points where edges cross the limit); each band is the concave
-// hull (concaveman) of that network, united with the band inside it so bands nest.
+// hull (concaveman) of that network, united with the band inside it (polygon-clipping) so bands nest.
 import geojsonArea from "@mapbox/geojson-area";
-import booleanPointInPolygon from "@turf/boolean-point-in-polygon";
-import { featureCollection, polygon } from "@turf/helpers";
+import { polygon } from "@turf/helpers";
 import rewind from "@turf/rewind";
-import union from "@turf/union";
 import concaveman from "concaveman";
+import polygonClipping, { type MultiPolygon as PcMultiPolygon, type Polygon as PcPolygon } from "polygon-clipping";
 import type { MultiPolygon, Polygon, Position } from "geojson";
 import { z } from "zod";
 import { type ReachableArea, TRAFFIC_NOTE } from "../engine/index.ts";
@@ -166,23 +165,14 @@ function hullOf(area: ReachableArea, projection: ReturnType<typeof localProjecti
   return rewind(polygon([ring]).geometry) as Polygon;
 }
 
-/**
- * Whether `outer` already holds `inner`: every vertex of inner lies in outer (boundary included) and
- * no vertex of outer lies strictly inside inner. Then no piece of inner can stick out: it would be
- * bounded by one straight piece of each boundary, which encloses no area. Far cheaper than a union.
- */
-function holds(outer: Polygon, inner: Polygon | MultiPolygon): boolean {
-  const vertices = (g: Polygon | MultiPolygon) => (g.type === "Polygon" ? g.coordinates.flat() : g.coordinates.flat(2));
-  return (
-    vertices(inner).every((p) => booleanPointInPolygon(p, outer)) && !vertices(outer).some((p) => booleanPointInPolygon(p, inner, { ignoreBoundary: true }))
-  );
-}
-
 /** The band's hull united with the band inside it: a place reachable within 10 minutes is within 20. */
 function nested(hull: Polygon, inner: Polygon | MultiPolygon | undefined): Polygon | MultiPolygon {
-  if (!inner || holds(hull, inner)) return hull;
-  const merged = union(featureCollection([polygon(hull.coordinates), { type: "Feature", geometry: inner, properties: {} }]));
-  return merged ? (rewind(merged.geometry) as Polygon | MultiPolygon) : hull;
+  if (!inner) return hull;
+  // polygon-clipping rather than @turf/union (polyclip-ts): the same Martinez-style sweep, about ten
+  // times faster on two hulls of ~1,000 vertices (7 ms against 70 ms measured).
+  const merged = polygonClipping.union(hull.coordinates as PcPolygon, inner.coordinates as PcPolygon | PcMultiPolygon);
+  const geometry: Polygon | MultiPolygon = merged.length === 1 ? { type: "Polygon", coordinates: merged[0] } : { type: "MultiPolygon", coordinates: merged };
+  return rewind(geometry) as Polygon | MultiPolygon;
 }
 
 /** A ring that encloses an area after rounding (a union can leave slivers along shared edges). */
