@@ -40,6 +40,8 @@ const HULL_CONCAVITY = 2;
 const HULL_LENGTH_THRESHOLD_METERS = 60;
 /** Half the width given to a road when a band's network is too small to enclose an area. */
 const ROAD_HALF_WIDTH_METERS = 5;
+/** Cell size of the interior test that thins a hull's input (withoutInterior). */
+const INTERIOR_CELL_METERS = 200;
 /** Polygon parts and holes smaller than this (m²) are slivers of the union, not places. */
 const MIN_PART_M2 = 1;
 
@@ -140,6 +142,42 @@ function cleanRing(ring: Position[]): Ring {
 }
 
 /**
+ * The points a hull can use: those in cells of a INTERIOR_CELL_METERS grid that border an empty cell.
+ * A point whose cell and 8 neighbours all hold network points lies deep inside the network, where
+ * the hull does not reach; dropping them halves concaveman's input for a city-wide band.
+ */
+function withoutInterior(points: [number, number][]): [number, number][] {
+  if (points.length < 1000) return points;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
+  for (const [x, y] of points) {
+    minX = Math.min(minX, x);
+    minY = Math.min(minY, y);
+    maxX = Math.max(maxX, x);
+    maxY = Math.max(maxY, y);
+  }
+  // One empty cell of margin all round, so the cells at the edge always border an empty one.
+  const columns = Math.floor((maxX - minX) / INTERIOR_CELL_METERS) + 3;
+  const rows = Math.floor((maxY - minY) / INTERIOR_CELL_METERS) + 3;
+  const cellOf = ([x, y]: [number, number]) =>
+    Math.floor((x - minX) / INTERIOR_CELL_METERS) + 1 + columns * (Math.floor((y - minY) / INTERIOR_CELL_METERS) + 1);
+  const occupied = new Uint8Array(columns * rows);
+  for (const p of points) occupied[cellOf(p)] = 1;
+  const interior = (c: number) =>
+    occupied[c - 1] &&
+    occupied[c + 1] &&
+    occupied[c - columns] &&
+    occupied[c + columns] &&
+    occupied[c - columns - 1] &&
+    occupied[c - columns + 1] &&
+    occupied[c + columns - 1] &&
+    occupied[c + columns + 1];
+  return points.filter((p) => !interior(cellOf(p)));
+}
+
+/**
  * The concave hull of one band's network as a polygon. A network too small to enclose an area (a
  * few meters along one road) is widened to a road's width first, so the band is never degenerate.
  */
@@ -150,7 +188,7 @@ function hullOf(area: ReachableArea, projection: ReturnType<typeof localProjecti
     for (const rings of inner.type === "Polygon" ? [inner.coordinates] : inner.coordinates)
       for (const p of rings[0]) points.push(projection.forward(p as [number, number]));
   const hull = (pts: [number, number][]) => cleanRing(concaveman(pts, HULL_CONCAVITY, HULL_LENGTH_THRESHOLD_METERS).map(projection.inverse));
-  let ring = hull(points);
+  let ring = hull(withoutInterior(points));
   if (ring.length < 4 || Math.abs(geojsonArea.ring(ring)) < 1) {
     const r = ROAD_HALF_WIDTH_METERS;
     ring = hull(
