@@ -123,8 +123,12 @@ try {
     }
   search.sort((a, b) => a - b);
   operation.sort((a, b) => a - b);
-  console.log(`reachable car 30 min, engine (bounded Dijkstra + network points), 60 runs: p50 ${ms(percentile(search, 0.5))}, p95 ${ms(percentile(search, 0.95))}`);
-  console.log(`reachable car 30 min, whole /reachable (+ concave hull, area), 60 runs: p50 ${ms(percentile(operation, 0.5))}, p95 ${ms(percentile(operation, 0.95))}`);
+  console.log(
+    `reachable car 30 min, engine (bounded Dijkstra + network points), 60 runs: p50 ${ms(percentile(search, 0.5))}, p95 ${ms(percentile(search, 0.95))}`,
+  );
+  console.log(
+    `reachable car 30 min, whole /reachable (+ concave hull, area), 60 runs: p50 ${ms(percentile(operation, 0.5))}, p95 ${ms(percentile(operation, 0.95))}`,
+  );
   const banded: number[] = [];
   for (const [lng, lat] of centers.slice(0, 10)) {
     const t = performance.now();
