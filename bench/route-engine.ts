@@ -136,7 +136,7 @@ try {
     banded.push(performance.now() - t);
   }
   banded.sort((a, b) => a - b);
-  console.log(`reachable car 30 min in 3 bands (3 hulls, up to 2 unions), 10 runs: p50 ${ms(percentile(banded, 0.5))}, p95 ${ms(percentile(banded, 0.95))}`);
+  console.log(`reachable car 30 min in 3 bands (3 hulls, 2 unions), 10 runs: p50 ${ms(percentile(banded, 0.5))}, p95 ${ms(percentile(banded, 0.95))}`);
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
