@@ -1,6 +1,7 @@
 // The routing engine: the road network, one contraction hierarchy per (profile, metric, traffic
 // band) built on first use and cached under DATA_DIR, edge snapping, multi-waypoint routes with a
-// U-turn cost at via points, and many-to-many matrices. No HTTP here (docs/route-planning.md).
+// U-turn cost at via points, many-to-many matrices, and the network reachable within a time or
+// distance (bounded Dijkstra on the base graph). No HTTP here (docs/route-planning.md).
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
