@@ -13,7 +13,12 @@ type Answer = ReturnType<typeof reachableOperation.run>;
 type Band = Answer["features"][number];
 type Ring = [number, number][];
 
-const ask = (body: Record<string, unknown>): Answer => reachableOperation.run(reachableOperation.request.parse(body), testContext());
+/** Runs the operation as the HTTP layer would: the request parsed, the answer checked against the response schema. */
+function ask(body: Record<string, unknown>): Answer {
+  const answer = reachableOperation.run(reachableOperation.request.parse(body), testContext());
+  reachableOperation.response.parse(answer);
+  return answer;
+}
 const brunnsparken = { lat: 57.7066, lng: 11.9686 };
 
 beforeAll(() => {

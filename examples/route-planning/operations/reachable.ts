@@ -9,7 +9,7 @@ import concaveman from "concaveman";
 import polygonClipping, { type MultiPolygon as PcMultiPolygon, type Polygon as PcPolygon } from "polygon-clipping";
 import type { MultiPolygon, Polygon, Position } from "geojson";
 import { z } from "zod";
-import { type ReachableArea, TRAFFIC_NOTE } from "../engine/index.ts";
+import { type ReachableArea, TRAFFIC_BANDS, TRAFFIC_NOTE, type TrafficBand } from "../engine/index.ts";
 import {
   LIMITS,
   RequestError,
@@ -108,7 +108,10 @@ const responseSchema = z
     features: z.array(bandSchema).meta({ description: "One Feature per band, innermost first; each contains the ones before it" }),
     center: snappedSchema.meta({ description: "The center as placed on the road network" }),
     bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).meta({ description: "[minLng, minLat, maxLng, maxLat] of the outermost band" }),
-    traffic_band: z.string().optional().meta({ description: "Time-of-day band applied when `traffic` is true" }),
+    traffic_band: z
+      .enum(TRAFFIC_BANDS.map((b) => b.name) as [TrafficBand, ...TrafficBand[]])
+      .optional()
+      .meta({ description: "Time-of-day band applied when `traffic` is true (docs/route-planning.md)" }),
     traffic_note: z.string().optional().meta({ description: "Present when `traffic` is true: there is no live traffic feed" }),
     ...noticeSchema,
   })
