@@ -3,6 +3,7 @@
 // change the answer; a center outside the coverage is the engine's OutsideCoverageError (422).
 import geojsonArea from "@mapbox/geojson-area";
 import booleanPointInPolygon from "@turf/boolean-point-in-polygon";
+import concaveman from "concaveman";
 import { beforeAll, describe, expect, it } from "vitest";
 import { OutsideCoverageError } from "../engine/index.ts";
 import { RequestError, requestErrorFrom, round } from "./common.ts";
@@ -89,6 +90,9 @@ describe("/reachable", () => {
       // Rounding can still put a node on a hull edge a few centimeters outside: no more than 1 %.
       expect(missed / nodes.length).toBeLessThanOrEqual(0.01);
       if (k > 0) expect(band.properties.area_m2).toBeGreaterThan(answer.features[k - 1].properties.area_m2);
+      // A concave hull hugs the roads: clearly smaller than the convex hull of the same network.
+      const convex = concaveman(reach.areas[k].points, Infinity);
+      expect(band.properties.area_m2).toBeLessThan(0.9 * Math.abs(geojsonArea.ring(convex)));
     });
   });
 
