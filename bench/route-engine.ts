@@ -8,33 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { PROFILES, type Profile, RouteEngine } from "@/examples/route-planning/engine/index.ts";
 import { reachableOperation } from "@/examples/route-planning/operations/reachable.ts";
-
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Points near roads the profile may use, spread over the whole network. */
-function points(engine: RouteEngine, profile: Profile, count: number, seed: number): [number, number][] {
-  const rnd = random(seed);
-  const { costs } = engine.hierarchy(profile, "time");
-  const net = engine.network;
-  const out: [number, number][] = [];
-  while (out.length < count) {
-    const s = Math.floor(rnd() * net.segmentCount);
-    if (!(costs.weight[2 * s] < Infinity || costs.weight[2 * s + 1] < Infinity)) continue;
-    const k = net.geometryStart[s];
-    out.push([net.geometry[2 * k] + (rnd() - 0.5) * 0.0004, net.geometry[2 * k + 1] + (rnd() - 0.5) * 0.0002]);
-  }
-  return out;
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
+import { ms, percentile, pointsNearRoads as points } from "@/bench/route-points.ts";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "route-bench-"));
 try {

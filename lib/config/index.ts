@@ -57,6 +57,10 @@ const envSchema = z.object({
   DEV_FEATURES: booleanFlag.optional(),
   LIGHTNING_DEV_NODE: booleanFlag.optional(),
   SEED_DEMO: booleanFlag.optional(),
+  HOSTED_EXAMPLES: z
+    .string()
+    .regex(/^(none|[a-z-]+(,[a-z-]+)*)$/, "must be a comma-separated list of example slugs (routes), or none")
+    .optional(),
   SECRET_ROTATION_GRACE_HOURS: positiveInt.default(24),
   CREDIT_TTL_DAYS: positiveInt.default(30),
   INVOICE_EXPIRY_SECONDS: positiveInt.default(600),
@@ -113,6 +117,8 @@ export type Config = {
   hubAdminToken: string | null;
   lightningDevNode: boolean;
   seedDemo: boolean;
+  /** Example APIs the one-process mode starts and seeds (examples/, docs/examples.md); [] for none. */
+  hostedExamples: string[];
   secretRotationGraceHours: number;
   creditTtlDays: number;
   invoiceExpirySeconds: number;
@@ -244,6 +250,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hubAdminToken: e.HUB_ADMIN_TOKEN ?? (isProduction ? null : persistedSecret(dataDir, "admin-token")),
     lightningDevNode: devFeatures && (e.LIGHTNING_DEV_NODE ?? true),
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
+    hostedExamples: e.HOSTED_EXAMPLES === "none" ? [] : (e.HOSTED_EXAMPLES?.split(",") ?? ["routes"]),
     secretRotationGraceHours: e.SECRET_ROTATION_GRACE_HOURS,
     creditTtlDays: e.CREDIT_TTL_DAYS,
     invoiceExpirySeconds: e.INVOICE_EXPIRY_SECONDS,

@@ -43,6 +43,21 @@ export function requestErrorFrom(err: unknown): RequestError | null {
   return null;
 }
 
+/**
+ * Runs `fn`, naming the request's field in a snap error when the engine named its own argument
+ * (the matrix's `sources[3]` is the request's `points[3]`).
+ */
+export function withFieldNames<T>(rename: (engineField: string) => string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    const known = requestErrorFrom(err);
+    if (!known?.field) throw err;
+    const field = rename(known.field);
+    throw new RequestError(known.status, known.code, known.message.replace(known.field, field), field, known.details);
+  }
+}
+
 /** Limits of one request (spec 8 leaves them to us; docs/route-planning.md lists them). */
 export const LIMITS = {
   waypoints: 25,
