@@ -46,7 +46,7 @@ describe("the routes tenant as npm start seeds it", () => {
     expect(tenant.directoryListed).toBe(true);
     expect(tenant.wallet?.type).toBe("dev");
     const byPath = Object.fromEntries(tenant.endpoints.map((e) => [`${e.method} ${e.path}`, e]));
-    for (const op of ["directions", "matrix", "navigate"]) {
+    for (const op of ["directions", "matrix", "navigate", "reachable"]) {
       expect(byPath[`POST /origin/v1/routes/${op}`]?.pricingModel, op).toBe("per_request");
       expect(byPath[`POST /origin/v1/routes/${op}`]?.exampleResponse, op).toMatchObject({ attribution: "© OpenStreetMap contributors" });
     }

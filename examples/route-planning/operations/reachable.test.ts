@@ -3,6 +3,7 @@
 // change the answer; a center outside the coverage is the engine's OutsideCoverageError (422).
 import geojsonArea from "@mapbox/geojson-area";
 import booleanPointInPolygon from "@turf/boolean-point-in-polygon";
+import booleanValid from "@turf/boolean-valid";
 import concaveman from "concaveman";
 import { beforeAll, describe, expect, it } from "vitest";
 import { OutsideCoverageError } from "../engine/index.ts";
@@ -31,8 +32,12 @@ const polygonsOf = (band: Band): Ring[][] => (band.geometry.type === "Polygon" ?
 const signedArea = (ring: Ring) => ring.slice(1).reduce((t, [x, y], i) => t + (ring[i][0] * y - x * ring[i][1]), 0);
 const inside = (band: Band, point: [number, number]) => booleanPointInPolygon(point, band.geometry);
 
-/** RFC 7946 polygons: closed rings of 4+ positions, outer rings counter-clockwise, holes clockwise. */
+/**
+ * RFC 7946 polygons: closed rings of 4+ positions, outer rings counter-clockwise, holes clockwise,
+ * and valid simple features (no self-intersection, parts that do not overlap).
+ */
 function expectValidGeoJson(band: Band) {
+  expect(booleanValid(band.geometry as Parameters<typeof booleanValid>[0])).toBe(true);
   for (const [outer, ...holes] of polygonsOf(band)) {
     for (const ring of [outer, ...holes]) {
       expect(ring.length).toBeGreaterThanOrEqual(4);
@@ -105,6 +110,28 @@ describe("/reachable", () => {
     expect(areas[2]).toBeGreaterThan(areas[1]);
     // A disc of the limit's radius bounds what is reachable by road.
     expect(areas[2]).toBeLessThan(Math.PI * 1500 ** 2);
+  });
+
+  it("bands are valid around centers across the city, for time and distance", () => {
+    const centers = [
+      { lat: 57.69, lng: 11.94 },
+      { lat: 57.72, lng: 12.0 },
+      { lat: 57.7, lng: 11.9 },
+      { lat: 57.68, lng: 12.05 },
+      { lat: 57.735, lng: 11.95 },
+    ];
+    for (const center of centers)
+      for (const limit of [
+        { minutes: 10, buckets: 2 },
+        { meters: 3000, buckets: 3 },
+        { minutes: 4, vehicle_type: "truck" },
+      ]) {
+        const answer = ask({ center, ...limit });
+        for (const band of answer.features) {
+          expectValidGeoJson(band);
+          expect(inside(band, answer.center.location)).toBe(true);
+        }
+      }
   });
 
   it("a tiny limit still gives a valid polygon around the center", () => {

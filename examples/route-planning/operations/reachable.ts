@@ -89,13 +89,21 @@ const multiPolygonGeometrySchema = z
 const bandSchema = z
   .object({
     type: z.literal("Feature"),
-    geometry: z.union([polygonGeometrySchema, multiPolygonGeometrySchema]),
+    geometry: z.union([polygonGeometrySchema, multiPolygonGeometrySchema]).meta({
+      description:
+        "GeoJSON Polygon, or MultiPolygon where the hull splits (a spike along a lone road): [lng, lat], outer rings counter-clockwise, holes clockwise",
+    }),
     properties: z
       .object({
-        band: z.number().int().meta({ description: "Band index, 0 = innermost (smallest limit)" }),
+        band: z
+          .number()
+          .int()
+          .min(0)
+          .max(LIMITS.reachableBuckets - 1)
+          .meta({ description: "Band index, 0 = innermost (smallest limit)" }),
         minutes: z.number().optional().meta({ description: "This band's travel-time limit, minutes (time requests)" }),
         meters: z.number().optional().meta({ description: "This band's network-distance limit, meters (distance requests)" }),
-        reachable_nodes: z.number().int().meta({ description: "Road-network junctions reachable within the limit" }),
+        reachable_nodes: z.number().min(0).meta({ description: "Road-network junctions reachable within the limit (an integer)" }),
         area_m2: z.number().meta({ description: "Area of the band's polygon, square meters (geodesic)" }),
       })
       .meta({ description: "The band's limit and figures" }),
@@ -206,12 +214,18 @@ function hullOf(area: ReachableArea, projection: ReturnType<typeof localProjecti
   return rewind(polygon([ring]).geometry) as Polygon;
 }
 
-/** The band's hull united with the band inside it: a place reachable within 10 minutes is within 20. */
+/**
+ * The band's hull united with the band inside it: a place reachable within 10 minutes is within 20.
+ * The innermost band goes through the same union alone: a concave hull's ring can touch or cross
+ * itself where a spike follows a lone road, and the union splits it into valid simple polygons.
+ */
 function nested(hull: Polygon, inner: Polygon | MultiPolygon | undefined): Polygon | MultiPolygon {
-  if (!inner) return hull;
   // polygon-clipping rather than @turf/union (polyclip-ts): the same Martinez-style sweep, about ten
   // times faster on two hulls of ~1,000 vertices (7 ms against 70 ms measured).
-  const merged = polygonClipping.union(hull.coordinates as PcPolygon, inner.coordinates as PcPolygon | PcMultiPolygon);
+  const merged = inner
+    ? polygonClipping.union(hull.coordinates as PcPolygon, inner.coordinates as PcPolygon | PcMultiPolygon)
+    : polygonClipping.union(hull.coordinates as PcPolygon);
+  if (!merged.length) return hull;
   const geometry: Polygon | MultiPolygon = merged.length === 1 ? { type: "Polygon", coordinates: merged[0] } : { type: "MultiPolygon", coordinates: merged };
   return rewind(geometry) as Polygon | MultiPolygon;
 }
