@@ -513,7 +513,10 @@ export class RouteEngine {
     const trafficBand = options.traffic ? trafficBandAt(options.departure ?? new Date()) : undefined;
     const band = trafficBand && TRAFFIC_BANDS.find((b) => b.name === trafficBand)!;
     const costBand = band && (band.arterial !== 1 || band.urban !== 1) && options.profile !== "bike" ? trafficBand : undefined;
-    const costs = this.vehicleCosts(options.profile, options.metric, costBand, options.vehicle);
+    // The default vehicle's costs are those of its hierarchy when that is loaded (no copy to make).
+    const loaded = this.hierarchies.get(`${options.profile}-${options.metric}-${costBand ?? "free"}`);
+    const defaultVehicle = !options.vehicle || Object.values(options.vehicle).every((v) => v === undefined);
+    const costs = loaded && defaultVehicle ? loaded.costs : this.vehicleCosts(options.profile, options.metric, costBand, options.vehicle);
     const snapped = this.snapWith(center, costs, "center");
     const departures = this.departures(snapped, costs);
     const nodeCost = boundedDijkstra(this.network, this.adjacency, costs, departures, Math.max(...options.limits));
