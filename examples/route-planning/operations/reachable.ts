@@ -130,6 +130,9 @@ function localProjection(lat: number) {
   const ky = 111_320;
   const kx = ky * Math.cos((lat * Math.PI) / 180);
   return {
+    /** Meters per degree of longitude and of latitude. */
+    kx,
+    ky,
     forward: ([lng, lat]: [number, number]): [number, number] => [lng * kx, lat * ky],
     inverse: ([x, y]: number[]): Position => [x / kx, y / ky],
   };
@@ -155,10 +158,13 @@ function cleanRing(ring: Position[]): Ring {
 /**
  * The points a hull can use: those in cells of a INTERIOR_CELL_METERS grid that border an empty cell.
  * A point whose cell and 8 neighbours all hold network points lies deep inside the network, where
- * the hull does not reach; dropping them halves concaveman's input for a city-wide band.
+ * the hull does not reach; dropping them halves concaveman's input for a city-wide band. Works on
+ * [lng, lat] (cells of INTERIOR_CELL_METERS in the local projection) so only the survivors are projected.
  */
-function withoutInterior(points: [number, number][]): [number, number][] {
+function withoutInterior(points: [number, number][], projection: ReturnType<typeof localProjection>): [number, number][] {
   if (points.length < 1000) return points;
+  const cellX = INTERIOR_CELL_METERS / projection.kx;
+  const cellY = INTERIOR_CELL_METERS / projection.ky;
   let minX = Infinity,
     minY = Infinity,
     maxX = -Infinity,
@@ -170,10 +176,9 @@ function withoutInterior(points: [number, number][]): [number, number][] {
     maxY = Math.max(maxY, y);
   }
   // One empty cell of margin all round, so the cells at the edge always border an empty one.
-  const columns = Math.floor((maxX - minX) / INTERIOR_CELL_METERS) + 3;
-  const rows = Math.floor((maxY - minY) / INTERIOR_CELL_METERS) + 3;
-  const cellOf = ([x, y]: [number, number]) =>
-    Math.floor((x - minX) / INTERIOR_CELL_METERS) + 1 + columns * (Math.floor((y - minY) / INTERIOR_CELL_METERS) + 1);
+  const columns = Math.floor((maxX - minX) / cellX) + 3;
+  const rows = Math.floor((maxY - minY) / cellY) + 3;
+  const cellOf = ([x, y]: [number, number]) => Math.floor((x - minX) / cellX) + 1 + columns * (Math.floor((y - minY) / cellY) + 1);
   const occupied = new Uint8Array(columns * rows);
   for (const p of points) occupied[cellOf(p)] = 1;
   const interior = (c: number) =>
@@ -193,13 +198,13 @@ function withoutInterior(points: [number, number][]): [number, number][] {
  * few meters along one road) is widened to a road's width first, so the band is never degenerate.
  */
 function hullOf(area: ReachableArea, projection: ReturnType<typeof localProjection>, inner: Polygon | MultiPolygon | undefined): Polygon {
-  const points = area.points.map(projection.forward);
+  const points = withoutInterior(area.points, projection).map(projection.forward);
   // The inner band's outline is reachable too: taking its vertices in, the hull mostly holds it already.
   if (inner)
     for (const rings of inner.type === "Polygon" ? [inner.coordinates] : inner.coordinates)
       for (const p of rings[0]) points.push(projection.forward(p as [number, number]));
   const hull = (pts: [number, number][]) => cleanRing(concaveman(pts, HULL_CONCAVITY, HULL_LENGTH_THRESHOLD_METERS).map(projection.inverse));
-  let ring = hull(withoutInterior(points));
+  let ring = hull(points);
   if (ring.length < 4 || Math.abs(geojsonArea.ring(ring)) < 1) {
     const r = ROAD_HALF_WIDTH_METERS;
     ring = hull(
