@@ -107,6 +107,20 @@ describe("paid calls through the gateway", () => {
     expect(answer.json.attribution).toBe("© OpenStreetMap contributors");
   });
 
+  it("reachable costs its price and answers nested isochrone bands; minutes with meters is a 400 naming both", async () => {
+    const { challenge, answer } = await paidPost("/origin/v1/routes/reachable", { center: { lat: 57.7066, lng: 11.9686 }, minutes: 6, buckets: 2 });
+    expect(challenge.json.amountSats).toBe(5);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json.type).toBe("FeatureCollection");
+    expect(answer.json.features.map((f: { properties: { minutes: number } }) => f.properties.minutes)).toEqual([3, 6]);
+    expect(answer.json.features[1].properties.area_m2).toBeGreaterThan(answer.json.features[0].properties.area_m2);
+    expect(answer.json.attribution).toBe("© OpenStreetMap contributors");
+    const both = await paidPost("/origin/v1/routes/reachable", { center: { lat: 57.7066, lng: 11.9686 }, minutes: 6, meters: 500 });
+    expect(both.answer.status).toBe(400);
+    expect(both.answer.json.error).toMatchObject({ code: "invalid_request", field: "minutes" });
+    expect(both.answer.json.error.message).toMatch(/minutes.*meters/);
+  });
+
   it("directions and navigate cost their prices and answer turn-by-turn guidance", async () => {
     const waypoints = [
       { lat: 57.7066, lng: 11.9686 },

@@ -4,5 +4,6 @@ import type { Operation } from "./common.ts";
 import { directionsOperation } from "./directions.ts";
 import { matrixOperation } from "./matrix.ts";
 import { navigateOperation } from "./navigate.ts";
+import { reachableOperation } from "./reachable.ts";
 
-export const operations: Operation[] = [clusterOperation, directionsOperation, matrixOperation, navigateOperation] as Operation[];
+export const operations: Operation[] = [clusterOperation, directionsOperation, matrixOperation, navigateOperation, reachableOperation] as Operation[];
