@@ -1,37 +1,14 @@
 // Measures the route-planning engine in-process (no HTTP): graph build and hierarchy preparation
 // from a cold DATA_DIR, start from the warm cache, memory, route query p50/p95 across the city,
-// the restricted search, and a 100×100 matrix. `npm run bench:route-engine` (docs/route-planning.md).
+// the restricted search, a 100×100 matrix, fuel-optimal routes and 30-minute reachable areas (the
+// engine's search alone and the whole /reachable operation with its hull). `npm run bench:route-engine`
+// (docs/route-planning.md).
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PROFILES, type Profile, RouteEngine } from "@/examples/route-planning/engine/index.ts";
-
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Points near roads the profile may use, spread over the whole network. */
-function points(engine: RouteEngine, profile: Profile, count: number, seed: number): [number, number][] {
-  const rnd = random(seed);
-  const { costs } = engine.hierarchy(profile, "time");
-  const net = engine.network;
-  const out: [number, number][] = [];
-  while (out.length < count) {
-    const s = Math.floor(rnd() * net.segmentCount);
-    if (!(costs.weight[2 * s] < Infinity || costs.weight[2 * s + 1] < Infinity)) continue;
-    const k = net.geometryStart[s];
-    out.push([net.geometry[2 * k] + (rnd() - 0.5) * 0.0004, net.geometry[2 * k + 1] + (rnd() - 0.5) * 0.0002]);
-  }
-  return out;
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
+import { reachableOperation } from "@/examples/route-planning/operations/reachable.ts";
+import { ms, percentile, pointsNearRoads as points } from "@/bench/route-points.ts";
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "route-bench-"));
 try {
@@ -89,6 +66,51 @@ try {
     runs.sort((a, b) => a - b);
     console.log(`matrix ${profile} 100×100 (snap + bucket many-to-many), 7 runs: median ${ms(runs[3])}, best ${ms(runs[0])}`);
   }
+
+  const fuelStarted = performance.now();
+  engine.hierarchy("car", "fuel");
+  console.log(`hierarchy car-fuel-free: ${engine.stats.hierarchies["car-fuel-free"].from} in ${ms(performance.now() - fuelStarted)}`);
+  const fuelPts = points(engine, "car", 1000, 11);
+  const fuelTimes: number[] = [];
+  for (let i = 0; i < fuelPts.length; i += 2) {
+    const t = performance.now();
+    engine.route([fuelPts[i], fuelPts[i + 1]], { profile: "car", optimizeFor: "fuel" });
+    fuelTimes.push(performance.now() - t);
+  }
+  fuelTimes.sort((a, b) => a - b);
+  console.log(`route car optimize_for fuel (500 pairs): p50 ${ms(percentile(fuelTimes, 0.5))}, p95 ${ms(percentile(fuelTimes, 0.95))}`);
+
+  // 30-minute car areas from 20 centers across the city, 3 rounds: the engine's bounded search and
+  // network collection, then the whole operation (search + concave hull + area).
+  const centers = points(engine, "car", 20, 13);
+  const search: number[] = [];
+  const operation: number[] = [];
+  const ctx = { engine, now: new Date("2026-11-26T09:00:00Z") };
+  for (let round = 0; round < 3; round++)
+    for (const [lng, lat] of centers) {
+      let t = performance.now();
+      engine.reachable([lng, lat], { profile: "car", metric: "time", limits: [1800] });
+      search.push(performance.now() - t);
+      t = performance.now();
+      reachableOperation.run(reachableOperation.request.parse({ center: { lng, lat }, minutes: 30 }), ctx);
+      operation.push(performance.now() - t);
+    }
+  search.sort((a, b) => a - b);
+  operation.sort((a, b) => a - b);
+  console.log(
+    `reachable car 30 min, engine (bounded Dijkstra + network points), 60 runs: p50 ${ms(percentile(search, 0.5))}, p95 ${ms(percentile(search, 0.95))}`,
+  );
+  console.log(
+    `reachable car 30 min, whole /reachable (+ concave hull, area), 60 runs: p50 ${ms(percentile(operation, 0.5))}, p95 ${ms(percentile(operation, 0.95))}`,
+  );
+  const banded: number[] = [];
+  for (const [lng, lat] of centers.slice(0, 10)) {
+    const t = performance.now();
+    reachableOperation.run(reachableOperation.request.parse({ center: { lng, lat }, minutes: 30, buckets: 3 }), ctx);
+    banded.push(performance.now() - t);
+  }
+  banded.sort((a, b) => a - b);
+  console.log(`reachable car 30 min in 3 bands (3 hulls, 2 unions), 10 runs: p50 ${ms(percentile(banded, 0.5))}, p95 ${ms(percentile(banded, 0.95))}`);
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }

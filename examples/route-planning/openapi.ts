@@ -17,6 +17,34 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, u
   return rest;
 }
 
+type Schema = Record<string, unknown>;
+
+/** `a, b {c, d}` for an object schema's fields (required ones marked), a level or two deep. */
+function fieldList(schema: Schema, depth = 0): string {
+  const object = schema.type === "array" ? (schema.items as Schema | undefined) : schema;
+  if (!object || object.type !== "object" || !object.properties || depth > 1) return "";
+  const required = new Set((object.required as string[] | undefined) ?? []);
+  return Object.entries(object.properties as Record<string, Schema>)
+    .map(([name, prop]) => {
+      const inner = fieldList(prop, depth + 1);
+      return `${name}${required.has(name) ? "*" : ""}${inner ? ` {${inner}}` : ""}`;
+    })
+    .join(", ");
+}
+
+/**
+ * The request schema with each top-level property's description naming its nested fields: the hub
+ * shows one row per top-level body field, so `stops` says what a stop holds.
+ */
+function requestSchema(schema: z.ZodType): Schema {
+  const out = jsonSchema(schema, "input");
+  for (const prop of Object.values((out.properties ?? {}) as Record<string, Schema>)) {
+    const fields = fieldList(prop);
+    if (fields) prop.description = `${typeof prop.description === "string" ? `${prop.description}. ` : ""}Fields (* required): ${fields}`.slice(0, 500);
+  }
+  return out;
+}
+
 const errorsNote =
   "Errors: 400 `invalid_request` (the body names each invalid `field`), 400 `invalid_json`, 413 `payload_too_large`, " +
   "422 `outside_coverage` (a point outside the covered box, named with `coverage_bbox`), 422 `no_road_nearby`, 422 `no_route` where the operation says so; " +
@@ -33,7 +61,7 @@ export function buildOpenApiDocument(options: { operations: Operation[]; context
         description: `${op.description}\n\n${errorsNote}`,
         requestBody: {
           required: true,
-          content: { "application/json": { schema: jsonSchema(op.request, "input"), example: op.exampleRequest } },
+          content: { "application/json": { schema: requestSchema(op.request), example: op.exampleRequest } },
         },
         responses: {
           "200": { description: "The answer", content: { "application/json": { schema: jsonSchema(op.response, "output"), example } } },

@@ -106,7 +106,8 @@ function writeJson(res: ServerResponse, answer: JsonAnswer) {
 
 /** The request listener: body cap, signature check, JSON parse, the handler, errors as JSON. */
 export function originRequestListener(options: OriginServerOptions) {
-  const guard = gatewayGuard({ secrets: options.env.secrets, requireSignatureV2: true });
+  // Read on every call: a parent may hand over new secrets after a rotation (startOriginServer).
+  const guard = gatewayGuard({ secrets: () => options.env.secrets, requireSignatureV2: true });
   const log = options.log ?? ((line) => console.log(JSON.stringify({ time: new Date().toISOString(), origin: options.name, ...line })));
   return async (req: IncomingMessage & { body?: Buffer }, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://origin.invalid");
@@ -166,6 +167,12 @@ export async function startOriginServer(options: OriginServerOptions): Promise<h
   if (process.send) {
     process.send({ type: "listening", port });
     process.once("disconnect", () => process.exit(0));
+    // The launcher sends the tenant's secrets again after a rotation and when a grace period ends.
+    process.on("message", (message: { type?: string; secrets?: SecretPair[] }) => {
+      if (message?.type !== "secrets" || !Array.isArray(message.secrets) || !message.secrets.length) return;
+      options.env.secrets = message.secrets;
+      log({ level: "info", msg: "origin secrets replaced", pairs: message.secrets.length });
+    });
   }
   const stop = () => {
     server.close(() => process.exit(0));

@@ -13,8 +13,10 @@ import { importOpenApi, openApiImportSchema } from "@/lib/endpoints/import-opena
 import type { DevLightningNode } from "@/lib/lightning/dev-node.ts";
 import type { Logger } from "@/lib/logging/logger.ts";
 import type { KeyValueStore } from "@/lib/store/types.ts";
-import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
+import { configChangedChannel, publishConfigChanged, type ConfigChangedMessage } from "@/lib/tenants/config-events.ts";
 import { getOriginSecrets } from "@/lib/tenants/get-origin-secrets.ts";
+import type { OriginSecrets } from "@/lib/tenants/secrets.ts";
+import type { SecretPair } from "@l402-hub/sdk/origin";
 import { devWalletFactory, tenantFactory } from "@/prisma/factories.ts";
 import { hostedExamples, type HostedExample } from "./catalogue.ts";
 
@@ -55,8 +57,47 @@ async function ensureTenant(options: LaunchOptions, example: HostedExample): Pro
   return tenantId;
 }
 
+/** The pairs an origin accepts: the current one, and the previous one during its grace period. */
+function secretPairs(secrets: OriginSecrets): SecretPair[] {
+  const pairs: SecretPair[] = [{ gatewaySecret: secrets.gatewaySecret, hmacSecret: secrets.hmacSecret }];
+  if (secrets.previous) pairs.push({ gatewaySecret: secrets.previous.gatewaySecret, hmacSecret: secrets.previous.hmacSecret });
+  return pairs;
+}
+
+/**
+ * Keeps a running origin's secrets equal to the tenant's: after a rotation (a config change of the
+ * tenant) and when the previous pair's grace period ends. Returns the unsubscribe.
+ */
+async function followSecretRotations(options: LaunchOptions, tenantId: string, child: ChildProcess, initial: OriginSecrets) {
+  let graceTimer: NodeJS.Timeout | undefined;
+  const scheduleGraceEnd = (secrets: OriginSecrets) => {
+    clearTimeout(graceTimer);
+    if (secrets.previous) graceTimer = setTimeout(() => void resend(), Math.max(0, secrets.previous.validUntil.getTime() - Date.now()) + 1_000).unref();
+  };
+  const resend = async () => {
+    try {
+      const secrets = await getOriginSecrets({ prisma: options.prisma, appSecret: options.config.appSecret, tenantId });
+      if (child.connected) child.send({ type: "secrets", secrets: secretPairs(secrets) });
+      scheduleGraceEnd(secrets);
+    } catch (err) {
+      options.log.error("could not hand the rotated origin secrets to a hosted example", { tenantId, error: err });
+    }
+  };
+  scheduleGraceEnd(initial);
+  const unsubscribe = await options.store.subscribe(configChangedChannel, (message) => {
+    if ((JSON.parse(message) as ConfigChangedMessage).tenantId === tenantId) void resend();
+  });
+  return async () => {
+    clearTimeout(graceTimer);
+    await unsubscribe();
+  };
+}
+
 /** Forks the origin with the tenant's secrets and waits for the port it reports. */
-function startOrigin(options: LaunchOptions, example: HostedExample, secrets: { gatewaySecret: string; hmacSecret: string }) {
+function startOrigin(options: LaunchOptions, example: HostedExample, secrets: OriginSecrets) {
+  const previous = secrets.previous
+    ? { ORIGIN_PREVIOUS_GATEWAY_SECRET: secrets.previous.gatewaySecret, ORIGIN_PREVIOUS_HMAC_SECRET: secrets.previous.hmacSecret }
+    : {};
   const child = fork(path.join(options.root, example.entry), [], {
     execArgv: ["--import", "tsx"],
     cwd: options.root,
@@ -69,6 +110,7 @@ function startOrigin(options: LaunchOptions, example: HostedExample, secrets: { 
       ORIGIN_PORT: "0",
       ORIGIN_GATEWAY_SECRET: secrets.gatewaySecret,
       ORIGIN_HMAC_SECRET: secrets.hmacSecret,
+      ...previous,
     },
   });
   const port = new Promise<number>((resolve, reject) => {
@@ -95,6 +137,8 @@ async function launchOne(options: LaunchOptions, example: HostedExample): Promis
   const secrets = await getOriginSecrets({ prisma, appSecret: config.appSecret, tenantId });
   const { child, port } = startOrigin(options, example, secrets);
   const originUrl = `http://127.0.0.1:${await port}`;
+  const unfollow = await followSecretRotations(options, tenantId, child, secrets);
+  child.once("exit", () => void unfollow());
   await prisma.tenant.update({ where: { id: tenantId }, data: { originUrl } });
   await publishConfigChanged({ store, tenantId });
   const response = await fetch(`${originUrl}${example.openApiPath}`, { signal: AbortSignal.timeout(30_000) });

@@ -6,8 +6,10 @@
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { operations } from "@/examples/route-planning/operations/index.ts";
 import { launchHostedExamples } from "@/lib/hosted-examples/launch-hosted-examples.ts";
 import { createLogger } from "@/lib/logging/logger.ts";
+import { rotateOriginSecrets } from "@/lib/tenants/rotate-origin-secrets.ts";
 import { call, payChallenge, useGatewayTest } from "@/tests/helpers/gateway.ts";
 
 const t = useGatewayTest({ resetEachTest: false });
@@ -45,9 +47,15 @@ describe("the routes tenant as npm start seeds it", () => {
     expect(tenant.directoryListed).toBe(true);
     expect(tenant.wallet?.type).toBe("dev");
     const byPath = Object.fromEntries(tenant.endpoints.map((e) => [`${e.method} ${e.path}`, e]));
-    for (const op of ["matrix"]) {
-      expect(byPath[`POST /origin/v1/routes/${op}`]?.pricingModel, op).toBe("per_request");
-      expect(byPath[`POST /origin/v1/routes/${op}`]?.exampleResponse, op).toMatchObject({ attribution: "© OpenStreetMap contributors" });
+    expect(operations.map((op) => op.name).sort()).toEqual(
+      ["cluster", "directions", "matrix", "navigate", "optimize", "optimize-fleet", "reachable"].filter((name) => operations.some((op) => op.name === name)),
+    );
+    for (const op of operations) {
+      const endpoint = byPath[`POST /origin/v1/routes/${op.name}`];
+      expect(endpoint, op.name).toMatchObject({ pricingModel: "per_request", priceSats: op.priceSats, isActive: true });
+      expect(endpoint.exampleResponse, op.name).toMatchObject({ attribution: "© OpenStreetMap contributors" });
+      expect(endpoint.exampleRequest, op.name).toEqual({ body: op.exampleRequest });
+      expect(endpoint.parameters.length, op.name).toBeGreaterThan(0);
     }
     expect(byPath["GET /origin/v1/routes/basemap"]?.pricingModel).toBeNull();
   });
@@ -73,6 +81,16 @@ describe("the routes tenant as npm start seeds it", () => {
 });
 
 describe("paid calls through the gateway", () => {
+  it("every operation answers its documented example, paid at its price", async () => {
+    for (const op of operations) {
+      const { challenge, answer } = await paidPost(`/origin/v1/routes/${op.name}`, op.exampleRequest);
+      expect(challenge.json.amountSats, op.name).toBe(op.priceSats);
+      expect(answer.status, `${op.name}: ${answer.text}`).toBe(200);
+      expect(answer.headers["x-hub-payment"], op.name).toBe("charged");
+      expect(op.response.safeParse(answer.json).success, op.name).toBe(true);
+    }
+  });
+
   it("a matrix costs its price and answers grids from the engine", async () => {
     const body = {
       points: [
@@ -87,6 +105,35 @@ describe("paid calls through the gateway", () => {
     expect(answer.json.distances[0][1]).toBeGreaterThan(500);
     expect(answer.json.durations[1][0]).toBeGreaterThan(30);
     expect(answer.json.attribution).toBe("© OpenStreetMap contributors");
+  });
+
+  it("reachable costs its price and answers nested isochrone bands; minutes with meters is a 400 naming both", async () => {
+    const { challenge, answer } = await paidPost("/origin/v1/routes/reachable", { center: { lat: 57.7066, lng: 11.9686 }, minutes: 6, buckets: 2 });
+    expect(challenge.json.amountSats).toBe(5);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json.type).toBe("FeatureCollection");
+    expect(answer.json.features.map((f: { properties: { minutes: number } }) => f.properties.minutes)).toEqual([3, 6]);
+    expect(answer.json.features[1].properties.area_m2).toBeGreaterThan(answer.json.features[0].properties.area_m2);
+    expect(answer.json.attribution).toBe("© OpenStreetMap contributors");
+    const both = await paidPost("/origin/v1/routes/reachable", { center: { lat: 57.7066, lng: 11.9686 }, minutes: 6, meters: 500 });
+    expect(both.answer.status).toBe(400);
+    expect(both.answer.json.error).toMatchObject({ code: "invalid_request", field: "minutes" });
+    expect(both.answer.json.error.message).toMatch(/minutes.*meters/);
+  });
+
+  it("directions and navigate cost their prices and answer turn-by-turn guidance", async () => {
+    const waypoints = [
+      { lat: 57.7066, lng: 11.9686 },
+      { lat: 57.6973, lng: 11.9797 },
+    ];
+    const directions = await paidPost("/origin/v1/routes/directions", { waypoints, steps: true, locale: "sv" });
+    expect(directions.challenge.json.amountSats).toBe(2);
+    expect(directions.answer.status, directions.answer.text).toBe(200);
+    expect(directions.answer.json.legs[0].steps[0].instruction).toMatch(/^Kör åt /);
+    const navigate = await paidPost("/origin/v1/routes/navigate", { waypoints });
+    expect(navigate.challenge.json.amountSats).toBe(3);
+    expect(navigate.answer.status, navigate.answer.text).toBe(200);
+    expect(navigate.answer.json).toMatchObject({ code: "Ok", routes: [{ weight_name: "duration", voiceLocale: "en" }] });
   });
 
   it("a bad body is a 400 naming the field; a point outside the city a 422 naming the box", async () => {
@@ -114,5 +161,17 @@ describe("paid calls through the gateway", () => {
     expect(direct.status).toBe(403);
     const openapi = await call(`${launched.running[0].originUrl}/origin/v1/routes/openapi.json`);
     expect(openapi.json).toMatchObject({ openapi: "3.1.0", info: { version: "1.0.0" } });
+  });
+});
+
+describe("origin secrets", () => {
+  it("after a rotation in the dashboard the running origin accepts the gateway's new signature", async () => {
+    const tenant = await t.ctx.db.prisma.tenant.findUniqueOrThrow({ where: { slug: "routes" }, select: { id: true } });
+    // No grace period: the old pair is refused at once, so only the handed-over pair can pass.
+    await rotateOriginSecrets({ prisma: t.ctx.db.prisma, store: t.ctx.store, appSecret: t.ctx.config.appSecret, tenantId: tenant.id, graceHours: 0 });
+    t.gateways.forEach((gateway) => gateway.tenants.invalidate());
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const free = await call(`${base}/origin/v1/routes/basemap?bbox=11.96,57.70,11.962,57.702`);
+    expect(free.status, free.text).toBe(200);
   });
 });

@@ -3,10 +3,16 @@
 // for vehicles whose dimensions change which ways are open, and the tests' oracle.
 import FlatQueue from "flatqueue";
 import type { BaseEdges, SearchEndpoint } from "./contraction-hierarchy.ts";
+import { fuelMillilitres } from "./fuel.ts";
 import { type Profile, type TrafficBand, type VehicleDimensions, trafficFactor, vehicleFits, wayAccess } from "./profiles.ts";
 import type { RoadNetwork } from "./road-network.ts";
 
-export type Metric = "time" | "distance";
+/**
+ * What a search minimises: seconds, meters, or estimated fuel in millilitres (fuel.ts). A bike
+ * burns none: its fuel weight is its distance (rider effort on flat ground grows with distance).
+ */
+export type Metric = "time" | "distance" | "fuel";
+export const METRICS: readonly Metric[] = ["time", "distance", "fuel"];
 
 export interface CostOptions {
   profile: Profile;
@@ -22,6 +28,8 @@ export interface EdgeCosts {
   weight: Float64Array;
   distance: Float64Array;
   duration: Float64Array;
+  /** Estimated millilitres of fuel at the edge's (traffic-adjusted) speed; 0 for a bike. */
+  fuel: Float64Array;
   /** Ways (by index) this vehicle's dimensions close although the profile would use them. */
   closedByDimensions: Set<number>;
 }
@@ -31,6 +39,7 @@ export function computeEdgeCosts(network: RoadNetwork, options: CostOptions): Ed
   const weight = new Float64Array(edges).fill(Infinity);
   const distance = new Float64Array(edges).fill(Infinity);
   const duration = new Float64Array(edges).fill(Infinity);
+  const fuel = new Float64Array(edges).fill(Infinity);
   const closedByDimensions = new Set<number>();
   const wayOpen = network.wayTags.map((tags, w) => {
     const access = wayAccess(options.profile, tags);
@@ -46,19 +55,20 @@ export function computeEdgeCosts(network: RoadNetwork, options: CostOptions): Ed
     const access = wayOpen[network.segmentWay[s]];
     const meters = network.segmentLength[s];
     const seconds = meters / (access.speedKmh / 3.6);
-    const w = options.metric === "time" ? seconds : meters;
-    if (access.forward) {
-      weight[2 * s] = w;
-      distance[2 * s] = meters;
-      duration[2 * s] = seconds;
-    }
-    if (access.backward) {
-      weight[2 * s + 1] = w;
-      distance[2 * s + 1] = meters;
-      duration[2 * s + 1] = seconds;
+    const ml = fuelMillilitres(options.profile, meters, access.speedKmh);
+    const w = options.metric === "time" ? seconds : options.metric === "fuel" && options.profile !== "bike" ? ml : meters;
+    for (const [open, e] of [
+      [access.forward, 2 * s],
+      [access.backward, 2 * s + 1],
+    ] as const) {
+      if (!open) continue;
+      weight[e] = w;
+      distance[e] = meters;
+      duration[e] = seconds;
+      fuel[e] = ml;
     }
   }
-  return { weight, distance, duration, closedByDimensions };
+  return { weight, distance, duration, fuel, closedByDimensions };
 }
 
 /** Tags vehicleFits reads: only ways carrying one can close for a vehicle's dimensions. */
@@ -95,14 +105,15 @@ export function restrictForVehicle(network: RoadNetwork, open: EdgeCosts, dimens
   const weight = open.weight.slice();
   const distance = open.distance.slice();
   const duration = open.duration.slice();
+  const fuel = open.fuel.slice();
   const closedByDimensions = new Set<number>();
   for (const [w, segments] of dimensionWays) {
     if (!segments.some((s) => open.weight[2 * s] < Infinity || open.weight[2 * s + 1] < Infinity)) continue;
     if (vehicleFits(network.wayTags[w], dimensions)) continue;
     closedByDimensions.add(w);
-    for (const s of segments) for (const e of [2 * s, 2 * s + 1]) weight[e] = distance[e] = duration[e] = Infinity;
+    for (const s of segments) for (const e of [2 * s, 2 * s + 1]) weight[e] = distance[e] = duration[e] = fuel[e] = Infinity;
   }
-  return { weight, distance, duration, closedByDimensions };
+  return { weight, distance, duration, fuel, closedByDimensions };
 }
 
 export const edgeTail = (network: RoadNetwork, e: number) => (e & 1 ? network.segmentTo[e >> 1] : network.segmentFrom[e >> 1]);
@@ -250,4 +261,39 @@ export function dijkstra(
       baseEdges,
     };
   });
+}
+
+/**
+ * One-to-all Dijkstra on the base graph from the source endpoints, stopping past `limit`: each
+ * node's cost from the nearest source, Infinity for the nodes beyond the limit or unreachable.
+ */
+export function boundedDijkstra(network: RoadNetwork, adjacency: Adjacency, costs: EdgeCosts, sources: SearchEndpoint[], limit: number): Float64Array {
+  const n = network.nodeCount;
+  const tentative = new Float64Array(n).fill(Infinity);
+  const settled = new Float64Array(n).fill(Infinity);
+  const heap = new FlatQueue<number>();
+  for (const p of sources)
+    if (p.weight < tentative[p.node]) {
+      tentative[p.node] = p.weight;
+      heap.push(p.node, p.weight);
+    }
+  while (heap.length) {
+    const d = heap.peekValue()!;
+    const u = heap.pop()!;
+    if (d > limit) break;
+    if (settled[u] < Infinity || d > tentative[u]) continue;
+    settled[u] = d;
+    for (let i = adjacency.start[u]; i < adjacency.start[u + 1]; i++) {
+      const e = adjacency.edge[i];
+      const w = costs.weight[e];
+      if (w === Infinity) continue;
+      const v = edgeHead(network, e);
+      const nd = d + w;
+      if (nd < tentative[v] && nd <= limit) {
+        tentative[v] = nd;
+        heap.push(v, nd);
+      }
+    }
+  }
+  return settled;
 }

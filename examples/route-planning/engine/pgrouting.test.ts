@@ -2,13 +2,12 @@
 // scratch database; its pgr_dijkstra distances for many node pairs and one pgr_dijkstraCostMatrix
 // equal the engine's hierarchy. PostgreSQL only (skipped without DATABASE_URL); .ci/run installs
 // the Debian package postgresql-15-pgrouting.
-import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchEndpoint } from "./contraction-hierarchy.ts";
-import { edgeTail } from "./edge-costs.ts";
+import { EDGES_SQL, loadCarGraphIntoPgRouting } from "./pgrouting-graph.ts";
 import { RouteEngine } from "./route-engine.ts";
 
 const baseUrl = process.env.DATABASE_URL;
@@ -21,68 +20,14 @@ describe.skipIf(!baseUrl)("pgRouting agrees with the engine on the car graph", (
 
   beforeAll(async () => {
     engine = new RouteEngine({ dataDir: path.join(os.tmpdir(), "l402-hub-route-engine-test"), prepare: [{ profile: "car" }] });
-    const name = `routes_oracle_${randomBytes(5).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: baseUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
-    drop = async () => {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    };
-    const url = new URL(baseUrl!);
-    url.pathname = `/${name}`;
-    client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
-    try {
-      await client.query("CREATE EXTENSION pgrouting CASCADE");
-    } catch (error) {
-      throw new Error(`pgRouting is missing on this PostgreSQL (apt-get install -y postgresql-15-pgrouting; .ci/run does): ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
-    // One row per segment: cost along it, reverse_cost against it, -1 where the car may not go (pgRouting's convention).
-    const { network } = engine;
-    const { costs } = engine.hierarchy("car", "time");
-    const ids: number[] = [],
-      sources: number[] = [],
-      targets: number[] = [],
-      cost: number[] = [],
-      reverse: number[] = [];
-    for (let s = 0; s < network.segmentCount; s++) {
-      const f = costs.weight[2 * s],
-        b = costs.weight[2 * s + 1];
-      if (f === Infinity && b === Infinity) continue;
-      ids.push(s + 1);
-      sources.push(network.segmentFrom[s]);
-      targets.push(network.segmentTo[s]);
-      cost.push(f === Infinity ? -1 : f);
-      reverse.push(b === Infinity ? -1 : b);
-    }
-    await client.query(
-      "CREATE TABLE car_edges (id bigint PRIMARY KEY, source bigint NOT NULL, target bigint NOT NULL, cost float8 NOT NULL, reverse_cost float8 NOT NULL)",
-    );
-    await client.query("INSERT INTO car_edges SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::float8[], $5::float8[])", [
-      ids,
-      sources,
-      targets,
-      cost,
-      reverse,
-    ]);
-    const routable = new Set<number>();
-    for (let e = 0; e < costs.weight.length; e++) if (costs.weight[e] < Infinity) routable.add(edgeTail(network, e));
-    nodes = [...routable].sort((a, b) => a - b);
+    ({ client, drop, nodes } = await loadCarGraphIntoPgRouting(engine, baseUrl!));
   }, 180_000);
 
   afterAll(async () => {
-    await client?.end();
     await drop?.();
   });
 
   const endpoint = (node: number): SearchEndpoint[] => [{ node, weight: 0, distance: 0, duration: 0 }];
-  const EDGES_SQL = "SELECT id, source, target, cost, reverse_cost FROM car_edges";
 
   it("pgr_dijkstra: 100 random sources × 20 random targets, the same shortest durations (and the same unreachable pairs)", async () => {
     let seed = 20;

@@ -150,7 +150,7 @@ describe("road network", () => {
     const dataDir = path.join(scratch, "engine");
     const engine = new RouteEngine({ dataDir, sourcePath: writeSlice("engine.json", 4000) });
     expect(() => engine.hierarchy("../../escape" as never, "time")).toThrow(/profile must be one of car, van, truck, bike/);
-    expect(() => engine.hierarchy("car", "../x" as never)).toThrow(/metric must be time or distance/);
+    expect(() => engine.hierarchy("car", "../x" as never)).toThrow(/metric must be one of time, distance, fuel/);
     expect(() => engine.hierarchy("car", "time", "/tmp/x" as never)).toThrow(/unknown traffic band/);
     expect(readdirSync(scratch).some((f) => f.includes("escape"))).toBe(false);
   });

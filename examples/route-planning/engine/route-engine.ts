@@ -1,6 +1,7 @@
 // The routing engine: the road network, one contraction hierarchy per (profile, metric, traffic
 // band) built on first use and cached under DATA_DIR, edge snapping, multi-waypoint routes with a
-// U-turn cost at via points, and many-to-many matrices. No HTTP here (docs/route-planning.md).
+// U-turn cost at via points, many-to-many matrices, and the network reachable within a time or
+// distance (bounded Dijkstra on the base graph). No HTTP here (docs/route-planning.md).
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -16,6 +17,8 @@ import {
   type Adjacency,
   type EdgeCosts,
   type Metric,
+  METRICS,
+  boundedDijkstra,
   buildAdjacency,
   chInputEdges,
   computeEdgeCosts,
@@ -23,7 +26,9 @@ import {
   dimensionTaggedWays,
   restrictForVehicle,
 } from "./edge-costs.ts";
+import { U_TURN_FUEL_ML } from "./fuel.ts";
 import { type Profile, type TrafficBand, type VehicleDimensions, PROFILES, TRAFFIC_BANDS, effectiveDimensions, trafficBandAt } from "./profiles.ts";
+import { reachableNetwork } from "./reachable-network.ts";
 import { type BBox, type RoadNetwork, OSM_ATTRIBUTION, OSM_LICENSE, loadRoadNetwork } from "./road-network.ts";
 import { type SnappedPoint, SnapIndex, segmentGeometry } from "./snap.ts";
 
@@ -39,9 +44,14 @@ export const TRAFFIC_NOTE = "No live traffic feed: traffic applies a fixed, docu
 /** Seconds a U-turn at a via waypoint costs (turning a bigger vehicle takes longer). */
 export const U_TURN_SECONDS: Record<Profile, number> = { car: 30, van: 45, truck: 120, bike: 5 };
 
+/** What a U-turn adds to the weight a search minimises: its seconds, its fuel, nothing for distance. */
+export function uTurnWeight(profile: Profile, metric: Metric): number {
+  return metric === "time" ? U_TURN_SECONDS[profile] : metric === "fuel" ? U_TURN_FUEL_ML[profile] : 0;
+}
+
 export interface TravelOptions {
   profile: Profile;
-  /** What the path minimises (default time). Distance and duration are reported either way. */
+  /** What the path minimises (default time). Distance, duration and fuel are reported either way. */
   optimizeFor?: Metric;
   /** Dimensions beyond the profile's defaults (profiles.ts DEFAULT_DIMENSIONS). */
   vehicle?: VehicleDimensions;
@@ -66,11 +76,15 @@ export interface RouteEdge {
   toFraction: number;
   distance: number;
   duration: number;
+  /** Estimated millilitres (fuel.ts). */
+  fuel: number;
 }
 
 export interface RouteLeg {
   distance: number;
   duration: number;
+  /** Estimated millilitres, U-turns included (fuel.ts; 0 for a bike). */
+  fuel: number;
   edges: RouteEdge[];
   /** [lng, lat] vertices from the leg's snapped start to its snapped end. */
   coordinates: [number, number][];
@@ -85,7 +99,9 @@ export interface Route {
   distance: number;
   /** Seconds, U-turn costs included. */
   duration: number;
-  /** What was minimised (seconds or meters, U-turn costs included for time). */
+  /** Estimated millilitres of fuel, U-turns included (fuel.ts; 0 for a bike). */
+  fuel: number;
+  /** What was minimised (seconds, meters or millilitres; U-turn costs included for time and fuel). */
   weight: number;
   waypoints: SnappedPoint[];
   legs: RouteLeg[];
@@ -107,6 +123,33 @@ export interface Matrix {
   trafficBand?: TrafficBand;
 }
 
+export interface ReachableOptions extends Omit<TravelOptions, "optimizeFor" | "search"> {
+  /** What the limits measure (and the search minimises): seconds of travel or meters. */
+  metric: "time" | "distance";
+  /** Limits, seconds for time and meters for distance, each > 0. */
+  limits: number[];
+  /** Segment vertices are thinned to one per grid cell this wide (default 20 m; 0 keeps all); nodes and crossing points all stay. */
+  gridMeters?: number;
+}
+
+export interface ReachableArea {
+  /** The limit (seconds or meters) this area is within. */
+  limit: number;
+  /** Network nodes within the limit. */
+  nodes: number;
+  /** [lng, lat] points of the network within the limit: nodes, segment vertices, the crossing points. */
+  points: [number, number][];
+}
+
+export interface Reachability {
+  center: SnappedPoint;
+  /** One per limit, in the order given. */
+  areas: ReachableArea[];
+  /** Every node's cost from the center (seconds or meters); Infinity beyond the largest limit. */
+  nodeCost: Float64Array;
+  trafficBand?: TrafficBand;
+}
+
 export interface RouteEngineOptions {
   dataDir: string;
   sourcePath?: string;
@@ -125,6 +168,8 @@ interface Hierarchy {
 
 interface Plan {
   costs: EdgeCosts;
+  /** The metric searched: the request's, except that a bike's fuel is its distance. */
+  metric: Metric;
   hierarchy?: Hierarchy;
   trafficBand?: TrafficBand;
   options: TravelOptions;
@@ -140,6 +185,8 @@ interface LegCandidate {
   distance: number;
   /** Seconds, the leg's own U-turns included. */
   duration: number;
+  /** Millilitres, the leg's own U-turns included. */
+  fuel: number;
   edges: RouteEdge[];
   /** U-turns within the leg (not the one at its start waypoint). */
   uTurns: number;
@@ -186,7 +233,7 @@ export class RouteEngine {
   hierarchy(profile: Profile, metric: Metric, band?: TrafficBand): Hierarchy {
     // Checked at run time too: the key becomes a file name, and callers may pass request JSON through.
     if (!PROFILES.includes(profile)) throw new RangeError(`profile must be one of ${PROFILES.join(", ")}`);
-    if (metric !== "time" && metric !== "distance") throw new RangeError("metric must be time or distance");
+    if (!METRICS.includes(metric)) throw new RangeError(`metric must be one of ${METRICS.join(", ")}`);
     if (band !== undefined && !TRAFFIC_BANDS.some((b) => b.name === band)) throw new RangeError(`unknown traffic band ${JSON.stringify(band)}`);
     const key = `${profile}-${metric}-${band ?? "free"}`;
     const known = this.hierarchies.get(key);
@@ -223,25 +270,34 @@ export class RouteEngine {
    * the ways the profile's default vehicle does, else the exact restricted search on the base graph.
    */
   private plan(options: TravelOptions): Plan {
-    const metric = options.optimizeFor ?? "time";
+    const requested = options.optimizeFor ?? "time";
+    // A bike burns no fuel: its fuel weight is its distance, so it shares the distance hierarchy.
+    const metric: Metric = requested === "fuel" && options.profile === "bike" ? "distance" : requested;
     const trafficBand = options.traffic ? trafficBandAt(options.departure ?? new Date()) : undefined;
     const band = trafficBand && TRAFFIC_BANDS.find((b) => b.name === trafficBand)!;
     // Bands whose factors are all 1 are free flow: they share its hierarchy.
     const hierarchyBand = band && (band.arterial !== 1 || band.urban !== 1) && options.profile !== "bike" ? trafficBand : undefined;
     const hierarchy = this.hierarchy(options.profile, metric, hierarchyBand);
-    const restricted = () => {
-      const key = `${options.profile}-${metric}-${hierarchyBand ?? "free"}`;
-      let open = this.openCosts.get(key);
-      if (!open) this.openCosts.set(key, (open = computeEdgeCosts(this.network, { profile: options.profile, metric, dimensions: {}, band: hierarchyBand })));
-      return restrictForVehicle(this.network, open, effectiveDimensions(options.profile, options.vehicle), this.dimensionWays);
-    };
-    if (options.search === "restricted") return { costs: restricted(), trafficBand, options };
-    if (!options.vehicle || Object.values(options.vehicle).every((v) => v === undefined)) return { costs: hierarchy.costs, hierarchy, trafficBand, options };
+    const restricted = () => this.vehicleCosts(options.profile, metric, hierarchyBand, options.vehicle);
+    if (options.search === "restricted") return { costs: restricted(), metric, trafficBand, options };
+    if (!options.vehicle || Object.values(options.vehicle).every((v) => v === undefined))
+      return { costs: hierarchy.costs, metric, hierarchy, trafficBand, options };
     const costs = restricted();
     const same =
       costs.closedByDimensions.size === hierarchy.costs.closedByDimensions.size &&
       [...costs.closedByDimensions].every((w) => hierarchy.costs.closedByDimensions.has(w));
-    return same ? { costs: hierarchy.costs, hierarchy, trafficBand, options } : { costs, trafficBand, options };
+    return same ? { costs: hierarchy.costs, metric, hierarchy, trafficBand, options } : { costs, metric, trafficBand, options };
+  }
+
+  /**
+   * A vehicle's edge costs without any hierarchy: the profile's dimension-free costs (cached per
+   * profile, metric and band) less the ways its dimensions close.
+   */
+  private vehicleCosts(profile: Profile, metric: Metric, band: TrafficBand | undefined, vehicle: VehicleDimensions | undefined): EdgeCosts {
+    const key = `${profile}-${metric}-${band ?? "free"}`;
+    let open = this.openCosts.get(key);
+    if (!open) this.openCosts.set(key, (open = computeEdgeCosts(this.network, { profile, metric, dimensions: {}, band })));
+    return restrictForVehicle(this.network, open, effectiveDimensions(profile, vehicle), this.dimensionWays);
   }
 
   /** Snaps a [lng, lat] to the nearest segment the travel options may use (either direction). */
@@ -313,6 +369,7 @@ export class RouteEngine {
       toFraction,
       distance: share * costs.distance[2 * s + direction],
       duration: share * costs.duration[2 * s + direction],
+      fuel: share * costs.fuel[2 * s + direction],
     };
   }
 
@@ -327,6 +384,7 @@ export class RouteEngine {
       weight: share * costs.weight[2 * s + direction],
       distance: share * costs.distance[2 * s + direction],
       duration: share * costs.duration[2 * s + direction],
+      fuel: share * costs.fuel[2 * s + direction],
       edges: [this.piece(costs, s, direction, a.fraction, b.fraction)],
       uTurns: 0,
     };
@@ -335,7 +393,8 @@ export class RouteEngine {
   /**
    * The cheapest way from departure `dep` of a to arrival `arr` of b, or null. The search is
    * node-based: where its path turns back on a segment (at the first or last node, or where a dead
-   * end forces it) the turn is charged U_TURN_SECONDS like a turn at a via point.
+   * end forces it) the turn is charged like a turn at a via point (uTurnWeight: its seconds for
+   * time, its fuel for fuel; its seconds and fuel are reported whatever the metric).
    */
   private leg(
     plan: Plan,
@@ -354,16 +413,18 @@ export class RouteEngine {
       const edges = pieces.filter((x) => x.fromFraction !== x.toFraction);
       let uTurns = 0;
       for (let i = 1; i < edges.length; i++) if (edges[i].segment === edges[i - 1].segment && edges[i].forward !== edges[i - 1].forward) uTurns++;
-      const seconds = uTurns * U_TURN_SECONDS[plan.options.profile];
-      const weight = found.weight + ((plan.options.optimizeFor ?? "time") === "time" ? seconds : 0);
-      if (!best || weight < best.weight) best = { weight, distance: found.distance, duration: found.duration + seconds, edges, uTurns };
+      const profile = plan.options.profile;
+      const weight = found.weight + uTurns * uTurnWeight(profile, plan.metric);
+      const fuel = edges.reduce((t, x) => t + x.fuel, 0) + uTurns * U_TURN_FUEL_ML[profile];
+      if (!best || weight < best.weight)
+        best = { weight, distance: found.distance, duration: found.duration + uTurns * U_TURN_SECONDS[profile], fuel, edges, uTurns };
     }
     return best;
   }
 
   /**
    * The route through the points in order, or null when some leg is unreachable (a one-way trap,
-   * an island). At a via point the route may turn back, paying U_TURN_SECONDS; each leg's best
+   * an island). At a via point the route may turn back, paying uTurnWeight; each leg's best
    * departure direction is chosen over all legs at once (Viterbi over arrival directions).
    * Throws the snap errors (OutsideCoverageError, NoRoadNearbyError, InvalidCoordinateError).
    */
@@ -373,7 +434,7 @@ export class RouteEngine {
     const { costs } = plan;
     const snapped = points.map((p, i) => this.snapWith(p, costs, `waypoints[${i}]`));
     const penalty = U_TURN_SECONDS[options.profile];
-    const penaltyWeight = (options.optimizeFor ?? "time") === "time" ? penalty : 0;
+    const penaltyWeight = uTurnWeight(options.profile, plan.metric);
     // state: arrival direction at the current waypoint → cost so far and the legs taken.
     type State = { weight: number; legs: { candidate: LegCandidate; uTurn: boolean }[] };
     let states = new Map<number, State>([[-1, { weight: 0, legs: [] }]]);
@@ -417,6 +478,7 @@ export class RouteEngine {
       return {
         distance: candidate.distance,
         duration: candidate.duration + (uTurn ? penalty : 0),
+        fuel: candidate.fuel + (uTurn ? U_TURN_FUEL_ML[options.profile] : 0),
         edges: candidate.edges,
         coordinates,
         uTurn,
@@ -428,6 +490,7 @@ export class RouteEngine {
     return {
       distance: legs.reduce((t, l) => t + l.distance, 0),
       duration: legs.reduce((t, l) => t + l.duration, 0),
+      fuel: legs.reduce((t, l) => t + l.fuel, 0),
       weight: final.weight,
       waypoints: snapped,
       legs,
@@ -436,6 +499,32 @@ export class RouteEngine {
       method: plan.hierarchy ? "hierarchy" : "restricted",
       trafficBand: plan.trafficBand,
     };
+  }
+
+  /**
+   * The network reachable from `center` within each limit: one bounded Dijkstra on the base graph
+   * (the vehicle's restricted costs: dimensions, one-way, traffic band), leaving the snapped center in
+   * each allowed direction with the partial first segment. Node-based like the route search: a
+   * U-turn on the way is not charged. Throws the snap errors (field "center").
+   */
+  reachable(center: [number, number], options: ReachableOptions): Reachability {
+    if (options.metric !== "time" && options.metric !== "distance") throw new RangeError("metric must be time or distance");
+    if (!options.limits.length || options.limits.some((l) => !(l > 0 && Number.isFinite(l)))) throw new RangeError("limits must be finite and > 0");
+    const trafficBand = options.traffic ? trafficBandAt(options.departure ?? new Date()) : undefined;
+    const band = trafficBand && TRAFFIC_BANDS.find((b) => b.name === trafficBand)!;
+    const costBand = band && (band.arterial !== 1 || band.urban !== 1) && options.profile !== "bike" ? trafficBand : undefined;
+    // The default vehicle's costs are those of its hierarchy when that is loaded (no copy to make).
+    const loaded = this.hierarchies.get(`${options.profile}-${options.metric}-${costBand ?? "free"}`);
+    const defaultVehicle = !options.vehicle || Object.values(options.vehicle).every((v) => v === undefined);
+    const costs = loaded && defaultVehicle ? loaded.costs : this.vehicleCosts(options.profile, options.metric, costBand, options.vehicle);
+    const snapped = this.snapWith(center, costs, "center");
+    const departures = this.departures(snapped, costs);
+    const nodeCost = boundedDijkstra(this.network, this.adjacency, costs, departures, Math.max(...options.limits));
+    const areas = options.limits.map((limit) => ({
+      limit,
+      ...reachableNetwork(this.network, this.adjacency, costs, snapped, departures, nodeCost, limit, options.gridMeters ?? 20),
+    }));
+    return { center: snapped, areas, nodeCost, trafficBand };
   }
 
   /**

@@ -1,5 +1,9 @@
 // The seven operations of the route-planning API (spec 2 section 4.1), in the order the directory lists them.
+import { clusterOperation } from "./cluster.ts";
 import type { Operation } from "./common.ts";
+import { directionsOperation } from "./directions.ts";
 import { matrixOperation } from "./matrix.ts";
+import { navigateOperation } from "./navigate.ts";
+import { reachableOperation } from "./reachable.ts";
 
-export const operations: Operation[] = [matrixOperation as Operation];
+export const operations: Operation[] = [clusterOperation, directionsOperation, matrixOperation, navigateOperation, reachableOperation] as Operation[];

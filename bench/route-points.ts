@@ -1,0 +1,31 @@
+// Reproducible inputs for the route-planning benchmarks: seeded random numbers and points near
+// roads a profile may use, spread over the whole network.
+import type { Profile, RouteEngine } from "@/examples/route-planning/engine/index.ts";
+
+/** mulberry32: the same seed gives the same points on every run. */
+export function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** [lng, lat] points within a few tens of meters of roads the profile may use. */
+export function pointsNearRoads(engine: RouteEngine, profile: Profile, count: number, seed: number): [number, number][] {
+  const rnd = random(seed);
+  const { costs } = engine.hierarchy(profile, "time");
+  const net = engine.network;
+  const out: [number, number][] = [];
+  while (out.length < count) {
+    const s = Math.floor(rnd() * net.segmentCount);
+    if (!(costs.weight[2 * s] < Infinity || costs.weight[2 * s + 1] < Infinity)) continue;
+    const k = net.geometryStart[s];
+    out.push([net.geometry[2 * k] + (rnd() - 0.5) * 0.0004, net.geometry[2 * k + 1] + (rnd() - 0.5) * 0.0002]);
+  }
+  return out;
+}
+
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+export const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
