@@ -39,7 +39,11 @@ describe("findResponseGeometry", () => {
         {
           distance: 3210,
           steps: [
-            { maneuver: { location: A, type: "depart", modifier: "left" }, instruction: "Head north" },
+            {
+              maneuver: { location: A, type: "depart", modifier: "left" },
+              instruction: "Head north",
+              geometry: { type: "LineString", coordinates: [A, B] },
+            },
             { maneuver: { location: B, type: "turn", modifier: "right" }, instruction: "Turn right" },
             { maneuver: { location: C, type: "arrive" }, instruction: "Arrive" },
           ],
@@ -62,6 +66,15 @@ describe("findResponseGeometry", () => {
     expect(g.bbox).toEqual([A[0], C[1], C[0], B[1]]);
     expect(g.attribution).toBe(attribution);
     expect(describeResponseGeometry(g)).toBe("Map of the answer: 1 line (3.2 km, 7 min); 2 numbered points; 3 small points.");
+  });
+
+  it("draws steps' own lines only when the answer has no route line", () => {
+    const step = (from: LngLat, to: LngLat) => ({ maneuver: { location: from }, geometry: { type: "LineString", coordinates: [from, to] } });
+    const g = findResponseGeometry({ legs: [{ steps: [step(A, B), step(B, C)] }] })!;
+    expect(g.lines.map((l) => l.coordinates)).toEqual([
+      [A, B],
+      [B, C],
+    ]);
   });
 
   it("numbers an optimized tour's stops in the answer's order, labelled by their ids", () => {

@@ -116,7 +116,8 @@ function nearestKey(path: Path): string {
 }
 
 class GeometryCollector {
-  lines: MapLine[] = [];
+  /** `detail`: a turn-by-turn step's own line, which repeats a stretch of its route's line. */
+  lines: (MapLine & { detail: boolean })[] = [];
   areas: Omit<MapArea, "fillOpacity">[] = [];
   points: { location: LngLat; path: Path; label: string | null }[] = [];
   private nodes = 0;
@@ -184,12 +185,12 @@ class GeometryCollector {
       }
       case "LineString": {
         const line = this.positionList(c, 2);
-        if (line) this.lines.push({ coordinates: line, label });
+        if (line) this.lines.push({ coordinates: line, label, detail: isMinorPath(path) });
         return line !== null;
       }
       case "MultiLineString": {
         const lines = this.many(c, (l) => this.positionList(l, 2));
-        lines?.forEach((coordinates) => this.lines.push({ coordinates, label }));
+        lines?.forEach((coordinates) => this.lines.push({ coordinates, label, detail: isMinorPath(path) }));
         return lines !== null;
       }
       case "Polygon": {
@@ -220,7 +221,7 @@ class GeometryCollector {
     (value.routes as unknown[]).forEach((route, i) => {
       if (!isRecord(route) || typeof route.geometry !== "string") return;
       const line = decodePolyline(route.geometry, firstWaypoint);
-      if (line && this.countPositions(line.length)) this.lines.push({ coordinates: line, label: ownLabel(route) ?? `route ${i + 1}` });
+      if (line && this.countPositions(line.length)) this.lines.push({ coordinates: line, label: ownLabel(route) ?? `route ${i + 1}`, detail: false });
     });
   }
 }
@@ -366,7 +367,9 @@ export function findResponseGeometry(body: unknown, request?: unknown): Response
   walk(collector, body, [], 0);
   const markers = numberPoints(collector.points);
   const areas = shadeAreas(collector.areas);
-  const { lines } = collector;
+  // Steps' lines repeat their route's: drawn only when the answer has no other line.
+  const routeLines = collector.lines.filter((l) => !l.detail);
+  const lines: MapLine[] = (routeLines.length ? routeLines : collector.lines).map(({ coordinates, label }) => ({ coordinates, label }));
   if (lines.length === 0 && areas.length === 0 && markers.length === 0) return null;
   const asked = request === undefined ? [] : requestPoints(request);
   const bbox = bboxOf(allPositions(lines, areas, markers, asked))!;
