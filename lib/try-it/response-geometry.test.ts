@@ -79,6 +79,7 @@ describe("findResponseGeometry", () => {
 
   it("numbers an optimized tour's stops in the answer's order, labelled by their ids", () => {
     const answer = {
+      start: { location: A, snap_distance: 2, time: "2026-11-26T08:00:00+01:00" },
       stops: [
         { id: "depot", location: A, arrival: "2026-11-26T08:00:00+01:00" },
         { id: "s2", location: C, arrival: "2026-11-26T08:06:00+01:00" },
@@ -90,7 +91,7 @@ describe("findResponseGeometry", () => {
       duration: 900,
     };
     const g = findResponseGeometry(answer)!;
-    expect(g.markers.map((m) => `${m.number}:${m.label}`)).toEqual(["1:depot", "2:s2", "3:s1"]);
+    expect(g.markers.map((m) => `${m.symbol}:${m.label}`)).toEqual(["S:start", "1:depot", "2:s2", "3:s1"]);
     expect(g.lines[0].coordinates).toHaveLength(4);
   });
 
@@ -138,9 +139,9 @@ describe("findResponseGeometry", () => {
     const opacities = g.areas.map((a) => a.fillOpacity);
     expect(new Set(opacities).size).toBe(3);
     expect([...opacities].sort((x, y) => x - y)).toEqual(opacities);
-    expect(g.markers).toEqual([{ location: B, number: 1, label: "center", minor: false }]);
+    expect(g.markers).toEqual([{ location: B, number: 1, symbol: "C", label: "center", minor: false }]);
     expect(g.bbox).toEqual([B[0] - 0.03, B[1] - 0.03, B[0] + 0.03, B[1] + 0.03]);
-    expect(describeResponseGeometry(g)).toBe("Map of the answer: 3 areas (5 min, 10 min, 15 min); 1 numbered point.");
+    expect(describeResponseGeometry(g)).toBe("Map of the answer: 3 areas (5 min, 10 min, 15 min); center marked.");
   });
 
   it("decodes a Mapbox Directions answer's polyline6 route and skips its steps' copies", () => {
@@ -156,7 +157,7 @@ describe("findResponseGeometry", () => {
           geometry: encoded,
           distance: 3000,
           duration: 400,
-          legs: [{ steps: [{ geometry: encoded, maneuver: { location: A, type: "depart" } }] }],
+          legs: [{ steps: [{ geometry: encoded, maneuver: { location: A, type: "depart" }, intersections: [{ location: A }, { location: B }] }] }],
         },
       ],
       waypoints: [
@@ -171,6 +172,8 @@ describe("findResponseGeometry", () => {
       expect(p[1]).toBeCloseTo(line[i][1], 5);
     });
     expect(g.markers.filter((m) => !m.minor).map((m) => m.label)).toEqual(["Avenyn", "waypoints 2"]);
+    // The step's maneuver is a small point; the crossings it passes are not drawn.
+    expect(g.markers.filter((m) => m.minor).map((m) => m.location)).toEqual([A]);
     expect(g.distanceMeters).toBe(3000);
     expect(g.durationSeconds).toBe(400);
     // A polyline string outside a Mapbox answer is just a string.

@@ -17,7 +17,14 @@ export type MapArea = { polygons: LngLat[][][]; label: string | null; fillOpacit
  * A point of the answer. `number` counts from 1 within its list (the array the point's object sits
  * in); minor points (turn-by-turn steps, very long lists) are drawn small and unnumbered.
  */
-export type MapMarker = { location: LngLat; number: number; label: string; minor: boolean };
+export type MapMarker = {
+  location: LngLat;
+  number: number;
+  /** What the marker shows: its number in its list, or a point of its own (a route's `start`, a `center`) the key's initial. */
+  symbol: string;
+  label: string;
+  minor: boolean;
+};
 
 export type ResponseGeometry = {
   lines: MapLine[];
@@ -41,7 +48,9 @@ export const GEOMETRY_LIMITS = { maxDepth: 24, maxNodes: 200_000, maxPositions: 
 /** Lists with more points than this are drawn as small dots: numbers would cover the map. */
 const MAX_NUMBERED_IN_LIST = 60;
 /** Keys whose points are turn-by-turn detail (OSRM, Mapbox, Valhalla, GraphHopper), not stops. */
-const MINOR_KEYS = new Set(["steps", "maneuver", "maneuvers", "instructions", "intersections"]);
+const MINOR_KEYS = new Set(["steps", "maneuver", "maneuvers", "instructions"]);
+/** Keys not looked into: every crossing a route passes (OSRM, Mapbox) would bury the map in dots. */
+const SKIPPED_KEYS = new Set(["intersections"]);
 const GEOMETRY_TYPES = new Set(["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]);
 const LABEL_KEYS = ["name", "label", "title", "id", "vehicle_id"] as const;
 
@@ -284,7 +293,7 @@ function walk(collector: GeometryCollector, value: unknown, path: Path, depth: n
 
 function walkRest(collector: GeometryCollector, value: Record<string, unknown>, path: Path, depth: number, skip: Set<string>): void {
   for (const [key, child] of Object.entries(value)) {
-    if (skip.has(key) || typeof child !== "object" || child === null) continue;
+    if (skip.has(key) || SKIPPED_KEYS.has(key) || typeof child !== "object" || child === null) continue;
     walk(collector, child, [...path, key], depth + 1, ownLabel(value));
   }
 }
@@ -295,12 +304,19 @@ function numberPoints(points: GeometryCollector["points"]): MapMarker[] {
   for (const p of points) bySeries.set(seriesKey(p.path), (bySeries.get(seriesKey(p.path)) ?? 0) + 1);
   const counters = new Map<string, number>();
   return points.map((p) => {
-    const key = seriesKey(p.path);
-    const number = (counters.get(key) ?? 0) + 1;
-    counters.set(key, number);
-    const minor = isMinorPath(p.path) || (bySeries.get(key) ?? 0) > MAX_NUMBERED_IN_LIST;
+    const series = seriesKey(p.path);
+    const number = (counters.get(series) ?? 0) + 1;
+    counters.set(series, number);
+    const minor = isMinorPath(p.path) || (bySeries.get(series) ?? 0) > MAX_NUMBERED_IN_LIST;
     const inList = p.path.some((k) => typeof k === "number");
-    return { location: p.location, number, label: p.label ?? (inList ? `${nearestKey(p.path)} ${number}` : nearestKey(p.path)), minor };
+    const key = nearestKey(p.path);
+    return {
+      location: p.location,
+      number,
+      symbol: inList ? String(number) : key.charAt(0).toUpperCase(),
+      label: p.label ?? (inList ? `${key} ${number}` : key),
+      minor,
+    };
   });
 }
 
@@ -458,9 +474,11 @@ export function describeResponseGeometry(geometry: ResponseGeometry): string {
     const listed = labels.length === areas.length && areas.length <= 8 ? ` (${[...labels].reverse().join(", ")})` : "";
     parts.push(`${plural(areas.length, "area", "areas")}${listed}`);
   }
-  const numbered = markers.filter((m) => !m.minor).length;
-  const minor = markers.length - numbered;
+  const numbered = markers.filter((m) => !m.minor && /^\d+$/.test(m.symbol)).length;
+  const named = markers.filter((m) => !m.minor && !/^\d+$/.test(m.symbol)).map((m) => m.label);
+  const minor = markers.filter((m) => m.minor).length;
   if (numbered) parts.push(plural(numbered, "numbered point", "numbered points"));
+  if (named.length) parts.push(`${named.length <= 4 ? named.join(", ") : plural(named.length, "point", "points")} marked`);
   if (minor) parts.push(plural(minor, "small point", "small points"));
   if (geometry.requestPoints.length) parts.push(plural(geometry.requestPoints.length, "requested point (ring)", "requested points (rings)"));
   return `Map of the answer: ${parts.join("; ")}.`;

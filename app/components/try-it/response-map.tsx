@@ -60,13 +60,13 @@ function drawAnswer(L: LeafletModule, map: Leaflet.Map, geometry: ResponseGeomet
   for (const marker of geometry.markers.filter((m) => !m.minor)) {
     const icon = L.divIcon({
       className: "",
-      html: `<span class="flex size-6 items-center justify-center rounded-full border-2 border-surface bg-accent text-xs font-bold text-white shadow dark:text-zinc-950">${marker.number}</span>`,
+      html: `<span class="flex size-6 items-center justify-center rounded-full border-2 border-surface bg-accent text-xs font-bold text-white shadow dark:text-zinc-950">${escapeHtml(marker.symbol)}</span>`,
       iconSize: [24, 24],
       iconAnchor: [12, 12],
     });
     // Not a tab stop each: the map itself is one, and Tab leaves it.
-    L.marker(toLatLng(marker.location), { icon, keyboard: false, alt: `${marker.number}: ${marker.label}` })
-      .bindTooltip(`${marker.number}. ${marker.label}`)
+    L.marker(toLatLng(marker.location), { icon, keyboard: false, alt: `${marker.symbol}: ${marker.label}` })
+      .bindTooltip(`${marker.symbol}. ${marker.label}`)
       .addTo(map);
   }
 }
