@@ -113,7 +113,7 @@ describe("findResponseGeometry", () => {
     };
     const g = findResponseGeometry(answer)!;
     expect(g.lines.map((l) => l.label)).toEqual(["van-1", "van-2"]);
-    expect(g.markers.map((m) => `${m.number}:${m.label}`)).toEqual(["1:a", "2:b", "1:c"]);
+    expect(g.markers.map((m) => `${m.group} ${m.symbol}:${m.label}`)).toEqual(["van-1 1:a", "van-1 2:b", "van-2 1:c"]);
     expect(describeResponseGeometry(g)).toMatch(/^Map of the answer: 2 lines \([\d.]+ km in all\); 3 numbered points\.$/);
   });
 
@@ -139,7 +139,7 @@ describe("findResponseGeometry", () => {
     const opacities = g.areas.map((a) => a.fillOpacity);
     expect(new Set(opacities).size).toBe(3);
     expect([...opacities].sort((x, y) => x - y)).toEqual(opacities);
-    expect(g.markers).toEqual([{ location: B, number: 1, symbol: "C", label: "center", minor: false }]);
+    expect(g.markers).toEqual([{ location: B, number: 1, symbol: "C", label: "center", group: null, minor: false }]);
     expect(g.bbox).toEqual([B[0] - 0.03, B[1] - 0.03, B[0] + 0.03, B[1] + 0.03]);
     expect(describeResponseGeometry(g)).toBe("Map of the answer: 3 areas (5 min, 10 min, 15 min); center marked.");
   });

@@ -23,6 +23,8 @@ export type MapMarker = {
   /** What the marker shows: its number in its list, or a point of its own (a route's `start`, a `center`) the key's initial. */
   symbol: string;
   label: string;
+  /** The label of the object whose list the point is in (a fleet route's vehicle), if it has one. */
+  group: string | null;
   minor: boolean;
 };
 
@@ -128,7 +130,7 @@ class GeometryCollector {
   /** `detail`: a turn-by-turn step's own line, which repeats a stretch of its route's line. */
   lines: (MapLine & { detail: boolean })[] = [];
   areas: Omit<MapArea, "fillOpacity">[] = [];
-  points: { location: LngLat; path: Path; label: string | null }[] = [];
+  points: { location: LngLat; path: Path; label: string | null; group?: string | null }[] = [];
   private nodes = 0;
   private positions = 0;
 
@@ -253,12 +255,18 @@ export function decodePolyline(encoded: string, near: LngLat | null = null): Lng
   return off(five) < off(six) ? five : six;
 }
 
-/** `parentLabel`: the label of the object holding this one under a key (a cluster for its centroid). */
-function walk(collector: GeometryCollector, value: unknown, path: Path, depth: number, parentLabel: string | null = null): void {
+/**
+ * The labels around a value: `parent`, of the object holding it under a key (a cluster for its
+ * centroid); `list`, of the object holding the list it is in (a fleet route for its stops).
+ */
+type Around = { parent: string | null; list: string | null };
+const nothingAround: Around = { parent: null, list: null };
+
+function walk(collector: GeometryCollector, value: unknown, path: Path, depth: number, around: Around = nothingAround): void {
   if (depth > GEOMETRY_LIMITS.maxDepth || !collector.visit()) return;
   if (Array.isArray(value)) {
     value.forEach((item, i) => {
-      if (typeof item === "object" && item !== null) walk(collector, item, [...path, i], depth + 1);
+      if (typeof item === "object" && item !== null) walk(collector, item, [...path, i], depth + 1, { parent: null, list: around.parent });
     });
     return;
   }
@@ -266,7 +274,7 @@ function walk(collector: GeometryCollector, value: unknown, path: Path, depth: n
 
   if (value.type === "FeatureCollection" && Array.isArray(value.features)) {
     value.features.forEach((feature, i) => walk(collector, feature, [...path, "features", i], depth + 1));
-    walkRest(collector, value, path, depth, new Set(["type", "features", "bbox"]));
+    walkRest(collector, value, path, depth, new Set(["type", "features", "bbox"]), around);
     return;
   }
   if (value.type === "Feature" && "geometry" in value) {
@@ -285,16 +293,17 @@ function walk(collector: GeometryCollector, value: unknown, path: Path, depth: n
   const location = asPosition(value.location);
   const point = location ?? latLngObjectPosition(value);
   if (point) {
-    collector.points.push({ location: point, path, label: ownLabel(value) ?? (typeof path.at(-1) === "string" ? parentLabel : null) });
+    const label = ownLabel(value) ?? (typeof path.at(-1) === "string" ? around.parent : null);
+    collector.points.push({ location: point, path, label, group: around.list });
     skip.add("location");
   }
-  walkRest(collector, value, path, depth, skip);
+  walkRest(collector, value, path, depth, skip, around);
 }
 
-function walkRest(collector: GeometryCollector, value: Record<string, unknown>, path: Path, depth: number, skip: Set<string>): void {
+function walkRest(collector: GeometryCollector, value: Record<string, unknown>, path: Path, depth: number, skip: Set<string>, around: Around): void {
   for (const [key, child] of Object.entries(value)) {
     if (skip.has(key) || SKIPPED_KEYS.has(key) || typeof child !== "object" || child === null) continue;
-    walk(collector, child, [...path, key], depth + 1, ownLabel(value));
+    walk(collector, child, [...path, key], depth + 1, { parent: ownLabel(value), list: around.list });
   }
 }
 
@@ -315,6 +324,7 @@ function numberPoints(points: GeometryCollector["points"]): MapMarker[] {
       number,
       symbol: inList ? String(number) : key.charAt(0).toUpperCase(),
       label: p.label ?? (inList ? `${key} ${number}` : key),
+      group: p.group ?? null,
       minor,
     };
   });

@@ -65,9 +65,8 @@ function drawAnswer(L: LeafletModule, map: Leaflet.Map, geometry: ResponseGeomet
       iconAnchor: [12, 12],
     });
     // Not a tab stop each: the map itself is one, and Tab leaves it.
-    L.marker(toLatLng(marker.location), { icon, keyboard: false, alt: `${marker.symbol}: ${marker.label}` })
-      .bindTooltip(`${marker.symbol}. ${marker.label}`)
-      .addTo(map);
+    const text = `${marker.group ? `${marker.group}: ` : ""}${marker.symbol}. ${marker.label}`;
+    L.marker(toLatLng(marker.location), { icon, keyboard: false, alt: text }).bindTooltip(text).addTo(map);
   }
 }
 
