@@ -156,7 +156,7 @@ export function ResponseMap({ geometry, gatewayBase, basemapPath }: ResponseMapP
         aria-roledescription="map"
         aria-label={caption}
         data-basemap={basemap}
-        className="response-map h-72 w-full sm:h-96"
+        className="h-72 w-full sm:h-96"
         style={{ background: "var(--surface-subtle)" }}
       />
       <figcaption id={captionId} className="border-t border-line px-3 py-1.5 text-xs text-muted">
