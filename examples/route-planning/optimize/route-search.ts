@@ -353,7 +353,8 @@ function ruin(inst: Instance, sol: Solution, neighbours: Int32Array[], random: (
   for (const r of sol.routes) assigned.push(...r);
   const touched = new Set<number>();
   if (!assigned.length) return touched;
-  const maxRemove = Math.min(assigned.length, Math.max(4, Math.min(30, Math.ceil(inst.n * 0.4))));
+  // Small instances may lose every stop (a noisy restart); larger ones up to 30 % (at most 30).
+  const maxRemove = Math.min(assigned.length, inst.n <= 20 ? inst.n : Math.min(30, Math.ceil(inst.n * 0.3)));
   const count = 1 + Math.floor(random() * maxRemove);
   const seed = assigned[Math.floor(random() * assigned.length)];
   const remove = new Set([seed]);
