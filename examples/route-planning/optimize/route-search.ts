@@ -106,6 +106,8 @@ class Instance {
   readonly free: number;
   readonly cost: Float64Array[];
   readonly duration: Float64Array[];
+  /** No time windows and no shift ends: insertion costs and durations are exact in O(1). */
+  readonly untimed: boolean;
   constructor(readonly problem: SearchProblem) {
     this.n = problem.stops.length;
     const nodes = problem.matrices[0]?.cost.length ?? 0;
@@ -113,6 +115,8 @@ class Instance {
     this.free = nodes;
     this.cost = problem.matrices.map((m) => flatten(m.cost, nodes));
     this.duration = problem.matrices.map((m) => flatten(m.duration, nodes));
+    this.untimed =
+      problem.stops.every((s) => s.windowStart === -Infinity && s.windowEnd === Infinity) && problem.vehicles.every((v) => v.shiftEnd === Infinity);
   }
 
   startOf(v: number): number {
@@ -443,17 +447,53 @@ function insertionKey(inst: Instance, before: RouteEval, after: RouteEval): numb
   return (after.lateness - before.lateness) * LATE_WEIGHT + balance + (after.cost - before.cost);
 }
 
-/** The cheapest feasible position of a stop in one route, or null. */
+/**
+ * The cheapest feasible position of a stop in one route, or null. Positions are tried in order of
+ * their O(1) cost change, which with the route's duration bounds the key from below (lateness and
+ * duration never shrink by inserting), so the walk stops once no later position can win. Without
+ * time windows and shifts the O(1) figures are exact and no route is walked at all.
+ */
 function bestPositionIn(inst: Instance, sol: Solution, v: number, stop: number, noise = 0, random?: () => number): Insertion | null {
   const route = sol.routes[v];
-  if (route.length >= inst.problem.vehicles[v].maxStops) return null;
+  const vehicle = inst.problem.vehicles[v];
+  if (route.length >= vehicle.maxStops) return null;
+  const before = sol.evals[v];
+  const demand = inst.problem.stops[stop].demand;
+  for (let k = 0; k < 3; k++) if (before.load[k] + demand[k] > vehicle.capacity[k] + EPS) return null;
+  const c = inst.cost[vehicle.matrix];
+  const d = inst.duration[vehicle.matrix];
+  const size = inst.size;
+  const first = inst.startOf(v);
+  const last = inst.endOf(v);
+  const count = route.length;
+  const costDelta = new Float64Array(count + 1);
+  const timeDelta = new Float64Array(count + 1);
+  for (let p = 0; p <= count; p++) {
+    const prev = p === 0 ? first : route[p - 1];
+    const next = p === count ? last : route[p];
+    // An unused route has no start→end leg to replace.
+    costDelta[p] = c[prev * size + stop] + c[stop * size + next] - (count ? c[prev * size + next] : 0);
+    timeDelta[p] = d[prev * size + stop] + inst.problem.stops[stop].service + d[stop * size + next] - (count ? d[prev * size + next] : 0);
+  }
+  const balance = inst.problem.balance;
   let best: Insertion | null = null;
-  const seq = new Array<number>(route.length + 1);
-  for (let p = 0; p <= route.length; p++) {
-    for (let i = 0, k = 0; i <= route.length; i++) seq[i] = i === p ? stop : route[k++];
+  if (inst.untimed) {
+    for (let p = 0; p <= count; p++) {
+      if (!(costDelta[p] < Infinity) || !(timeDelta[p] < Infinity)) continue;
+      const key = costDelta[p] + (balance ? before.duration + timeDelta[p] : 0) + (noise && random ? noise * random() : 0);
+      if (!best || key < best.key - EPS) best = { key, route: v, position: p };
+    }
+    return best;
+  }
+  const order = [...costDelta.keys()].filter((p) => costDelta[p] < Infinity).sort((a, b) => costDelta[a] - costDelta[b] || a - b);
+  const seq = new Array<number>(count + 1);
+  for (const p of order) {
+    const bound = costDelta[p] + (balance ? before.duration : 0);
+    if (best && bound >= best.key - EPS) break;
+    for (let i = 0, k = 0; i <= count; i++) seq[i] = i === p ? stop : route[k++];
     const after = inst.evaluate(v, seq);
     if (after.broken) continue;
-    const key = insertionKey(inst, sol.evals[v], after) + (noise && random ? noise * random() : 0);
+    const key = insertionKey(inst, before, after) + (noise && random ? noise * random() : 0);
     if (!best || key < best.key - EPS) best = { key, route: v, position: p };
   }
   return best;
@@ -570,8 +610,8 @@ function tryReplace(inst: Instance, sol: Solution, changes: [number, number[]][]
 }
 
 /**
- * Can a move of route v only help by lowering cost? Then moves whose cost delta is not negative are
- * skipped without walking the route (no lateness to remove, and not the route that sets the balance).
+ * Can a move of route v only help by lowering cost? True when the route has no lateness to remove
+ * and (balancing) is not the one that sets the longest duration.
  */
 function onlyCostCanImprove(inst: Instance, sol: Solution, v: number): boolean {
   if (sol.evals[v].lateness > EPS) return false;
@@ -580,40 +620,87 @@ function onlyCostCanImprove(inst: Instance, sol: Solution, v: number): boolean {
   return sol.evals[v].duration < longest - EPS;
 }
 
+/**
+ * Is a move worth walking its routes for? Its O(1) forecast: the change of cost and duration of
+ * route a (and b, or -1). Without windows and shifts the forecast is exact (no lateness, durations
+ * are driving plus service), so only moves it says improve are evaluated. With them, a route that
+ * has lateness or sets the balance may improve in ways O(1) cannot see: those are evaluated.
+ */
+function worthEvaluating(inst: Instance, sol: Solution, a: number, costA: number, durationA: number, b = -1, costB = 0, durationB = 0): boolean {
+  const cost = costA + costB;
+  if (!inst.untimed) {
+    if (!onlyCostCanImprove(inst, sol, a) || (b >= 0 && !onlyCostCanImprove(inst, sol, b))) return true;
+    return cost < -EPS;
+  }
+  if (inst.problem.balance) {
+    let before = 0,
+      after = 0;
+    const evals = sol.evals;
+    for (let v = 0; v < evals.length; v++) {
+      const d = evals[v].duration;
+      if (d > before) before = d;
+      const next = v === a ? d + durationA : v === b ? d + durationB : d;
+      if (next > after) after = next;
+    }
+    if (after < before - EPS) return true;
+    if (!(after <= before + EPS)) return false;
+  }
+  return cost < -EPS;
+}
+
 /** Node sequence with the route's start and end nodes around its stops. */
 function withEnds(inst: Instance, v: number, route: readonly number[]): number[] {
   return [inst.startOf(v), ...route, inst.endOf(v)];
 }
 
-/** Reverses route[i..j] where the cost change (asymmetric: via prefix sums both ways) is negative. */
+/** Sum of the legs nodes[from..to] in a flat matrix. */
+function legs(m: Float64Array, size: number, nodes: readonly number[], from: number, to: number, reversed = false): number {
+  let t = 0;
+  for (let k = from; k < to; k++) t += reversed ? m[nodes[k + 1] * size + nodes[k]] : m[nodes[k] * size + nodes[k + 1]];
+  return t;
+}
+
+function serviceOf(inst: Instance, stops: readonly number[]): number {
+  let t = 0;
+  for (const s of stops) t += inst.problem.stops[s].service;
+  return t;
+}
+
+/** Reverses route[i..j] where the forecast (asymmetric: prefix sums both ways) says it may pay. */
 function twoOpt(inst: Instance, sol: Solution, v: number): number {
   let improved = 0;
-  const c = inst.cost[inst.problem.vehicles[v].matrix];
+  const vehicle = inst.problem.vehicles[v];
+  const c = inst.cost[vehicle.matrix];
+  const d = inst.duration[vehicle.matrix];
   const size = inst.size;
   for (let again = true; again; ) {
     again = false;
     const route = sol.routes[v];
     const nodes = withEnds(inst, v, route);
     const m = nodes.length;
-    const forward = new Float64Array(m);
-    const backward = new Float64Array(m);
+    const fc = new Float64Array(m),
+      bc = new Float64Array(m),
+      fd = new Float64Array(m),
+      bd = new Float64Array(m);
     for (let k = 1; k < m; k++) {
-      forward[k] = forward[k - 1] + c[nodes[k - 1] * size + nodes[k]];
-      backward[k] = backward[k - 1] + c[nodes[k] * size + nodes[k - 1]];
+      const u = nodes[k - 1],
+        w = nodes[k];
+      fc[k] = fc[k - 1] + c[u * size + w];
+      bc[k] = bc[k - 1] + c[w * size + u];
+      fd[k] = fd[k - 1] + d[u * size + w];
+      bd[k] = bd[k - 1] + d[w * size + u];
     }
-    const prune = onlyCostCanImprove(inst, sol, v);
     search: for (let i = 1; i < m - 2; i++) {
+      const before = nodes[i - 1],
+        head = nodes[i];
       for (let j = i + 1; j < m - 1; j++) {
-        if (prune) {
-          const delta =
-            c[nodes[i - 1] * size + nodes[j]] +
-            (backward[j] - backward[i]) +
-            c[nodes[i] * size + nodes[j + 1]] -
-            c[nodes[i - 1] * size + nodes[i]] -
-            (forward[j] - forward[i]) -
-            c[nodes[j] * size + nodes[j + 1]];
-          if (!(delta < -EPS)) continue;
-        }
+        const tail = nodes[j],
+          after = nodes[j + 1];
+        const cost = c[before * size + tail] + (bc[j] - bc[i]) + c[head * size + after] - c[before * size + head] - (fc[j] - fc[i]) - c[tail * size + after];
+        const duration = inst.untimed
+          ? d[before * size + tail] + (bd[j] - bd[i]) + d[head * size + after] - d[before * size + head] - (fd[j] - fd[i]) - d[tail * size + after]
+          : 0;
+        if (!worthEvaluating(inst, sol, v, cost, duration)) continue;
         const seq = [...route.slice(0, i - 1), ...route.slice(i - 1, j).reverse(), ...route.slice(j)];
         if (tryReplace(inst, sol, [[v, seq]])) {
           improved = 1;
@@ -629,38 +716,34 @@ function twoOpt(inst: Instance, sol: Solution, v: number): number {
 /** Moves a run of 1-3 stops elsewhere in the same route, kept or reversed. */
 function orOpt(inst: Instance, sol: Solution, v: number): number {
   let improved = 0;
-  const c = inst.cost[inst.problem.vehicles[v].matrix];
+  const vehicle = inst.problem.vehicles[v];
+  const c = inst.cost[vehicle.matrix];
+  const d = inst.duration[vehicle.matrix];
   const size = inst.size;
-  const cc = (a: number, b: number) => c[a * size + b];
   for (let again = true; again; ) {
     again = false;
     const route = sol.routes[v];
     const nodes = withEnds(inst, v, route);
-    const prune = onlyCostCanImprove(inst, sol, v);
     search: for (let len = 1; len <= 3; len++) {
       for (let i = 1; i + len - 1 <= route.length; i++) {
         const j = i + len - 1; // segment nodes[i..j]
-        let inside = 0,
-          insideReversed = 0;
-        for (let k = i; k < j; k++) {
-          inside += cc(nodes[k], nodes[k + 1]);
-          insideReversed += cc(nodes[k + 1], nodes[k]);
-        }
-        const removed = cc(nodes[i - 1], nodes[j + 1]) - cc(nodes[i - 1], nodes[i]) - cc(nodes[j], nodes[j + 1]);
+        const prev = nodes[i - 1],
+          next = nodes[j + 1];
+        const turnCost = legs(c, size, nodes, i, j, true) - legs(c, size, nodes, i, j);
+        const turnDuration = legs(d, size, nodes, i, j, true) - legs(d, size, nodes, i, j);
+        const removedCost = c[prev * size + next] - c[prev * size + nodes[i]] - c[nodes[j] * size + next];
+        const removedDuration = d[prev * size + next] - d[prev * size + nodes[i]] - d[nodes[j] * size + next];
         for (let p = 0; p < nodes.length - 1; p++) {
           if (p >= i - 1 && p <= j) continue; // insert between nodes[p] and nodes[p+1], outside the segment
-          for (const reversed of len > 1 ? [false, true] : [false]) {
-            if (prune) {
-              const first = reversed ? nodes[j] : nodes[i];
-              const last = reversed ? nodes[i] : nodes[j];
-              const delta =
-                removed +
-                cc(nodes[p], first) +
-                cc(last, nodes[p + 1]) -
-                cc(nodes[p], nodes[p + 1]) +
-                (reversed ? insideReversed - inside : 0);
-              if (!(delta < -EPS)) continue;
-            }
+          const x = nodes[p],
+            y = nodes[p + 1];
+          for (let r = 0; r < (len > 1 ? 2 : 1); r++) {
+            const reversed = r === 1;
+            const first = reversed ? nodes[j] : nodes[i];
+            const last = reversed ? nodes[i] : nodes[j];
+            const cost = removedCost + c[x * size + first] + c[last * size + y] - c[x * size + y] + (reversed ? turnCost : 0);
+            const duration = inst.untimed ? removedDuration + d[x * size + first] + d[last * size + y] - d[x * size + y] + (reversed ? turnDuration : 0) : 0;
+            if (!worthEvaluating(inst, sol, v, cost, duration)) continue;
             const segment = route.slice(i - 1, j);
             if (reversed) segment.reverse();
             const rest = [...route.slice(0, i - 1), ...route.slice(j)];
@@ -679,46 +762,68 @@ function orOpt(inst: Instance, sol: Solution, v: number): number {
   return improved;
 }
 
+function fits(load: Load, capacity: Load, add: Load, remove?: Load): boolean {
+  for (let k = 0; k < 3; k++) if (load[k] + add[k] - (remove ? remove[k] : 0) > capacity[k] + EPS) return false;
+  return true;
+}
+
 /** Moves a run of 1-2 stops from route a into route b at its best place. */
 function relocate(inst: Instance, sol: Solution, a: number, b: number): boolean {
-  const ca = inst.cost[inst.problem.vehicles[a].matrix];
-  const cb = inst.cost[inst.problem.vehicles[b].matrix];
+  const va = inst.problem.vehicles[a];
+  const vb = inst.problem.vehicles[b];
+  const ca = inst.cost[va.matrix],
+    da = inst.duration[va.matrix],
+    cb = inst.cost[vb.matrix],
+    db = inst.duration[vb.matrix];
   const size = inst.size;
-  const prune = onlyCostCanImprove(inst, sol, a) && onlyCostCanImprove(inst, sol, b);
   const from = sol.routes[a];
   const to = sol.routes[b];
   const nodesA = withEnds(inst, a, from);
   const nodesB = withEnds(inst, b, to);
-  const maxStops = inst.problem.vehicles[b].maxStops;
+  const stops = inst.problem.stops;
   for (let len = 1; len <= 2; len++) {
-    if (to.length + len > maxStops) break;
+    if (to.length + len > vb.maxStops) break;
     for (let i = 1; i + len - 1 <= from.length; i++) {
       const j = i + len - 1;
-      let insideA = 0,
-        insideB = 0;
-      for (let k = i; k < j; k++) {
-        insideA += ca[nodesA[k] * size + nodesA[k + 1]];
-        insideB += cb[nodesA[k] * size + nodesA[k + 1]];
+      const demand: Load = [0, 0, 0];
+      let service = 0;
+      for (let k = i; k <= j; k++) {
+        const st = stops[nodesA[k]];
+        demand[0] += st.demand[0];
+        demand[1] += st.demand[1];
+        demand[2] += st.demand[2];
+        service += st.service;
       }
-      // Emptying a route drops its start→end leg too; nodesA then has only those two ends.
-      const removed =
-        from.length === len
-          ? -sol.evals[a].cost
-          : ca[nodesA[i - 1] * size + nodesA[j + 1]] - ca[nodesA[i - 1] * size + nodesA[i]] - ca[nodesA[j] * size + nodesA[j + 1]] - insideA;
-      const segment = from.slice(i - 1, j);
-      const rest = [...from.slice(0, i - 1), ...from.slice(j)];
+      if (!fits(sol.evals[b].load, vb.capacity, demand)) continue;
+      const first = nodesA[i],
+        last = nodesA[j],
+        prev = nodesA[i - 1],
+        next = nodesA[j + 1];
+      // Emptying a route drops everything it had, its start→end leg included.
+      const emptied = from.length === len;
+      const removedCost = emptied
+        ? -sol.evals[a].cost
+        : ca[prev * size + next] - ca[prev * size + first] - ca[last * size + next] - legs(ca, size, nodesA, i, j);
+      const removedDuration = emptied
+        ? -sol.evals[a].duration
+        : da[prev * size + next] - da[prev * size + first] - da[last * size + next] - legs(da, size, nodesA, i, j) - service;
+      const insideCost = legs(cb, size, nodesA, i, j);
+      const insideDuration = legs(db, size, nodesA, i, j);
+      let rest: number[] | null = null;
       for (let p = 0; p < nodesB.length - 1; p++) {
-        if (prune) {
-          const added = to.length
-            ? cb[nodesB[p] * size + nodesA[i]] + insideB + cb[nodesA[j] * size + nodesB[p + 1]] - cb[nodesB[p] * size + nodesB[p + 1]]
-            : cb[nodesB[p] * size + nodesA[i]] + insideB + cb[nodesA[j] * size + nodesB[p + 1]];
-          if (!(removed + added < -EPS)) continue;
-        }
-        const seq = [...to.slice(0, p), ...segment, ...to.slice(p)];
-        if (tryReplace(inst, sol, [
-          [a, rest],
-          [b, seq],
-        ]))
+        const x = nodesB[p],
+          y = nodesB[p + 1];
+        const addedCost = cb[x * size + first] + insideCost + cb[last * size + y] - (to.length ? cb[x * size + y] : 0);
+        const addedDuration = inst.untimed ? db[x * size + first] + insideDuration + db[last * size + y] - (to.length ? db[x * size + y] : 0) + service : 0;
+        if (!worthEvaluating(inst, sol, a, removedCost, removedDuration, b, addedCost, addedDuration)) continue;
+        rest ??= [...from.slice(0, i - 1), ...from.slice(j)];
+        const seq = [...to.slice(0, p), ...from.slice(i - 1, j), ...to.slice(p)];
+        if (
+          tryReplace(inst, sol, [
+            [a, rest],
+            [b, seq],
+          ])
+        )
           return true;
       }
     }
@@ -730,36 +835,42 @@ function relocate(inst: Instance, sol: Solution, a: number, b: number): boolean 
 function exchange(inst: Instance, sol: Solution, a: number, b: number): boolean {
   const from = sol.routes[a];
   const to = sol.routes[b];
-  const ca = inst.cost[inst.problem.vehicles[a].matrix];
-  const cb = inst.cost[inst.problem.vehicles[b].matrix];
+  const va = inst.problem.vehicles[a];
+  const vb = inst.problem.vehicles[b];
+  const ca = inst.cost[va.matrix],
+    da = inst.duration[va.matrix],
+    cb = inst.cost[vb.matrix],
+    db = inst.duration[vb.matrix];
   const size = inst.size;
-  const prune = onlyCostCanImprove(inst, sol, a) && onlyCostCanImprove(inst, sol, b);
   const nodesA = withEnds(inst, a, from);
   const nodesB = withEnds(inst, b, to);
+  const stops = inst.problem.stops;
   for (let i = 1; i <= from.length; i++) {
+    const x = nodesA[i],
+      pa = nodesA[i - 1],
+      na = nodesA[i + 1];
     for (let j = 1; j <= to.length; j++) {
-      if (prune) {
-        const x = nodesA[i],
-          y = nodesB[j];
-        const delta =
-          ca[nodesA[i - 1] * size + y] +
-          ca[y * size + nodesA[i + 1]] -
-          ca[nodesA[i - 1] * size + x] -
-          ca[x * size + nodesA[i + 1]] +
-          cb[nodesB[j - 1] * size + x] +
-          cb[x * size + nodesB[j + 1]] -
-          cb[nodesB[j - 1] * size + y] -
-          cb[y * size + nodesB[j + 1]];
-        if (!(delta < -EPS)) continue;
-      }
+      const y = nodesB[j],
+        pb = nodesB[j - 1],
+        nb = nodesB[j + 1];
+      if (!fits(sol.evals[a].load, va.capacity, stops[y].demand, stops[x].demand) || !fits(sol.evals[b].load, vb.capacity, stops[x].demand, stops[y].demand))
+        continue;
+      const serviceShift = stops[y].service - stops[x].service;
+      const costA = ca[pa * size + y] + ca[y * size + na] - ca[pa * size + x] - ca[x * size + na];
+      const costB = cb[pb * size + x] + cb[x * size + nb] - cb[pb * size + y] - cb[y * size + nb];
+      const durationA = inst.untimed ? da[pa * size + y] + da[y * size + na] - da[pa * size + x] - da[x * size + na] + serviceShift : 0;
+      const durationB = inst.untimed ? db[pb * size + x] + db[x * size + nb] - db[pb * size + y] - db[y * size + nb] - serviceShift : 0;
+      if (!worthEvaluating(inst, sol, a, costA, durationA, b, costB, durationB)) continue;
       const seqA = from.slice();
       const seqB = to.slice();
-      seqA[i - 1] = to[j - 1];
-      seqB[j - 1] = from[i - 1];
-      if (tryReplace(inst, sol, [
-        [a, seqA],
-        [b, seqB],
-      ]))
+      seqA[i - 1] = y;
+      seqB[j - 1] = x;
+      if (
+        tryReplace(inst, sol, [
+          [a, seqA],
+          [b, seqB],
+        ])
+      )
         return true;
     }
   }
