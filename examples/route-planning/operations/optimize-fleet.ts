@@ -33,26 +33,28 @@ const optionsSchema = z
   .strictObject({
     optimize_for: optimizeForSchema,
     balance_workload: z.boolean().default(false).meta({ description: "Minimise the longest route's working time first, then the total" }),
-    time_windows: z
-      .enum(["strict", "soft"])
-      .default("strict")
-      .meta({
-        description:
-          "strict: a stop is never served after its window's end (it is unassigned with reason time_window instead); soft: late service is allowed, lateness is minimised first and reported per stop",
-      }),
+    time_windows: z.enum(["strict", "soft"]).default("strict").meta({
+      description:
+        "strict: a stop is never served after its window's end (it is unassigned with reason time_window instead); soft: late service is allowed, lateness is minimised first and reported per stop",
+    }),
     return_to_start: z.boolean().default(true).meta({ description: "Vehicles without an `end` (theirs or the request's) return to their start" }),
     include_geometry: z.boolean().default(false).meta({ description: "Return each route's line (simplified, about 20 m)" }),
-    departure: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .meta({ description: "When vehicles without a shift leave (ISO 8601 with offset; default: now)" }),
+    departure: z.iso.datetime({ offset: true }).optional().meta({ description: "When vehicles without a shift leave (ISO 8601 with offset; default: now)" }),
   })
   .meta({ description: "How the fleet is planned" });
 
 const request = z
   .strictObject({
-    stops: z.array(stopSchema).min(1).max(LIMITS.fleetStops).meta({ description: `Stops to serve, 1 to ${LIMITS.fleetStops}` }),
-    vehicles: z.array(vehicleSchema).min(1).max(LIMITS.fleetVehicles).meta({ description: `Vehicles, 1 to ${LIMITS.fleetVehicles}` }),
+    stops: z
+      .array(stopSchema)
+      .min(1)
+      .max(LIMITS.fleetStops)
+      .meta({ description: `Stops to serve, 1 to ${LIMITS.fleetStops}` }),
+    vehicles: z
+      .array(vehicleSchema)
+      .min(1)
+      .max(LIMITS.fleetVehicles)
+      .meta({ description: `Vehicles, 1 to ${LIMITS.fleetVehicles}` }),
     start: pointSchema.optional().meta({ description: "Depot every vehicle without its own `start` leaves from" }),
     end: pointSchema.optional().meta({ description: "Where vehicles without their own `end` finish (default: back at their start)" }),
     options: optionsSchema.default({ optimize_for: "time", balance_workload: false, time_windows: "strict", return_to_start: true, include_geometry: false }),
@@ -92,7 +94,10 @@ const routeOut = z
     end_time: z.string().meta({ description: "ISO 8601 instant the route is over" }),
     load: loadOut,
     geometry: geometrySchema.optional().meta({ description: "The route's line, only with options.include_geometry" }),
-    bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).optional().meta({ description: "[minLng, minLat, maxLng, maxLat] of the line, with the geometry" }),
+    bbox: z
+      .tuple([z.number(), z.number(), z.number(), z.number()])
+      .optional()
+      .meta({ description: "[minLng, minLat, maxLng, maxLat] of the line, with the geometry" }),
   })
   .meta({ description: "One vehicle's route" });
 
@@ -104,12 +109,10 @@ const response = z
         z
           .object({
             id: z.string().meta({ description: "The stop's id" }),
-            reason: z
-              .enum(["capacity", "max_stops", "time_window", "shift", "unreachable"])
-              .meta({
-                description:
-                  "Why no vehicle serves it: capacity (no room), max_stops (stop limits full), time_window (its window cannot be met), shift (no vehicle can serve it within its shift), unreachable (no road connects it to any vehicle's route)",
-              }),
+            reason: z.enum(["capacity", "max_stops", "time_window", "shift", "unreachable"]).meta({
+              description:
+                "Why no vehicle serves it: capacity (no room), max_stops (stop limits full), time_window (its window cannot be met), shift (no vehicle can serve it within its shift), unreachable (no road connects it to any vehicle's route)",
+            }),
           })
           .meta({ description: "A stop no vehicle serves" }),
       )
@@ -163,7 +166,14 @@ export const optimizeFleetOperation = defineOperation({
       { id: "van-1", type: "van", capacity: { items: 12, weight_kg: 800 }, max_stops: 4 },
       { id: "van-2", type: "van", capacity: { items: 12, weight_kg: 800 }, shift: { start: "2026-11-26T08:30:00+01:00", end: "2026-11-26T12:00:00+01:00" } },
     ],
-    options: { optimize_for: "time", balance_workload: true, time_windows: "strict", return_to_start: true, include_geometry: false, departure: "2026-11-26T08:30:00+01:00" },
+    options: {
+      optimize_for: "time",
+      balance_workload: true,
+      time_windows: "strict",
+      return_to_start: true,
+      include_geometry: false,
+      departure: "2026-11-26T08:30:00+01:00",
+    },
   },
   run(input, ctx) {
     const ids = stopIds(input.stops);
@@ -201,7 +211,15 @@ export const optimizeFleetOperation = defineOperation({
       const nodes = [places.start[r.vehicle], ...r.stops, places.end[r.vehicle]].filter((x): x is number => x !== null);
       const driven = r.stops.length ? legsTotal(m, nodes) : { distance: 0, duration: 0 };
       const load = r.eval.load;
-      const geometry = input.options.include_geometry && r.stops.length ? routeLine(input, ctx, vehicle.type, nodes.map((k) => places.points[k])) : undefined;
+      const geometry =
+        input.options.include_geometry && r.stops.length
+          ? routeLine(
+              input,
+              ctx,
+              vehicle.type,
+              nodes.map((k) => places.points[k]),
+            )
+          : undefined;
       return {
         vehicle_id: vehicleIds[r.vehicle],
         vehicle_type: vehicle.type,
@@ -285,13 +303,11 @@ function placesOf(input: OptimizeFleetRequest): { points: FieldPoint[]; start: (
 }
 
 /** One matrix per vehicle type in use; a point a type has no road near is unreachable for it. */
-function matricesOf(
-  input: OptimizeFleetRequest,
-  points: FieldPoint[],
-  ctx: OperationContext,
-): { profiles: Profile[]; byProfile: StopMatrix[] } {
+function matricesOf(input: OptimizeFleetRequest, points: FieldPoint[], ctx: OperationContext): { profiles: Profile[]; byProfile: StopMatrix[] } {
   const profiles = [...new Set(input.vehicles.map((v) => v.type))];
-  const byProfile = profiles.map((profile) => stopMatrix(ctx.engine, points, travelOptions({ vehicle_type: profile, optimize_for: input.options.optimize_for }), true));
+  const byProfile = profiles.map((profile) =>
+    stopMatrix(ctx.engine, points, travelOptions({ vehicle_type: profile, optimize_for: input.options.optimize_for }), true),
+  );
   return { profiles, byProfile };
 }
 

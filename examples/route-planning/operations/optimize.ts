@@ -31,7 +31,11 @@ const isoInstant = z.iso.datetime({ offset: true });
 
 const request = z
   .strictObject({
-    stops: z.array(stopSchema).min(2).max(LIMITS.optimizeStops).meta({ description: `Stops to visit, 2 to ${LIMITS.optimizeStops}, in any order` }),
+    stops: z
+      .array(stopSchema)
+      .min(2)
+      .max(LIMITS.optimizeStops)
+      .meta({ description: `Stops to visit, 2 to ${LIMITS.optimizeStops}, in any order` }),
     start: pointSchema.optional().meta({ description: "Where the vehicle starts. Without `end` the tour returns here" }),
     end: pointSchema.optional().meta({ description: "Where the route must end (an open route). Neither start nor end: the route starts and ends at stops" }),
     optimize_for: optimizeForSchema,
@@ -198,7 +202,11 @@ function refuseCutOffStops(cost: (number | null)[][], n: number, ids: string[], 
     const reached = start !== undefined ? cost[start][i] !== null : others.some((j) => cost[j][i] !== null);
     const leaves = end !== undefined ? cost[i][end] !== null : true;
     if (!reached || !leaves) {
-      const what = !reached ? (start !== undefined ? "cannot be reached from `start`" : "cannot be reached from any other stop") : "cannot reach the route's end";
+      const what = !reached
+        ? start !== undefined
+          ? "cannot be reached from `start`"
+          : "cannot be reached from any other stop"
+        : "cannot reach the route's end";
       throw new RequestError(422, "unreachable_stop", `stops[${i}] ("${ids[i]}") ${what} on the road network (one-way streets or an island)`, `stops[${i}]`, {
         id: ids[i],
       });

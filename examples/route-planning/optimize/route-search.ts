@@ -508,7 +508,11 @@ function insertStops(inst: Instance, sol: Solution, stops: number[], changed?: S
   const vehicles = inst.problem.vehicles.length;
   // best position per stop and route, recomputed only for the route that changed last.
   const cache = new Map<number, (Insertion | null)[]>();
-  for (const s of pending) cache.set(s, Array.from({ length: vehicles }, (_, v) => bestPositionIn(inst, sol, v, s)));
+  for (const s of pending)
+    cache.set(
+      s,
+      Array.from({ length: vehicles }, (_, v) => bestPositionIn(inst, sol, v, s)),
+    );
   while (pending.size) {
     let top = -1;
     for (const s of pending) top = Math.max(top, inst.problem.stops[s].priority);
@@ -660,12 +664,6 @@ function legs(m: Float64Array, size: number, nodes: readonly number[], from: num
   return t;
 }
 
-function serviceOf(inst: Instance, stops: readonly number[]): number {
-  let t = 0;
-  for (const s of stops) t += inst.problem.stops[s].service;
-  return t;
-}
-
 /** Reverses route[i..j] where the forecast (asymmetric: prefix sums both ways) says it may pay. */
 function twoOpt(inst: Instance, sol: Solution, v: number): number {
   let improved = 0;
@@ -673,7 +671,7 @@ function twoOpt(inst: Instance, sol: Solution, v: number): number {
   const c = inst.cost[vehicle.matrix];
   const d = inst.duration[vehicle.matrix];
   const size = inst.size;
-  for (let again = true; again; ) {
+  for (let again = true; again;) {
     again = false;
     const route = sol.routes[v];
     const nodes = withEnds(inst, v, route);
@@ -720,7 +718,7 @@ function orOpt(inst: Instance, sol: Solution, v: number): number {
   const c = inst.cost[vehicle.matrix];
   const d = inst.duration[vehicle.matrix];
   const size = inst.size;
-  for (let again = true; again; ) {
+  for (let again = true; again;) {
     again = false;
     const route = sol.routes[v];
     const nodes = withEnds(inst, v, route);

@@ -53,14 +53,7 @@ describe("solveVrp against brute force (7 stops, 2 vehicles)", () => {
 
   for (const seed of [6, 7, 8]) {
     it(`asymmetric costs, open routes and a stop limit (seed ${seed})`, () => {
-      expectOptimal(
-        problem(
-          7,
-          seed,
-          { vehicles: [vehicle({ start: 7, maxStops: 3 }), vehicle({ start: 8, end: 7, maxStops: 5 })] },
-          0.4,
-        ),
-      );
+      expectOptimal(problem(7, seed, { vehicles: [vehicle({ start: 7, maxStops: 3 }), vehicle({ start: 8, end: 7, maxStops: 5 })] }, 0.4));
     });
   }
 

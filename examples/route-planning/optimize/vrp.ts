@@ -1,15 +1,7 @@
 // The fleet problem (VRP): assign stops to vehicles and order each route, honouring capacities,
 // stop limits, time windows, shifts and per-vehicle start/end; what fits nowhere is returned
 // unassigned with a reason. The shared route search does the work (route-search.ts).
-import {
-  type RouteEval,
-  type SearchBudget,
-  type SearchProblem,
-  type UnassignedReason,
-  type Visit,
-  evaluateRoute,
-  searchRoutes,
-} from "./route-search.ts";
+import { type RouteEval, type SearchBudget, type SearchProblem, type UnassignedReason, type Visit, evaluateRoute, searchRoutes } from "./route-search.ts";
 
 export interface VrpRoute {
   vehicle: number;
