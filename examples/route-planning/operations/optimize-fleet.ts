@@ -135,7 +135,7 @@ export type OptimizeFleetRequest = z.output<typeof request>;
 export type OptimizeFleetResponse = z.input<typeof response>;
 
 /** Wall-clock cap of the search: the rounds budget ends first on this machine; the cap is a safety net. */
-const TIME_LIMIT_MS = 3500;
+const TIME_LIMIT_MS = 10_000;
 
 export const optimizeFleetOperation = defineOperation({
   name: "optimize-fleet",

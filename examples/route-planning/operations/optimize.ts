@@ -117,7 +117,7 @@ export type OptimizeRequest = z.output<typeof request>;
 export type OptimizeResponse = z.input<typeof response>;
 
 /** The search budget of one request: deterministic rounds, and a wall-clock cap as a safety net. */
-const TIME_LIMIT_MS = 700;
+const TIME_LIMIT_MS = 5000;
 
 export const optimizeOperation = defineOperation({
   name: "optimize",

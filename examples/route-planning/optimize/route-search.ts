@@ -59,6 +59,8 @@ export interface SearchProblem {
  */
 export interface SearchBudget {
   iterations?: number;
+  /** Work units (stops walked plus move forecasts): a deterministic cap for big instances. */
+  work?: number;
   timeLimitMs?: number;
   seed?: number;
 }
@@ -68,7 +70,9 @@ export interface SearchResult {
   routes: number[][];
   unassigned: { stop: number; reason: UnassignedReason }[];
   iterations: number;
-  stoppedBy: "iterations" | "time";
+  stoppedBy: "iterations" | "work" | "time";
+  /** Work units spent. */
+  work: number;
 }
 
 /** Arrival facts of one stop on a route. */
@@ -96,6 +100,13 @@ export interface RouteEval {
 }
 
 const EPS = 1e-7;
+/**
+ * Between routes, a stop is only moved next to (or swapped with) one of its GRANULARITY nearest
+ * stops: the granular neighbourhood of Toth and Vigo, which keeps a pass over 200 stops cheap.
+ */
+const GRANULARITY = 15;
+/** Default work cap: about 2-3 s on the 2-core development machine (docs/route-planning-optimization.md). */
+export const DEFAULT_WORK = 50_000_000;
 /** Lateness outweighs any cost in insertion keys (lateness is minimised before cost). */
 const LATE_WEIGHT = 1e6;
 
@@ -115,8 +126,20 @@ class Instance {
     this.free = nodes;
     this.cost = problem.matrices.map((m) => flatten(m.cost, nodes));
     this.duration = problem.matrices.map((m) => flatten(m.duration, nodes));
+    this.position = new Int32Array(this.n).fill(-1);
     this.untimed =
       problem.stops.every((s) => s.windowStart === -Infinity && s.windowEnd === Infinity) && problem.vehicles.every((v) => v.shiftEnd === Infinity);
+  }
+
+  /** Work done so far: stops walked by evaluate plus O(1) move forecasts (the deterministic budget). */
+  work = 0;
+  private nearCache?: Int32Array[];
+  /** Scratch: a route's stop → index while a move scans it (-1 elsewhere). */
+  readonly position: Int32Array = new Int32Array(0);
+
+  /** Each stop's other stops by increasing symmetric cost (built on first use). */
+  get near(): Int32Array[] {
+    return (this.nearCache ??= nearestStops(this));
   }
 
   startOf(v: number): number {
@@ -131,6 +154,7 @@ class Instance {
   evaluate(v: number, seq: readonly number[], visits?: Visit[]): RouteEval {
     const vehicle = this.problem.vehicles[v];
     const load: Load = [0, 0, 0];
+    this.work += seq.length + 1;
     if (!seq.length) return { cost: 0, lateness: 0, duration: 0, finish: vehicle.startTime, load, broken: null };
     const cost = this.cost[vehicle.matrix];
     const dur = this.duration[vehicle.matrix];
@@ -262,8 +286,10 @@ export function searchRoutes(problem: SearchProblem, budget: SearchBudget = {}):
   const random = seededRandom(budget.seed ?? 1);
   const iterations = budget.iterations ?? defaultIterations(problem);
   const timeLimit = budget.timeLimitMs ?? 10_000;
-  const outOfTime = () => performance.now() - started > timeLimit;
-  const neighbours = nearestStops(inst);
+  const workLimit = budget.work ?? DEFAULT_WORK;
+  // Work is counted, so stopping on it is as deterministic as stopping on rounds; time is the net.
+  const outOfTime = () => inst.work > workLimit || performance.now() - started > timeLimit;
+  const neighbours = inst.near;
 
   let current = emptySolution(inst);
   insertStops(inst, current, [...current.unassigned]);
@@ -275,7 +301,7 @@ export function searchRoutes(problem: SearchProblem, budget: SearchBudget = {}):
   let stoppedBy: SearchResult["stoppedBy"] = "iterations";
   for (; done < iterations && inst.n > 1; done++) {
     if (outOfTime()) {
-      stoppedBy = "time";
+      stoppedBy = inst.work > workLimit ? "work" : "time";
       break;
     }
     const candidate = current.clone();
@@ -308,14 +334,20 @@ export function searchRoutes(problem: SearchProblem, budget: SearchBudget = {}):
     unassigned: [...best.unassigned].sort((a, b) => a - b).map((stop) => ({ stop, reason: reasonFor(inst, best, stop) })),
     iterations: done,
     stoppedBy,
+    work: inst.work,
   };
 }
 
-/** Rounds by size: small instances get many (they are cheap and should be solved exactly). */
+/**
+ * Rounds by size: small instances get many (cheap, and they should be solved exactly); a single
+ * route 20000 / stops (400 at 50 stops); a fleet 100000 / stops (500 at 200 stops), its rounds being
+ * cheaper per stop since each touches a few short routes.
+ */
 export function defaultIterations(problem: SearchProblem): number {
   const n = problem.stops.length;
   if (n <= 12) return 2000;
-  return Math.max(60, Math.round(20_000 / n));
+  if (problem.vehicles.length === 1) return Math.max(60, Math.round(20_000 / n));
+  return Math.max(100, Math.round(100_000 / n));
 }
 
 /** Evaluations of a route by the search's own rules (arrival per stop, lateness, cost). */
@@ -466,6 +498,7 @@ function bestPositionIn(inst: Instance, sol: Solution, v: number, stop: number, 
   const first = inst.startOf(v);
   const last = inst.endOf(v);
   const count = route.length;
+  inst.work += count + 1;
   const costDelta = new Float64Array(count + 1);
   const timeDelta = new Float64Array(count + 1);
   for (let p = 0; p <= count; p++) {
@@ -517,6 +550,7 @@ function insertStops(inst: Instance, sol: Solution, stops: number[], changed?: S
     let top = -1;
     for (const s of pending) top = Math.max(top, inst.problem.stops[s].priority);
     let chosen: { stop: number; at: Insertion; regret: number } | null = null;
+    inst.work += pending.size * vehicles;
     for (const s of pending) {
       if (inst.problem.stops[s].priority !== top) continue;
       let first: Insertion | null = null,
@@ -578,19 +612,35 @@ function improves(inst: Instance, sol: Solution, replaced: Map<number, RouteEval
 function improve(inst: Instance, sol: Solution, touched: Set<number> | null, outOfTime: () => boolean): void {
   const vehicles = inst.problem.vehicles.length;
   const active = touched ?? new Set(sol.routes.keys());
+  // What a scan that found nothing saw: the routes' evaluations (replaced on every change) and the
+  // longest duration (balance forecasts depend on it). An unchanged pair is not scanned again.
+  const seenIntra = new Map<number, [RouteEval, number]>();
+  const seenPair = new Map<number, [RouteEval, RouteEval, number]>();
+  const span = () => (inst.problem.balance ? Math.max(...sol.evals.map((e) => e.duration)) : 0);
   for (let pass = 0; pass < 1000 && active.size; pass++) {
     let changed = false;
     for (const v of [...active]) {
+      const seen = seenIntra.get(v);
+      const longest = span();
+      if (seen && seen[0] === sol.evals[v] && seen[1] === longest) continue;
       if (twoOpt(inst, sol, v) | orOpt(inst, sol, v)) changed = true;
+      else seenIntra.set(v, [sol.evals[v], longest]);
     }
     if (vehicles > 1) {
+      let longest = span();
       for (let a = 0; a < vehicles; a++) {
         for (let b = 0; b < vehicles; b++) {
           if (a === b || (!active.has(a) && !active.has(b))) continue;
+          if ((a * vehicles + b) % 64 === 0 && outOfTime()) return;
+          const key = a * vehicles + b;
+          inst.work++;
+          const seen = seenPair.get(key);
+          if (seen && seen[0] === sol.evals[a] && seen[1] === sol.evals[b] && seen[2] === longest) continue;
           if (relocate(inst, sol, a, b) || (a < b && exchange(inst, sol, a, b))) {
             active.add(a).add(b);
             changed = true;
-          }
+            longest = span();
+          } else seenPair.set(key, [sol.evals[a], sol.evals[b], longest]);
         }
       }
     }
@@ -617,11 +667,10 @@ function tryReplace(inst: Instance, sol: Solution, changes: [number, number[]][]
  * Can a move of route v only help by lowering cost? True when the route has no lateness to remove
  * and (balancing) is not the one that sets the longest duration.
  */
-function onlyCostCanImprove(inst: Instance, sol: Solution, v: number): boolean {
+function onlyCostCanImprove(inst: Instance, sol: Solution, v: number, top: Longest): boolean {
   if (sol.evals[v].lateness > EPS) return false;
   if (!inst.problem.balance) return true;
-  const longest = Math.max(...sol.evals.map((e) => e.duration));
-  return sol.evals[v].duration < longest - EPS;
+  return sol.evals[v].duration < (top.durations[0] ?? 0) - EPS;
 }
 
 /**
@@ -630,26 +679,51 @@ function onlyCostCanImprove(inst: Instance, sol: Solution, v: number): boolean {
  * are driving plus service), so only moves it says improve are evaluated. With them, a route that
  * has lateness or sets the balance may improve in ways O(1) cannot see: those are evaluated.
  */
-function worthEvaluating(inst: Instance, sol: Solution, a: number, costA: number, durationA: number, b = -1, costB = 0, durationB = 0): boolean {
+function worthEvaluating(inst: Instance, sol: Solution, top: Longest, a: number, costA: number, durationA: number, b = -1, costB = 0, durationB = 0): boolean {
   const cost = costA + costB;
+  inst.work++;
   if (!inst.untimed) {
-    if (!onlyCostCanImprove(inst, sol, a) || (b >= 0 && !onlyCostCanImprove(inst, sol, b))) return true;
+    if (!onlyCostCanImprove(inst, sol, a, top) || (b >= 0 && !onlyCostCanImprove(inst, sol, b, top))) return true;
     return cost < -EPS;
   }
   if (inst.problem.balance) {
-    let before = 0,
-      after = 0;
-    const evals = sol.evals;
-    for (let v = 0; v < evals.length; v++) {
-      const d = evals[v].duration;
-      if (d > before) before = d;
-      const next = v === a ? d + durationA : v === b ? d + durationB : d;
-      if (next > after) after = next;
+    const before = top.durations[0] ?? 0;
+    let after = sol.evals[a].duration + durationA;
+    if (b >= 0) after = Math.max(after, sol.evals[b].duration + durationB);
+    for (let k = 0; k < top.routes.length; k++) {
+      if (top.routes[k] === a || top.routes[k] === b) continue;
+      after = Math.max(after, top.durations[k]);
+      break;
     }
     if (after < before - EPS) return true;
     if (!(after <= before + EPS)) return false;
   }
   return cost < -EPS;
+}
+
+/** The three longest routes, longest first: the balance forecast needs the longest other than a and b. */
+interface Longest {
+  routes: number[];
+  durations: number[];
+}
+
+function longestRoutes(inst: Instance, sol: Solution): Longest {
+  const routes: number[] = [];
+  const durations: number[] = [];
+  inst.work += sol.evals.length;
+  for (let v = 0; v < sol.evals.length; v++) {
+    const d = sol.evals[v].duration;
+    let k = routes.length;
+    while (k > 0 && durations[k - 1] < d) k--;
+    if (k >= 3) continue;
+    routes.splice(k, 0, v);
+    durations.splice(k, 0, d);
+    if (routes.length > 3) {
+      routes.pop();
+      durations.pop();
+    }
+  }
+  return { routes, durations };
 }
 
 /** Node sequence with the route's start and end nodes around its stops. */
@@ -675,6 +749,7 @@ function twoOpt(inst: Instance, sol: Solution, v: number): number {
     again = false;
     const route = sol.routes[v];
     const nodes = withEnds(inst, v, route);
+    const top = longestRoutes(inst, sol);
     const m = nodes.length;
     const fc = new Float64Array(m),
       bc = new Float64Array(m),
@@ -698,7 +773,7 @@ function twoOpt(inst: Instance, sol: Solution, v: number): number {
         const duration = inst.untimed
           ? d[before * size + tail] + (bd[j] - bd[i]) + d[head * size + after] - d[before * size + head] - (fd[j] - fd[i]) - d[tail * size + after]
           : 0;
-        if (!worthEvaluating(inst, sol, v, cost, duration)) continue;
+        if (!worthEvaluating(inst, sol, top, v, cost, duration)) continue;
         const seq = [...route.slice(0, i - 1), ...route.slice(i - 1, j).reverse(), ...route.slice(j)];
         if (tryReplace(inst, sol, [[v, seq]])) {
           improved = 1;
@@ -722,6 +797,7 @@ function orOpt(inst: Instance, sol: Solution, v: number): number {
     again = false;
     const route = sol.routes[v];
     const nodes = withEnds(inst, v, route);
+    const top = longestRoutes(inst, sol);
     search: for (let len = 1; len <= 3; len++) {
       for (let i = 1; i + len - 1 <= route.length; i++) {
         const j = i + len - 1; // segment nodes[i..j]
@@ -741,7 +817,7 @@ function orOpt(inst: Instance, sol: Solution, v: number): number {
             const last = reversed ? nodes[i] : nodes[j];
             const cost = removedCost + c[x * size + first] + c[last * size + y] - c[x * size + y] + (reversed ? turnCost : 0);
             const duration = inst.untimed ? removedDuration + d[x * size + first] + d[last * size + y] - d[x * size + y] + (reversed ? turnDuration : 0) : 0;
-            if (!worthEvaluating(inst, sol, v, cost, duration)) continue;
+            if (!worthEvaluating(inst, sol, top, v, cost, duration)) continue;
             const segment = route.slice(i - 1, j);
             if (reversed) segment.reverse();
             const rest = [...route.slice(0, i - 1), ...route.slice(j)];
@@ -760,6 +836,36 @@ function orOpt(inst: Instance, sol: Solution, v: number): number {
   return improved;
 }
 
+/**
+ * Places in route b (between nodesB[p] and nodesB[p+1]) next to the granular neighbours of a run's
+ * first and last stop; every place when b is short. Uses inst.position for b's stops.
+ */
+function positionsNear(inst: Instance, first: number, last: number, length: number): number[] {
+  if (length <= GRANULARITY) return Array.from({ length: length + 1 }, (_, p) => p);
+  const out = new Set<number>();
+  const near = inst.near;
+  const limit = Math.min(GRANULARITY, near[first].length);
+  for (let k = 0; k < limit; k++) {
+    const afterNeighbour = inst.position[near[first][k]];
+    if (afterNeighbour >= 0) out.add(afterNeighbour + 1);
+    const beforeNeighbour = inst.position[near[last][k]];
+    if (beforeNeighbour >= 0) out.add(beforeNeighbour);
+  }
+  return [...out].sort((x, y) => x - y);
+}
+
+/** Positions (1-based in nodesB) of route b's stops among x's granular neighbours; all when b is short. */
+function swapsNear(inst: Instance, x: number, length: number): number[] {
+  if (length <= GRANULARITY) return Array.from({ length }, (_, k) => k + 1);
+  const out: number[] = [];
+  const near = inst.near[x];
+  for (let k = 0; k < Math.min(GRANULARITY, near.length); k++) {
+    const at = inst.position[near[k]];
+    if (at >= 0) out.push(at + 1);
+  }
+  return out.sort((p, q) => p - q);
+}
+
 function fits(load: Load, capacity: Load, add: Load, remove?: Load): boolean {
   for (let k = 0; k < 3; k++) if (load[k] + add[k] - (remove ? remove[k] : 0) > capacity[k] + EPS) return false;
   return true;
@@ -767,6 +873,29 @@ function fits(load: Load, capacity: Load, add: Load, remove?: Load): boolean {
 
 /** Moves a run of 1-2 stops from route a into route b at its best place. */
 function relocate(inst: Instance, sol: Solution, a: number, b: number): boolean {
+  const from = sol.routes[a];
+  const to = sol.routes[b];
+  inst.work += from.length + to.length;
+  const top = longestRoutes(inst, sol);
+  for (const [k, s] of to.entries()) inst.position[s] = k;
+  try {
+    return relocateInto(inst, sol, a, b, from, to, withEnds(inst, a, from), withEnds(inst, b, to), top);
+  } finally {
+    for (const s of to) inst.position[s] = -1;
+  }
+}
+
+function relocateInto(
+  inst: Instance,
+  sol: Solution,
+  a: number,
+  b: number,
+  from: number[],
+  to: number[],
+  nodesA: number[],
+  nodesB: number[],
+  top: Longest,
+): boolean {
   const va = inst.problem.vehicles[a];
   const vb = inst.problem.vehicles[b];
   const ca = inst.cost[va.matrix],
@@ -774,10 +903,6 @@ function relocate(inst: Instance, sol: Solution, a: number, b: number): boolean 
     cb = inst.cost[vb.matrix],
     db = inst.duration[vb.matrix];
   const size = inst.size;
-  const from = sol.routes[a];
-  const to = sol.routes[b];
-  const nodesA = withEnds(inst, a, from);
-  const nodesB = withEnds(inst, b, to);
   const stops = inst.problem.stops;
   for (let len = 1; len <= 2; len++) {
     if (to.length + len > vb.maxStops) break;
@@ -808,12 +933,12 @@ function relocate(inst: Instance, sol: Solution, a: number, b: number): boolean 
       const insideCost = legs(cb, size, nodesA, i, j);
       const insideDuration = legs(db, size, nodesA, i, j);
       let rest: number[] | null = null;
-      for (let p = 0; p < nodesB.length - 1; p++) {
+      for (const p of positionsNear(inst, first, last, to.length)) {
         const x = nodesB[p],
           y = nodesB[p + 1];
         const addedCost = cb[x * size + first] + insideCost + cb[last * size + y] - (to.length ? cb[x * size + y] : 0);
         const addedDuration = inst.untimed ? db[x * size + first] + insideDuration + db[last * size + y] - (to.length ? db[x * size + y] : 0) + service : 0;
-        if (!worthEvaluating(inst, sol, a, removedCost, removedDuration, b, addedCost, addedDuration)) continue;
+        if (!worthEvaluating(inst, sol, top, a, removedCost, removedDuration, b, addedCost, addedDuration)) continue;
         rest ??= [...from.slice(0, i - 1), ...from.slice(j)];
         const seq = [...to.slice(0, p), ...from.slice(i - 1, j), ...to.slice(p)];
         if (
@@ -843,11 +968,39 @@ function exchange(inst: Instance, sol: Solution, a: number, b: number): boolean 
   const nodesA = withEnds(inst, a, from);
   const nodesB = withEnds(inst, b, to);
   const stops = inst.problem.stops;
+  const top = longestRoutes(inst, sol);
+  for (const [k, s] of to.entries()) inst.position[s] = k;
+  try {
+    return exchangeWith(inst, sol, a, b, from, to, nodesA, nodesB, top, va, vb, ca, da, cb, db, size, stops);
+  } finally {
+    for (const s of to) inst.position[s] = -1;
+  }
+}
+
+function exchangeWith(
+  inst: Instance,
+  sol: Solution,
+  a: number,
+  b: number,
+  from: number[],
+  to: number[],
+  nodesA: number[],
+  nodesB: number[],
+  top: Longest,
+  va: SearchVehicle,
+  vb: SearchVehicle,
+  ca: Float64Array,
+  da: Float64Array,
+  cb: Float64Array,
+  db: Float64Array,
+  size: number,
+  stops: SearchStop[],
+): boolean {
   for (let i = 1; i <= from.length; i++) {
     const x = nodesA[i],
       pa = nodesA[i - 1],
       na = nodesA[i + 1];
-    for (let j = 1; j <= to.length; j++) {
+    for (const j of swapsNear(inst, x, to.length)) {
       const y = nodesB[j],
         pb = nodesB[j - 1],
         nb = nodesB[j + 1];
@@ -858,7 +1011,7 @@ function exchange(inst: Instance, sol: Solution, a: number, b: number): boolean 
       const costB = cb[pb * size + x] + cb[x * size + nb] - cb[pb * size + y] - cb[y * size + nb];
       const durationA = inst.untimed ? da[pa * size + y] + da[y * size + na] - da[pa * size + x] - da[x * size + na] + serviceShift : 0;
       const durationB = inst.untimed ? db[pb * size + x] + db[x * size + nb] - db[pb * size + y] - db[y * size + nb] - serviceShift : 0;
-      if (!worthEvaluating(inst, sol, a, costA, durationA, b, costB, durationB)) continue;
+      if (!worthEvaluating(inst, sol, top, a, costA, durationA, b, costB, durationB)) continue;
       const seqA = from.slice();
       const seqB = to.slice();
       seqA[i - 1] = y;

@@ -15,7 +15,8 @@ export interface VrpSolution {
   routes: VrpRoute[];
   unassigned: { stop: number; reason: UnassignedReason }[];
   iterations: number;
-  stoppedBy: "iterations" | "time";
+  stoppedBy: "iterations" | "work" | "time";
+  work: number;
 }
 
 /** Solves the fleet problem; deterministic for a given problem and budget. */
@@ -25,5 +26,5 @@ export function solveVrp(problem: SearchProblem, budget: SearchBudget = {}): Vrp
     const { eval: e, visits } = evaluateRoute(problem, vehicle, stops);
     return { vehicle, stops, eval: e, visits };
   });
-  return { routes, unassigned: result.unassigned, iterations: result.iterations, stoppedBy: result.stoppedBy };
+  return { routes, unassigned: result.unassigned, iterations: result.iterations, stoppedBy: result.stoppedBy, work: result.work };
 }
