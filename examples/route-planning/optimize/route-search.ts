@@ -102,11 +102,11 @@ export interface RouteEval {
 const EPS = 1e-7;
 /**
  * Between routes, a stop is only moved next to (or swapped with) one of its GRANULARITY nearest
- * stops: the granular neighbourhood of Toth and Vigo, which keeps a pass over 200 stops cheap.
+ * stops: the granular neighbourhood of Toth and Vigo, which keeps passes over long routes cheap.
  */
-const GRANULARITY = 15;
+const GRANULARITY = 30;
 /** Default work cap: about 2-3 s on the 2-core development machine (docs/route-planning-optimization.md). */
-export const DEFAULT_WORK = 50_000_000;
+export const DEFAULT_WORK = 40_000_000;
 /** Lateness outweighs any cost in insertion keys (lateness is minimised before cost). */
 const LATE_WEIGHT = 1e6;
 
@@ -836,12 +836,19 @@ function orOpt(inst: Instance, sol: Solution, v: number): number {
   return improved;
 }
 
+const ranges: [number[][], number[][]] = [[], []];
+
+/** [from, from+1, …, last]: shared read-only arrays, since the move scans ask for them constantly. */
+function upTo(last: number, from: 0 | 1): readonly number[] {
+  return (ranges[from][last] ??= Array.from({ length: last - from + 1 }, (_, k) => k + from));
+}
+
 /**
  * Places in route b (between nodesB[p] and nodesB[p+1]) next to the granular neighbours of a run's
  * first and last stop; every place when b is short. Uses inst.position for b's stops.
  */
-function positionsNear(inst: Instance, first: number, last: number, length: number): number[] {
-  if (length <= GRANULARITY) return Array.from({ length: length + 1 }, (_, p) => p);
+function positionsNear(inst: Instance, first: number, last: number, length: number): readonly number[] {
+  if (length <= GRANULARITY) return upTo(length, 0);
   const out = new Set<number>();
   const near = inst.near;
   const limit = Math.min(GRANULARITY, near[first].length);
@@ -855,8 +862,8 @@ function positionsNear(inst: Instance, first: number, last: number, length: numb
 }
 
 /** Positions (1-based in nodesB) of route b's stops among x's granular neighbours; all when b is short. */
-function swapsNear(inst: Instance, x: number, length: number): number[] {
-  if (length <= GRANULARITY) return Array.from({ length }, (_, k) => k + 1);
+function swapsNear(inst: Instance, x: number, length: number): readonly number[] {
+  if (length <= GRANULARITY) return upTo(length, 1);
   const out: number[] = [];
   const near = inst.near[x];
   for (let k = 0; k < Math.min(GRANULARITY, near.length); k++) {
