@@ -4,6 +4,16 @@ import type { Operation } from "./common.ts";
 import { directionsOperation } from "./directions.ts";
 import { matrixOperation } from "./matrix.ts";
 import { navigateOperation } from "./navigate.ts";
+import { optimizeFleetOperation } from "./optimize-fleet.ts";
+import { optimizeOperation } from "./optimize.ts";
 import { reachableOperation } from "./reachable.ts";
 
-export const operations: Operation[] = [clusterOperation, directionsOperation, matrixOperation, navigateOperation, reachableOperation] as Operation[];
+export const operations: Operation[] = [
+  clusterOperation,
+  directionsOperation,
+  matrixOperation,
+  navigateOperation,
+  optimizeOperation,
+  optimizeFleetOperation,
+  reachableOperation,
+] as Operation[];
