@@ -115,6 +115,8 @@ export interface Route {
 export interface Matrix {
   /** Meters [from][to]; null when unreachable. */
   distances: (number | null)[][];
+  /** What each path minimised [from][to]: seconds (time), meters (distance) or millilitres (fuel); null when unreachable. */
+  weights: (number | null)[][];
   /** Seconds [from][to]; null when unreachable. */
   durations: (number | null)[][];
   sources: SnappedPoint[];
@@ -569,6 +571,7 @@ export class RouteEngine {
     return {
       distances: grid(distance),
       durations: grid(duration),
+      weights: grid(weight),
       sources: from,
       targets: to,
       method: plan.hierarchy ? "hierarchy" : "restricted",

@@ -200,7 +200,7 @@ export function dataNotice(): { attribution: string; license: string } {
 
 export const geometrySchema = z
   .object({
-    type: z.literal("LineString"),
+    type: z.literal("LineString").meta({ description: "Always LineString" }),
     coordinates: z.array(z.tuple([z.number(), z.number()])).meta({ description: "[lng, lat] vertices" }),
   })
   .meta({ description: "GeoJSON LineString, coordinates [lng, lat]" });

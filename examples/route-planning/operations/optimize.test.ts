@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { permutations } from "../optimize/exact.ts";
 import { RequestError, type Point } from "./common.ts";
+import { directionsOperation } from "./directions.ts";
 import { optimizeOperation as op } from "./optimize.ts";
 import { testContext } from "./test-engine.ts";
 
@@ -170,4 +171,32 @@ describe("optimize on the Gothenburg network", () => {
     expect(out.stops).toHaveLength(reachable.length);
     expect(millis).toBeLessThan(2500); // target 1 s; the bound leaves room for a loaded CI machine
   }, 60_000);
+});
+
+describe("optimize_for fuel", () => {
+  it("orders the stops by the engine's fuel weights: never more fuel than the time-optimal order's, and directions answer fuel routes", () => {
+    const ctx = testContext();
+    const body = {
+      start: { lat: 57.7066, lng: 11.9686 },
+      stops: [
+        { id: "a", lat: 57.6998, lng: 11.9527 },
+        { id: "b", lat: 57.6973, lng: 11.9797 },
+        { id: "c", lat: 57.7068, lng: 11.9382 },
+        { id: "d", lat: 57.7155, lng: 11.9731 },
+        { id: "e", lat: 57.6889, lng: 11.9512 },
+      ],
+    };
+    const order = (optimizeFor: "time" | "fuel") =>
+      op.run(op.request.parse({ ...body, optimize_for: optimizeFor }), ctx).stops.map((s: { id: string }) => s.id);
+    const points: [number, number][] = [[11.9686, 57.7066], ...body.stops.map((s): [number, number] => [s.lng, s.lat])];
+    const fuel = ctx.engine.matrix(points, points, { profile: "car", optimizeFor: "fuel" }).weights;
+    const index = (id: string) => 1 + body.stops.findIndex((s) => s.id === id);
+    const tourFuel = (ids: string[]) => {
+      const seq = [0, ...ids.map(index), 0];
+      return seq.slice(1).reduce((sum, to, k) => sum + fuel[seq[k]][to]!, 0);
+    };
+    expect(tourFuel(order("fuel"))).toBeLessThanOrEqual(tourFuel(order("time")) + 1e-6);
+    const directions = directionsOperation.run(directionsOperation.request.parse({ waypoints: [body.start, body.stops[0]], optimize_for: "fuel" }), ctx);
+    expect(directions.distance).toBeGreaterThan(0);
+  });
 });

@@ -11,7 +11,7 @@ export interface FieldPoint {
 }
 
 export interface StopMatrix {
-  /** What the optimizer minimises: seconds for time, meters for distance and fuel. */
+  /** What the optimizer minimises: seconds for time, meters for distance, millilitres for fuel. */
   cost: (number | null)[][];
   /** Seconds (arrival times). */
   duration: (number | null)[][];
@@ -65,9 +65,9 @@ export function stopMatrix(engine: RouteEngine, points: FieldPoint[], options: T
 }
 
 function fromEngine(m: ReturnType<RouteEngine["matrix"]>, options: TravelOptions): StopMatrix {
-  // Fuel: the engine's matrix reports meters and seconds of the fuel-minimising paths, no litres;
-  // the tour then minimises the meters of those paths (docs/route-planning-optimization.md).
-  const cost = (options.optimizeFor ?? "time") === "time" ? m.durations : m.distances;
+  // Fuel: the engine's weights are the millilitres of the fuel-minimising paths (U-turns included).
+  const metric = options.optimizeFor ?? "time";
+  const cost = metric === "time" ? m.durations : metric === "fuel" ? m.weights : m.distances;
   return { cost, duration: m.durations, distance: m.distances, snapped: m.sources };
 }
 
