@@ -29,3 +29,17 @@ export function pointsNearRoads(engine: RouteEngine, profile: Profile, count: nu
 
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 export const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
+
+/**
+ * Like pointsNearRoads, but only points a vehicle can both reach from and return to the city centre
+ * (Brunnsparken): a tour through them always exists, as a real delivery list's would.
+ */
+export function connectedPoints(engine: RouteEngine, profile: Profile, count: number, seed: number): [number, number][] {
+  const centre: [number, number] = [11.9686, 57.7066];
+  const candidates = pointsNearRoads(engine, profile, count * 2, seed);
+  const out = engine.matrix(candidates, [centre], { profile }).durations;
+  const back = engine.matrix([centre], candidates, { profile }).durations[0];
+  const kept = candidates.filter((_, i) => out[i][0] !== null && back[i] !== null);
+  if (kept.length < count) throw new Error(`only ${kept.length} of ${candidates.length} points connect to the centre`);
+  return kept.slice(0, count);
+}
