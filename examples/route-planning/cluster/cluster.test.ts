@@ -441,15 +441,12 @@ describe("determinism and scale", () => {
     }
   });
 
-  it("clusters 1,000 stops straight-line in under 3 s per strategy", () => {
+  it("partitions 1,000 stops straight-line with every strategy that needs no vehicles (speed: bench/route-cluster.ts)", () => {
     const random = rng(41);
     const stops = randomStops(random, 1000);
     for (const strategy of ["balanced", "zone_based", "time_window"] as const) {
-      const started = performance.now();
       const problem = problemOf({ stops, k: 10, strategy, depot: CENTER });
-      const result = clusterStops(problem);
-      expectPartition(problem, result);
-      expect(performance.now() - started).toBeLessThan(3000);
+      expectPartition(problem, clusterStops(problem));
     }
   });
 });
