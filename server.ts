@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { ConfigError, gatewayUrlFor, loadConfig, type Config } from "./lib/config/index.ts";
 import { databaseOptionsFrom, openDatabase, registerDatabase } from "./lib/db/client.ts";
 import { seedDemoTenant } from "./lib/demo/seed-demo.ts";
-import { launchHostedExamples } from "./lib/hosted-examples/launch-hosted-examples.ts";
+import { launchHostedExamples, stopHostedExamples } from "./lib/hosted-examples/launch-hosted-examples.ts";
 import { createGateway } from "./lib/gateway/server.ts";
 import { clientIpResolver } from "./lib/client-address.ts";
 import { platformJobs } from "./lib/jobs/schedule.ts";
@@ -138,8 +138,8 @@ async function main() {
   // The example APIs (examples/): their own processes, seeded as tenants paid through the dev node.
   // Not awaited: a first start builds a road graph for a while; the rest of the hub is up meanwhile.
   if (config.seedDemo && ctx.devNode && config.hostedExamples.length && only.includes("gateway")) {
-    const examples = launchHostedExamples({ prisma: db.prisma, store, config, devNode: ctx.devNode, log: log.child({ part: "examples" }), root });
-    stops.push(async () => (await examples).stop());
+    void launchHostedExamples({ prisma: db.prisma, store, config, devNode: ctx.devNode, log: log.child({ part: "examples" }), root });
+    stops.push(() => stopHostedExamples());
   }
 
   // Last, so the first health probes of a one-process install find the demo origin listening.

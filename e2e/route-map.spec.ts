@@ -97,3 +97,44 @@ test("a paid directions answer is drawn: the route, numbered waypoints, the stre
   await expect(card.locator("figcaption", { hasText: "Streets from the API's basemap." })).toBeVisible();
   await attachScreenshot(map, testInfo, "directions-map");
 });
+
+test("names in an answer are shown as text on the map, never run as markup", async ({ page, request }, testInfo) => {
+  test.skip(testInfo.project.name !== "desktop", "one layout is enough");
+  test.setTimeout(300_000);
+  await waitForEndpoint(request, basemapPath);
+  // A hostile API's answer, as any tenant's origin could send it: labels carrying markup.
+  const hostile = '<img src="x" onerror="window.__mapXss = 1">';
+  await page.route("**/gw/routes/origin/v1/routes/basemap*", (route) =>
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({
+        type: "FeatureCollection",
+        features: [
+          {
+            type: "Feature",
+            properties: { name: hostile },
+            geometry: {
+              type: "LineString",
+              coordinates: [
+                [11.96, 57.7],
+                [11.97, 57.705],
+              ],
+            },
+          },
+          { type: "Feature", properties: { name: hostile }, geometry: { type: "Point", coordinates: [11.965, 57.702] } },
+        ],
+        attribution: hostile,
+      }),
+    }),
+  );
+  const card = await openTryIt(page, basemapPath);
+  await card.getByRole("button", { name: "Send" }).click();
+  const map = answerMap(card);
+  await expect(map).toBeVisible();
+  await map.locator(".leaflet-marker-icon").first().hover();
+  await expect(map.locator(".leaflet-tooltip")).toContainText(hostile);
+  await map.locator(".leaflet-overlay-pane path").first().hover({ force: true });
+  await expect(map.locator('img[src="x"]')).toHaveCount(0);
+  await expect(map.locator(".leaflet-control-attribution")).toContainText(hostile);
+  expect(await page.evaluate(() => (window as unknown as { __mapXss?: number }).__mapXss)).toBeUndefined();
+});

@@ -13,6 +13,7 @@ export const basemapQuerySchema = z.strictObject({
     .string()
     .regex(/^-?\d+(\.\d+)?(,-?\d+(\.\d+)?){3}$/, "must be minLng,minLat,maxLng,maxLat in degrees")
     .transform((s) => s.split(",").map(Number) as [number, number, number, number])
+    .refine((b) => b.every(Number.isFinite) && b.every((v, i) => Math.abs(v) <= (i % 2 ? 90 : 180)), "must be longitudes within ±180 and latitudes within ±90")
     .refine(([minLng, minLat, maxLng, maxLat]) => minLng < maxLng && minLat < maxLat, "min must be below max")
     .meta({ description: "The box to draw: minLng,minLat,maxLng,maxLat", example: "11.95,57.69,11.99,57.71" }),
 });
@@ -61,7 +62,7 @@ export function basemap(engine: RouteEngine, query: z.output<typeof basemapQuery
     throw new OutsideCoverageError("bbox", [minLng, minLat], engine.bbox);
   }
   const span = Math.max(haversineMeters(minLng, minLat, maxLng, minLat), haversineMeters(minLng, minLat, minLng, maxLat));
-  const level = LEVELS.find((l) => span <= l.maxSpanMeters)!;
+  const level = LEVELS.find((l) => span <= l.maxSpanMeters) ?? LEVELS[LEVELS.length - 1];
   const net = engine.network;
   const features = [];
   for (const s of segmentIndex(engine).search(minLng, minLat, maxLng, maxLat)) {

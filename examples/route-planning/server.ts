@@ -2,7 +2,7 @@
 // which passes the tenant's origin secrets and reads the port it reports). Builds (or loads from
 // DATA_DIR) the road graph and the car hierarchy before listening; other profiles follow in the
 // background, so the first call of each is not the one that pays for its preparation.
-import { OriginConfigError, originEnvironment, startOriginServer } from "../shared/origin-server.ts";
+import { OriginConfigError, exitWithParent, originEnvironment, startOriginServer } from "../shared/origin-server.ts";
 import { PROFILES, RouteEngine } from "./engine/index.ts";
 import { operations } from "./operations/index.ts";
 import { MAX_BODY_BYTES, PUBLIC_PATHS, createRoutePlanningOrigin } from "./origin.ts";
@@ -14,6 +14,7 @@ function log(line: Record<string, unknown>) {
 }
 
 async function main() {
+  exitWithParent();
   let env;
   try {
     env = originEnvironment(process.env, DEFAULT_PORT);

@@ -38,6 +38,16 @@ export function originEnvironment(env: NodeJS.ProcessEnv, defaultPort: number): 
   return { port, host: env.ORIGIN_HOST || "127.0.0.1", dataDir: env.DATA_DIR || ".data", secrets };
 }
 
+/**
+ * When a parent started this origin with an IPC channel (the hub's launcher), exit as soon as the
+ * channel closes: call it first thing, so an origin still preparing its data never outlives the hub.
+ */
+export function exitWithParent(): void {
+  if (!process.send) return;
+  if (!process.connected) process.exit(0);
+  process.once("disconnect", () => process.exit(0));
+}
+
 /** An answer the origin writes as JSON. */
 export interface JsonAnswer {
   status: number;
@@ -166,7 +176,6 @@ export async function startOriginServer(options: OriginServerOptions): Promise<h
   log({ level: "info", msg: `${options.name} origin listening`, url: `http://${options.env.host}:${port}` });
   if (process.send) {
     process.send({ type: "listening", port });
-    process.once("disconnect", () => process.exit(0));
     // The launcher sends the tenant's secrets again after a rotation and when a grace period ends.
     process.on("message", (message: { type?: string; secrets?: SecretPair[] }) => {
       if (message?.type !== "secrets" || !Array.isArray(message.secrets) || !message.secrets.length) return;

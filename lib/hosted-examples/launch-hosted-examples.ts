@@ -34,6 +34,24 @@ export interface LaunchOptions {
 
 /** Children being stopped on purpose (their exit is not an error). */
 const stopping = new WeakSet<ChildProcess>();
+/** Every origin this process forked that has not exited, started or still starting. */
+const forked = new Set<ChildProcess>();
+
+/** Stops every example origin this process started (SIGTERM, SIGKILL after 5 s), starting ones included. */
+export async function stopHostedExamples(): Promise<void> {
+  await Promise.all(
+    [...forked].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once("exit", () => resolve());
+          stopping.add(child);
+          child.kill("SIGTERM");
+          setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+        }),
+    ),
+  );
+}
 
 export interface RunningExample {
   slug: string;
@@ -41,17 +59,32 @@ export interface RunningExample {
   child: ChildProcess;
 }
 
-/** The tenant of an example, created with the dev wallet when it does not exist yet. */
+/** Who owns an example's workspace: nobody can sign in as this address. */
+function exampleOwner(example: HostedExample): string {
+  return `${example.slug}@localhost`;
+}
+
+/**
+ * The tenant of an example, created with the dev wallet when it does not exist yet. A workspace of
+ * that slug owned by anyone else is never taken over (the slugs are reserved, but an install may
+ * predate that): the example is not started.
+ */
 async function ensureTenant(options: LaunchOptions, example: HostedExample): Promise<string> {
   const { prisma, config, devNode } = options;
-  const existing = await prisma.tenant.findUnique({ where: { slug: example.slug }, select: { id: true } });
-  if (existing) return existing.id;
+  const existing = await prisma.tenant.findUnique({
+    where: { slug: example.slug },
+    select: { id: true, memberships: { where: { role: "owner" }, select: { user: { select: { email: true } } } } },
+  });
+  if (existing) {
+    if (existing.memberships.some((m) => m.user.email === exampleOwner(example))) return existing.id;
+    throw new Error(`a workspace "${example.slug}" that the hub did not create exists; the example is not started (HOSTED_EXAMPLES)`);
+  }
   const { tenantId } = await tenantFactory(prisma, config.appSecret, {
     slug: example.slug,
     name: example.name,
     description: example.description,
     tags: example.tags,
-    ownerEmail: `${example.slug}@localhost`,
+    ownerEmail: exampleOwner(example),
   });
   await devWalletFactory(prisma, config.appSecret, tenantId, devNode.nodePubkey);
   return tenantId;
@@ -113,9 +146,11 @@ function startOrigin(options: LaunchOptions, example: HostedExample, secrets: Or
       ...previous,
     },
   });
+  forked.add(child);
+  child.once("exit", () => forked.delete(child));
   const port = new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill();
+      child.kill("SIGKILL");
       reject(new Error(`${example.entry} did not start within ${example.startTimeoutMs / 1000} s`));
     }, example.startTimeoutMs);
     child.on("message", (message: { type?: string; port?: number }) => {
@@ -136,7 +171,27 @@ async function launchOne(options: LaunchOptions, example: HostedExample): Promis
   const tenantId = await ensureTenant(options, example);
   const secrets = await getOriginSecrets({ prisma, appSecret: config.appSecret, tenantId });
   const { child, port } = startOrigin(options, example, secrets);
-  const originUrl = `http://127.0.0.1:${await port}`;
+  try {
+    return await seedFromOrigin(options, example, tenantId, child, secrets, await port);
+  } catch (err) {
+    // Nothing may keep running on the tenant's secrets once the launch failed.
+    stopping.add(child);
+    child.kill("SIGKILL");
+    throw err;
+  }
+}
+
+/** Points the tenant at the started origin and imports its endpoints from the origin's OpenAPI document. */
+async function seedFromOrigin(
+  options: LaunchOptions,
+  example: HostedExample,
+  tenantId: string,
+  child: ChildProcess,
+  secrets: OriginSecrets,
+  port: number,
+): Promise<RunningExample> {
+  const { prisma, store } = options;
+  const originUrl = `http://127.0.0.1:${port}`;
   const unfollow = await followSecretRotations(options, tenantId, child, secrets);
   child.once("exit", () => void unfollow());
   await prisma.tenant.update({ where: { id: tenantId }, data: { originUrl } });
@@ -169,21 +224,5 @@ export async function launchHostedExamples(options: LaunchOptions): Promise<{ ru
     if (result.status === "fulfilled") running.push(result.value);
     else options.log.error("hosted example failed to start", { error: result.reason });
   }
-  return {
-    running,
-    async stop() {
-      await Promise.all(
-        running.map(
-          ({ child }) =>
-            new Promise<void>((resolve) => {
-              if (child.exitCode !== null || child.signalCode !== null) return resolve();
-              child.once("exit", () => resolve());
-              stopping.add(child);
-              child.kill("SIGTERM");
-              setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
-            }),
-        ),
-      );
-    },
-  };
+  return { running, stop: stopHostedExamples };
 }

@@ -44,6 +44,9 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   "lightning",
   "root",
   "system",
+  // The example APIs `npm start` hosts (lib/hosted-examples): a workspace of that name would be taken over.
+  "routes",
+  "market",
 ]);
 
 /** Gateway subdomain: 3-63 chars, lowercase letters, digits and inner hyphens (a DNS label). */

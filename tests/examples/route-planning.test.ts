@@ -173,3 +173,28 @@ describe("origin secrets", () => {
     expect(free.status, free.text).toBe(200);
   });
 });
+
+describe("a workspace the hub did not create", () => {
+  it("is never taken over: the example is not started and the workspace keeps its origin", async () => {
+    await launched.stop();
+    const prisma = t.ctx.db.prisma;
+    const tenant = await prisma.tenant.findUniqueOrThrow({ where: { slug: "routes" }, select: { id: true, originUrl: true } });
+    // As if someone had registered the slug before it was reserved.
+    await prisma.user.updateMany({ where: { email: "routes@localhost" }, data: { email: "someone@example.com" } });
+    try {
+      const again = await launchHostedExamples({
+        prisma,
+        store: t.ctx.store,
+        config: { ...t.ctx.config, hostedExamples: ["routes"] },
+        devNode: t.devNode,
+        log: createLogger("silent"),
+        root: process.cwd(),
+        dataDir: path.join(os.tmpdir(), "l402-hub-route-engine-test"),
+      });
+      expect(again.running).toEqual([]);
+      expect((await prisma.tenant.findUniqueOrThrow({ where: { id: tenant.id } })).originUrl).toBe(tenant.originUrl);
+    } finally {
+      await prisma.user.updateMany({ where: { email: "someone@example.com" }, data: { email: "routes@localhost" } });
+    }
+  });
+});

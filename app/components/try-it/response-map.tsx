@@ -17,6 +17,16 @@ const MAX_SEPARATE_LINES = 300;
 
 const toLatLng = ([lng, lat]: LngLat): [number, number] => [lat, lng];
 
+/**
+ * A tooltip's content as a text node: Leaflet puts a string tooltip into the page as HTML, and these
+ * labels come from an API's answer (a stop's name, a vehicle id), which must never become markup.
+ */
+function plainText(text: string): HTMLElement {
+  const span = document.createElement("span");
+  span.textContent = text;
+  return span;
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -32,7 +42,7 @@ function drawAnswer(L: LeafletModule, map: Leaflet.Map, geometry: ResponseGeomet
       area.polygons.map((rings) => rings.map((ring) => ring.map(toLatLng))),
       { className: "stroke-accent fill-accent", weight: 1.5, fillOpacity: area.fillOpacity },
     )
-      .bindTooltip(area.label ?? "area", { sticky: true })
+      .bindTooltip(plainText(area.label ?? "area"), { sticky: true })
       .addTo(map);
   }
   const lineStyle = { className: "stroke-accent", weight: 4, opacity: 0.9 };
@@ -44,7 +54,7 @@ function drawAnswer(L: LeafletModule, map: Leaflet.Map, geometry: ResponseGeomet
   } else {
     for (const line of geometry.lines) {
       const drawn = L.polyline(line.coordinates.map(toLatLng), lineStyle).addTo(map);
-      if (line.label) drawn.bindTooltip(line.label, { sticky: true });
+      if (line.label) drawn.bindTooltip(plainText(line.label), { sticky: true });
     }
   }
   for (const location of geometry.requestPoints) {
@@ -54,7 +64,7 @@ function drawAnswer(L: LeafletModule, map: Leaflet.Map, geometry: ResponseGeomet
   }
   for (const marker of geometry.markers.filter((m) => m.minor)) {
     L.circleMarker(toLatLng(marker.location), { className: "stroke-accent fill-surface", radius: 3, weight: 1.5, fillOpacity: 1 })
-      .bindTooltip(marker.label)
+      .bindTooltip(plainText(marker.label))
       .addTo(map);
   }
   for (const marker of geometry.markers.filter((m) => !m.minor)) {
@@ -66,7 +76,7 @@ function drawAnswer(L: LeafletModule, map: Leaflet.Map, geometry: ResponseGeomet
     });
     // Not a tab stop each: the map itself is one, and Tab leaves it.
     const text = `${marker.group ? `${marker.group}: ` : ""}${marker.symbol}. ${marker.label}`;
-    L.marker(toLatLng(marker.location), { icon, keyboard: false, alt: text }).bindTooltip(text).addTo(map);
+    L.marker(toLatLng(marker.location), { icon, keyboard: false, alt: text }).bindTooltip(plainText(text)).addTo(map);
   }
 }
 
