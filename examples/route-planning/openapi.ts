@@ -46,8 +46,10 @@ function requestSchema(schema: z.ZodType): Schema {
 }
 
 const errorsNote =
-  "Errors: 400 `invalid_request` (the body names each invalid `field`), 400 `invalid_json`, 413 `payload_too_large`, " +
-  "422 `outside_coverage` (a point outside the covered box, named with `coverage_bbox`), 422 `no_road_nearby`, 422 `no_route` where the operation says so; " +
+  "Errors: 400 `invalid_request` (the body names each invalid `field`), 400 `invalid_json`, 400 `duplicate_id`, 400 `conflicting_fields` " +
+  "(`num_clusters` with `vehicles`, `minutes` with `meters`), 400 `vehicles_required`, `too_many_clusters`, `too_many_stops_for_road_aware` (cluster), " +
+  "413 `payload_too_large`, 422 `outside_coverage` (a point outside the covered box, named with `coverage_bbox`), 422 `no_road_nearby`, " +
+  "422 `no_route` (directions, navigate), 422 `unreachable_stop` (optimize); " +
   'the body is `{"error": {"code", "message", "field"}}`. The gateway\'s own answers (402, 429, 502...) are those of the hub.';
 
 export function buildOpenApiDocument(options: { operations: Operation[]; context: OperationContext; serverUrl?: string }): Record<string, unknown> {

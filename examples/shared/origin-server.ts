@@ -139,6 +139,8 @@ export function originRequestListener(options: OriginServerOptions) {
           return writeJson(res, errorAnswer(400, "invalid_json", "The request body is not valid JSON"));
         }
       }
+      // The gateway gave up meanwhile (its deadline, or its caller went away): spend nothing on it.
+      if (req.socket.destroyed) return;
       const answer = await options.handle({
         method: req.method ?? "GET",
         path: url.pathname,

@@ -115,7 +115,7 @@ describe("paid calls through the gateway", () => {
     expect(answer.json.attribution).toBe("© OpenStreetMap contributors");
     const both = await paidPost("/origin/v1/routes/reachable", { center: { lat: 57.7066, lng: 11.9686 }, minutes: 6, meters: 500 });
     expect(both.answer.status).toBe(400);
-    expect(both.answer.json.error).toMatchObject({ code: "invalid_request", field: "minutes" });
+    expect(both.answer.json.error).toMatchObject({ code: "conflicting_fields", field: "minutes" });
     expect(both.answer.json.error.message).toMatch(/minutes.*meters/);
   });
 

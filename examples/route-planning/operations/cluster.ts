@@ -172,15 +172,7 @@ function checkRequest(input: ClusterRequest): void {
       { limit: LIMITS.roadAwareClusterStops, stops: input.stops.length },
     );
   }
-  if (input.vehicles) {
-    const seen = new Map<string, number>();
-    input.vehicles.forEach((v, i) => {
-      const id = v.id ?? String(i);
-      const first = seen.get(id);
-      if (first !== undefined) throw new RequestError(400, "duplicate_id", `vehicles[${i}].id "${id}" repeats vehicles[${first}].id`, `vehicles[${i}].id`);
-      seen.set(id, i);
-    });
-  }
+  if (input.vehicles) stopIds(input.vehicles, "vehicles");
 }
 
 /** Every point of the problem with the request field it came from: stops, then depot, then vehicle starts and ends. */

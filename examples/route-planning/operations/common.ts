@@ -10,7 +10,6 @@ import {
   OSM_ATTRIBUTION,
   OSM_LICENSE,
   OutsideCoverageError,
-  type Metric,
   type Profile,
   type RouteEngine,
   type TravelOptions,
@@ -73,7 +72,7 @@ export const LIMITS = {
 } as const;
 
 export const pointSchema = z
-  .object({
+  .strictObject({
     lat: z.number().min(-90).max(90).meta({ description: "Latitude, degrees (WGS 84)", example: 57.7089 }),
     lng: z.number().min(-180).max(180).meta({ description: "Longitude, degrees (WGS 84)", example: 11.9746 }),
   })
@@ -126,7 +125,16 @@ export const capacitySchema = z
   .meta({ description: "A vehicle's capacity; an absent dimension is unlimited" });
 export type Capacity = z.output<typeof capacitySchema>;
 
-const isoInstant = z.iso.datetime({ offset: true }).meta({ description: "ISO 8601 instant with offset, e.g. 2026-11-26T08:00:00+01:00" });
+/** Instants an answer can carry: far-off years would give nonsense schedules (and non-ISO expanded years). */
+const EARLIEST = Date.parse("2000-01-01T00:00:00Z");
+const LATEST = Date.parse("2100-01-01T00:00:00Z");
+
+/** An ISO 8601 instant with its offset, between the years 2000 and 2099: every time field of the API. */
+export const isoInstantSchema = z.iso
+  .datetime({ offset: true })
+  .refine((v) => Date.parse(v) >= EARLIEST && Date.parse(v) < LATEST, "must be between 2000-01-01 and 2099-12-31")
+  .meta({ description: "ISO 8601 instant with offset, e.g. 2026-11-26T08:00:00+01:00" });
+const isoInstant = isoInstantSchema;
 
 export const timeWindowSchema = z
   .strictObject({ start: isoInstant, end: isoInstant })
@@ -147,8 +155,8 @@ export const stopSchema = pointSchema
   .meta({ description: "A stop: a point plus optional id, name, time window, service duration, demand and priority" });
 export type Stop = z.output<typeof stopSchema>;
 
-/** Stop ids: the given ones, else the index; duplicates are refused (answers refer to stops by id). */
-export function stopIds(stops: Stop[], field = "stops"): string[] {
+/** Stop (or vehicle) ids: the given ones, else the index; duplicates are refused (answers refer to them by id). */
+export function stopIds(stops: readonly { id?: string }[], field = "stops"): string[] {
   const ids = stops.map((s, i) => s.id ?? String(i));
   const seen = new Map<string, number>();
   for (const [i, id] of ids.entries()) {
@@ -172,11 +180,6 @@ export const vehicleSchema = z
   .meta({ description: "A vehicle: optional id, type, capacity, stop limit (`max_stops`) and start/end" });
 export type Vehicle = z.output<typeof vehicleSchema>;
 
-/** The engine's metric for an `optimize_for`. */
-export function metricFor(optimizeFor: "time" | "distance" | "fuel"): Metric {
-  return optimizeFor as Metric;
-}
-
 export function travelOptions(input: {
   vehicle_type?: Profile;
   optimize_for?: "time" | "distance" | "fuel";
@@ -186,7 +189,7 @@ export function travelOptions(input: {
 }): TravelOptions {
   return {
     profile: input.vehicle_type ?? "car",
-    optimizeFor: metricFor(input.optimize_for ?? "time"),
+    optimizeFor: input.optimize_for ?? "time",
     vehicle: input.vehicle,
     traffic: input.traffic,
     departure: input.departure,
@@ -280,7 +283,7 @@ export const noticeSchema = {
   license: z.string().meta({ description: "ODbL-1.0" }),
 };
 
-/** Context an operation runs in: the engine, the clock, and a deadline for search budgets. */
+/** Context an operation runs in: the engine and the clock. */
 export interface OperationContext {
   engine: RouteEngine;
   now: Date;

@@ -34,6 +34,7 @@ import {
   vehicleTypeSchema,
   type OperationContext,
   type Point,
+  isoInstantSchema,
 } from "./common.ts";
 
 export const waypointsSchema = z
@@ -44,10 +45,7 @@ export const waypointsSchema = z
 
 export const trafficSchema = z.boolean().default(false).meta({ description: "Apply the time-of-day speed profile at `departure` (no live traffic feed)" });
 
-export const departureSchema = z.iso
-  .datetime({ offset: true })
-  .optional()
-  .meta({ description: "When travel starts (ISO 8601 with offset), for `traffic`; default now" });
+export const departureSchema = isoInstantSchema.optional().meta({ description: "When travel starts (ISO 8601 with offset), for `traffic`; default now" });
 
 const geometryModeSchema = z
   .enum(["full", "simplified", "none"])

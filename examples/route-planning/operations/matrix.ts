@@ -18,6 +18,7 @@ import {
   vehicleDimensionsSchema,
   vehicleTypeSchema,
   withFieldNames,
+  isoInstantSchema,
 } from "./common.ts";
 
 const request = z.strictObject({
@@ -30,7 +31,7 @@ const request = z.strictObject({
   vehicle: vehicleDimensionsSchema.optional(),
   optimize_for: matrixOptimizeForSchema,
   traffic: z.boolean().default(false).meta({ description: "Apply the time-of-day speed profile at `departure` (no live traffic feed)" }),
-  departure: z.iso.datetime({ offset: true }).optional().meta({ description: "When travel starts (ISO 8601), for `traffic`; default now" }),
+  departure: isoInstantSchema.optional().meta({ description: "When travel starts (ISO 8601), for `traffic`; default now" }),
 });
 
 const grid = z.array(z.array(z.number().nullable()));

@@ -7,7 +7,6 @@ import type { Load, SearchProblem, SearchVehicle } from "../optimize/route-searc
 import { solveVrp } from "../optimize/vrp.ts";
 import {
   LIMITS,
-  RequestError,
   bboxOf,
   dataNotice,
   defineOperation,
@@ -24,7 +23,7 @@ import {
   vehicleSchema,
   type OperationContext,
   type Point,
-  type Vehicle,
+  isoInstantSchema,
 } from "./common.ts";
 import { type FieldPoint, type StopMatrix, renamed, stopMatrix } from "./stop-matrix.ts";
 import { isoAt, secondsAfter } from "./stop-schedule.ts";
@@ -39,7 +38,7 @@ const optionsSchema = z
     }),
     return_to_start: z.boolean().default(true).meta({ description: "Vehicles without an `end` (theirs or the request's) return to their start" }),
     include_geometry: z.boolean().default(false).meta({ description: "Return each route's line (simplified, about 20 m)" }),
-    departure: z.iso.datetime({ offset: true }).optional().meta({ description: "When vehicles without a shift leave (ISO 8601 with offset; default: now)" }),
+    departure: isoInstantSchema.optional().meta({ description: "When vehicles without a shift leave (ISO 8601 with offset; default: now)" }),
   })
   .meta({ description: "How the fleet is planned" });
 
@@ -177,7 +176,7 @@ export const optimizeFleetOperation = defineOperation({
   },
   run(input, ctx) {
     const ids = stopIds(input.stops);
-    const vehicleIds = vehicleIdsOf(input.vehicles);
+    const vehicleIds = stopIds(input.vehicles, "vehicles");
     const departure = input.options.departure ? new Date(input.options.departure) : ctx.now;
     const places = placesOf(input);
     const matrices = matricesOf(input, places.points, ctx);
@@ -265,18 +264,6 @@ export const optimizeFleetOperation = defineOperation({
     };
   },
 });
-
-/** Vehicle ids: the given ones, else the index; duplicates are refused like stop ids. */
-function vehicleIdsOf(vehicles: Vehicle[]): string[] {
-  const ids = vehicles.map((v, i) => v.id ?? String(i));
-  const seen = new Map<string, number>();
-  for (const [i, id] of ids.entries()) {
-    const first = seen.get(id);
-    if (first !== undefined) throw new RequestError(400, "duplicate_id", `vehicles[${i}].id "${id}" repeats vehicles[${first}].id`, `vehicles[${i}].id`);
-    seen.set(id, i);
-  }
-  return ids;
-}
 
 /**
  * The matrix nodes: stops first, then each distinct depot point once. Per vehicle, the node it

@@ -194,7 +194,28 @@ describe("optimize_for fuel", () => {
       return seq.slice(1).reduce((sum, to, k) => sum + fuel[seq[k]][to]!, 0);
     };
     expect(tourFuel(order("fuel"))).toBeLessThanOrEqual(tourFuel(order("time")) + 1e-6);
-    const directions = directionsOperation.run(directionsOperation.request.parse({ waypoints: [body.start, body.stops[0]], optimize_for: "fuel" }), ctx);
+    const directions = directionsOperation.run(
+      directionsOperation.request.parse({ waypoints: [body.start, { lat: body.stops[0].lat, lng: body.stops[0].lng }], optimize_for: "fuel" }),
+      ctx,
+    );
     expect(directions.distance).toBeGreaterThan(0);
+  });
+});
+
+describe("request hygiene", () => {
+  const stops = [
+    { id: "a", lat: 57.6998, lng: 11.9527 },
+    { id: "b", lat: 57.6973, lng: 11.9797 },
+  ];
+  it("a misspelt stop field is refused, never silently dropped", () => {
+    const parsed = op.request.safeParse({ stops: [{ ...stops[0], service_second: 300 }, stops[1]] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({ code: "unrecognized_keys", keys: ["service_second"], path: ["stops", 0] });
+  });
+  it("times outside the years 2000-2099 are refused", () => {
+    expect(op.request.safeParse({ stops, departure: "9999-01-01T00:00:00Z" }).success).toBe(false);
+    const window = { start: "1970-01-01T00:00:00Z", end: "2026-11-26T12:00:00Z" };
+    expect(op.request.safeParse({ stops: [{ ...stops[0], time_window: window }, stops[1]] }).success).toBe(false);
+    expect(op.request.safeParse({ stops, departure: "2026-11-26T08:00:00+01:00" }).success).toBe(true);
   });
 });

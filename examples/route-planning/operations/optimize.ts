@@ -23,11 +23,12 @@ import {
   travelOptions,
   vehicleTypeSchema,
   type Stop,
+  isoInstantSchema,
 } from "./common.ts";
 import { type FieldPoint, renamed, stopMatrix } from "./stop-matrix.ts";
 import { isoAt, secondsAfter } from "./stop-schedule.ts";
 
-const isoInstant = z.iso.datetime({ offset: true });
+const isoInstant = isoInstantSchema;
 
 const request = z
   .strictObject({

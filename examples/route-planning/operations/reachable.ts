@@ -24,6 +24,7 @@ import {
   snappedSchema,
   vehicleDimensionsSchema,
   vehicleTypeSchema,
+  isoInstantSchema,
 } from "./common.ts";
 
 /**
@@ -70,10 +71,7 @@ const requestSchema = z
     vehicle_type: vehicleTypeSchema,
     vehicle: vehicleDimensionsSchema.optional(),
     traffic: z.boolean().default(false).meta({ description: "Apply the time-of-day speed profile (no live traffic feed exists)" }),
-    departure: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .meta({ description: "Departure instant (ISO 8601 with offset) choosing the traffic band; default now" }),
+    departure: isoInstantSchema.optional().meta({ description: "Departure instant (ISO 8601 with offset) choosing the traffic band; default now" }),
   })
   .meta({ description: "A reachable-area request: a center and a time (`minutes`) or distance (`meters`) limit" });
 
@@ -254,10 +252,10 @@ function bandGeometry(geometry: Polygon | MultiPolygon): BandGeometry {
 /** Exactly one of minutes and meters: both or neither is a 400 naming the two fields. */
 function limitOf(input: { minutes?: number; meters?: number }): { metric: "time" | "distance"; field: "minutes" | "meters"; value: number } {
   if (input.minutes !== undefined && input.meters !== undefined)
-    throw new RequestError(400, "invalid_request", "give either minutes or meters, not both", "minutes", { fields: ["minutes", "meters"] });
+    throw new RequestError(400, "conflicting_fields", "Give either `minutes` or `meters`, not both", "minutes", { fields: ["minutes", "meters"] });
   if (input.minutes !== undefined) return { metric: "time", field: "minutes", value: input.minutes };
   if (input.meters !== undefined) return { metric: "distance", field: "meters", value: input.meters };
-  throw new RequestError(400, "invalid_request", "one of minutes or meters is required", "minutes", { fields: ["minutes", "meters"] });
+  throw new RequestError(400, "invalid_request", "Give one of `minutes` or `meters`", "minutes", { fields: ["minutes", "meters"] });
 }
 
 export const reachableOperation = defineOperation({
