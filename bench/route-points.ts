@@ -1,16 +1,10 @@
 // Reproducible inputs for the route-planning benchmarks: seeded random numbers and points near
 // roads a profile may use, spread over the whole network.
 import type { Profile, RouteEngine } from "@/examples/route-planning/engine/index.ts";
+import { seededRandom } from "@/examples/route-planning/seeded-random.ts";
 
-/** mulberry32: the same seed gives the same points on every run. */
-export function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The examples' seeded generator (mulberry32): the same seed gives the same points on every run. */
+export const random = seededRandom;
 
 /** [lng, lat] points within a few tens of meters of roads the profile may use. */
 export function pointsNearRoads(engine: RouteEngine, profile: Profile, count: number, seed: number): [number, number][] {

@@ -2,6 +2,7 @@
 // soft cap on group size). Medoids rather than means because road distances have no mean: the same
 // algorithm then runs on straight-line and on road distances, and only the metric changes.
 import { addStop, emptyLoad, fits, tighter, type ClusterStop, type GroupSpec, type Limit, type Load, type Metric } from "./model.ts";
+import { seededRandom } from "../seeded-random.ts";
 
 export interface KMedoidsOptions {
   stops: ClusterStop[];
@@ -23,18 +24,6 @@ export interface Assignment {
 }
 
 const MAX_ITERATIONS = 30;
-
-/** mulberry32: a tiny seeded generator, so every restart (and so every answer) repeats exactly. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Restarts from different seeds: more where they are cheap. */
 function restartsFor(n: number): number {

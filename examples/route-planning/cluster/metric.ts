@@ -2,9 +2,9 @@
 // estimate) and road (a network matrix, where null means unreachable). Both become a Metric over
 // point indices, so every strategy runs unchanged on either.
 import type { Metric } from "./model.ts";
+import { haversineMeters as engineHaversine } from "../engine/road-network.ts";
 
 /** Mean Earth radius, meters (the engine measures its segments with the same one). */
-const EARTH_RADIUS_METERS = 6_371_008.8;
 
 /**
  * Straight-line travel estimate: a delivery van in central Gothenburg covers about 25 km/h of
@@ -13,12 +13,9 @@ const EARTH_RADIUS_METERS = 6_371_008.8;
 export const STRAIGHT_LINE_DETOUR_FACTOR = 1.3;
 export const STRAIGHT_LINE_SPEED_MPS = 25 / 3.6;
 
+/** Great-circle meters between two [lng, lat] (the engine's haversine, mean Earth radius). */
 export function haversineMeters(a: [number, number], b: [number, number]): number {
-  const rad = Math.PI / 180;
-  const dLat = (b[1] - a[1]) * rad;
-  const dLng = (b[0] - a[0]) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[1] * rad) * Math.cos(b[1] * rad) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_RADIUS_METERS * Math.asin(Math.min(1, Math.sqrt(h)));
+  return engineHaversine(a[0], a[1], b[0], b[1]);
 }
 
 /** A dense metric over `size` points; the grid is filled once, queries are array reads. */

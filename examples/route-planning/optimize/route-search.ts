@@ -3,6 +3,7 @@
 // route, relocate and exchange between routes) and by ruin-and-recreate rounds under a budget.
 // Pure and deterministic: a seeded generator, an iteration budget, and a wall-clock cap only as a
 // safety net (docs/route-planning-optimization.md). The TSP is the case of one vehicle.
+import { seededRandom } from "../seeded-random.ts";
 
 /** [items, weight_kg, volume_m3]. */
 export type Load = [number, number, number];
@@ -206,18 +207,6 @@ function flatten(rows: (number | null)[][], nodes: number): Float64Array {
     }
   }
   return out;
-}
-
-/** mulberry32: a small seeded generator, so every run of one input searches the same way. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** One candidate answer: routes, their evaluations, and the stops no route takes. */
