@@ -4,15 +4,7 @@
 import { runCluster, clusterRequestSchema } from "@/examples/route-planning/operations/cluster.ts";
 import { testContext } from "@/examples/route-planning/operations/test-engine.ts";
 import { STRATEGIES } from "@/examples/route-planning/cluster/index.ts";
-
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from "@/examples/route-planning/seeded-random.ts";
 
 /** Stops across the covered area with demand, service times and (for half of them) a two-hour window. */
 function stops(count: number, seed: number, box = { lat: [57.66, 57.75], lng: [11.88, 12.08] }) {

@@ -14,19 +14,24 @@ import { call, payChallenge, useGatewayTest } from "@/tests/helpers/gateway.ts";
 
 const t = useGatewayTest({ resetEachTest: false });
 let launched: Awaited<ReturnType<typeof launchHostedExamples>>;
-let base: string;
 
-beforeAll(async () => {
-  launched = await launchHostedExamples({
+/** The routes example as npm start launches it, on this file's database and gateway. */
+function launch(logLevel: "error" | "silent" = "error") {
+  return launchHostedExamples({
     prisma: t.ctx.db.prisma,
     store: t.ctx.store,
     config: { ...t.ctx.config, hostedExamples: ["routes"] },
     devNode: t.devNode,
-    log: createLogger("error"),
+    log: createLogger(logLevel),
     root: process.cwd(),
     // The engine tests' cache: the graph and hierarchies are built once per machine, not per run.
     dataDir: path.join(os.tmpdir(), "l402-hub-route-engine-test"),
   });
+}
+let base: string;
+
+beforeAll(async () => {
+  launched = await launch();
   expect(launched.running.map((r) => r.slug)).toEqual(["routes"]);
   base = `${t.urls[0]}/gw/routes`;
 }, 300_000);
@@ -62,15 +67,7 @@ describe("the routes tenant as npm start seeds it", () => {
     const before = await t.ctx.db.prisma.endpoint.count({ where: { tenant: { slug: "routes" } } });
     const oldUrl = launched.running[0].originUrl;
     await launched.stop();
-    launched = await launchHostedExamples({
-      prisma: t.ctx.db.prisma,
-      store: t.ctx.store,
-      config: { ...t.ctx.config, hostedExamples: ["routes"] },
-      devNode: t.devNode,
-      log: createLogger("error"),
-      root: process.cwd(),
-      dataDir: path.join(os.tmpdir(), "l402-hub-route-engine-test"),
-    });
+    launched = await launch();
     const tenant = await t.ctx.db.prisma.tenant.findUniqueOrThrow({ where: { slug: "routes" }, include: { endpoints: true } });
     expect(tenant.endpoints).toHaveLength(before);
     expect(tenant.originUrl).toBe(launched.running[0].originUrl);
@@ -182,15 +179,7 @@ describe("a workspace the hub did not create", () => {
     // As if someone had registered the slug before it was reserved.
     await prisma.user.updateMany({ where: { email: "routes@localhost" }, data: { email: "someone@example.com" } });
     try {
-      const again = await launchHostedExamples({
-        prisma,
-        store: t.ctx.store,
-        config: { ...t.ctx.config, hostedExamples: ["routes"] },
-        devNode: t.devNode,
-        log: createLogger("silent"),
-        root: process.cwd(),
-        dataDir: path.join(os.tmpdir(), "l402-hub-route-engine-test"),
-      });
+      const again = await launch("silent");
       expect(again.running).toEqual([]);
       expect((await prisma.tenant.findUniqueOrThrow({ where: { id: tenant.id } })).originUrl).toBe(tenant.originUrl);
     } finally {

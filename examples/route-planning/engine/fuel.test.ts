@@ -8,22 +8,13 @@ import { computeEdgeCosts } from "./edge-costs.ts";
 import { FUEL_CURVES, U_TURN_FUEL_ML, U_TURN_SECONDS, fuelLitresPer100Km, fuelMillilitres, type Profile, RouteEngine, uTurnWeight } from "./index.ts";
 import { trafficFactor, wayAccess } from "./profiles.ts";
 import { segmentGeometry } from "./snap.ts";
+import { seededRandom as random } from "../seeded-random.ts";
 
 let engine: RouteEngine;
 
 beforeAll(() => {
   engine = new RouteEngine({ dataDir: path.join(os.tmpdir(), "l402-hub-route-engine-test") });
 }, 180_000);
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure names a reproducible case. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random coordinates on vertices of segments the profile may use. */
 function randomPoints(profile: Profile, count: number, seed: number): [number, number][] {

@@ -10,6 +10,7 @@ import { type EdgeCosts, buildAdjacency, computeEdgeCosts, dijkstra, dimensionTa
 import { InvalidCoordinateError, NoRoadNearbyError, OutsideCoverageError, PROFILES, type Profile, RouteEngine, U_TURN_SECONDS } from "./index.ts";
 import { effectiveDimensions } from "./profiles.ts";
 import { segmentGeometry } from "./snap.ts";
+import { seededRandom as random } from "../seeded-random.ts";
 
 let engine: RouteEngine;
 const dataDir = path.join(os.tmpdir(), "l402-hub-route-engine-test");
@@ -17,16 +18,6 @@ const dataDir = path.join(os.tmpdir(), "l402-hub-route-engine-test");
 beforeAll(() => {
   engine = new RouteEngine({ dataDir, prepare: PROFILES.map((profile) => ({ profile })) });
 }, 180_000);
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure names a reproducible case. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const way = (osmId: string) => {
   const w = engine.network.wayIds.indexOf(osmId);
