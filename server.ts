@@ -146,7 +146,7 @@ async function main() {
   if (only.includes("worker")) {
     const worker = startWorker({
       prisma: db.prisma,
-      jobs: platformJobs({ prisma: db.prisma, devNode: ctx.devNode, log, config }),
+      jobs: platformJobs({ prisma: db.prisma, store, devNode: ctx.devNode, log, config }),
       log: log.child({ part: "worker" }),
     });
     stops.push(() => worker.stop());

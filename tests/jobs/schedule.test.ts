@@ -51,7 +51,7 @@ async function pendingInvoice(tenantId: string, credentials: Awaited<ReturnType<
 }
 
 const job = (name: string) =>
-  platformJobs({ prisma: ctx().db.prisma, devNode: null, log: createLogger("silent"), config: ctx().config }).find((j) => j.name === name)!;
+  platformJobs({ prisma: ctx().db.prisma, store: ctx().store, devNode: null, log: createLogger("silent"), config: ctx().config }).find((j) => j.name === name)!;
 
 describe("worker jobs with an LND wallet", () => {
   it("records a settlement the LND node reports", async () => {

@@ -11,6 +11,7 @@ COMMIT;
 
 -- AlterTable
 ALTER TABLE "BillingCycle" ADD COLUMN     "capSats" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "invoiceClaimedUntil" TIMESTAMPTZ(3),
 ADD COLUMN     "suspendedAt" TIMESTAMPTZ(3),
 ADD COLUMN     "tiers" JSONB;
 
