@@ -1,0 +1,149 @@
+// GET /api/tenants/:tenantId/billing and …/billing/cycles: the provider's view of its platform fee
+// through free → trial → active (cycle under way, projected fee) → invoiced → suspended → paid.
+import { beforeEach, describe, expect, it } from "vitest";
+import { GET as getBillingRoute } from "@/app/api/tenants/[tenantId]/billing/route.ts";
+import { GET as getCyclesRoute } from "@/app/api/tenants/[tenantId]/billing/cycles/route.ts";
+import { billingStartsAt, cycleFrom } from "@/lib/billing/cycle-schedule.ts";
+import { getBilling, listCycles } from "@/lib/billing/get-billing.ts";
+import { runBilling } from "@/lib/billing/run-billing.ts";
+import { billingResponseSchema, cycleListResponseSchema } from "@/lib/billing/schemas.ts";
+import { DevLightningNode } from "@/lib/lightning/index.ts";
+import { call, seedTenant, useApiContext } from "./helpers.ts";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+const api = useApiContext();
+let tenantId: string;
+let key: string;
+const prisma = () => api.test().db.prisma;
+
+beforeEach(async () => {
+  ({ tenantId, apiKey: key } = await seedTenant(api.test()));
+});
+
+/** The first priced endpoint published at `at`: the trial starts then. */
+async function publishAt(at: Date) {
+  await prisma().tenant.update({ where: { id: tenantId }, data: { trialStartedAt: at } });
+}
+
+/** `served` requests in the hour of `at`, and one settled invoice of `earned` sats then. */
+async function traffic(at: Date, served: number, earned: number) {
+  const hour = new Date(Math.floor(at.getTime() / HOUR) * HOUR);
+  await prisma().billableUsage.create({ data: { tenantId, hour, servedRequests: served } });
+  await prisma().invoice.create({
+    data: {
+      tenantId,
+      paymentHash: hour.getTime().toString(16).padStart(64, "0"),
+      paymentRequest: "lnbcrt...",
+      amountSats: earned,
+      purpose: "per_request",
+      status: "settled",
+      expiresAt: at,
+      settledAt: at,
+    },
+  });
+}
+
+const view = async (now: Date) => billingResponseSchema.parse(await getBilling({ prisma: prisma(), tenantId, now }));
+const cycles = async (now: Date, limit = 50, before?: string) =>
+  cycleListResponseSchema.parse(await listCycles({ prisma: prisma(), tenantId, now, limit, before }));
+
+describe("billing views", () => {
+  it("follow a workspace from free through trial, a cycle, its invoice, suspension and payment", async () => {
+    const devNode = new DevLightningNode({ prisma: prisma(), appSecret: api.test().config.appSecret });
+    const now0 = new Date("2026-03-01T10:20:00Z");
+    expect(await view(now0)).toEqual({ status: "free", trialEndsAt: null, currentCycle: null, outstandingInvoice: null });
+    expect(await cycles(now0)).toEqual({ cycles: [], nextCursor: null });
+
+    await publishAt(now0);
+    const trialEndsAt = "2026-03-31T10:00:00.000Z"; // 30 days from the hour of publication
+    expect(await view(new Date("2026-03-10T00:00:00Z"))).toEqual({ status: "trial", trialEndsAt, currentCycle: null, outstandingInvoice: null });
+
+    const cycle = cycleFrom(billingStartsAt({ trialStartedAt: now0, trialDays: 30 })!);
+    await traffic(new Date("2026-04-02T12:30:00Z"), 1_500, 100_000);
+    const during = new Date("2026-04-05T00:00:00Z");
+    // 1,000 billable requests at 2 sats, within the 5,000-sat cap of 100,000 sats earned.
+    expect(await view(during)).toEqual({
+      status: "active",
+      trialEndsAt,
+      currentCycle: { startsAt: trialEndsAt, endsAt: "2026-04-30T10:00:00.000Z", requests: 1_500, earningsSats: 100_000, projectedFeeSats: 7_000 },
+      outstandingInvoice: null,
+    });
+    expect((await cycles(during)).cycles).toEqual([
+      {
+        startsAt: trialEndsAt,
+        endsAt: "2026-04-30T10:00:00.000Z",
+        requests: 1_500,
+        earningsSats: 100_000,
+        baseFeeSats: 5_000,
+        usageFeeSats: 2_000,
+        amountSats: 7_000,
+        status: "open",
+        paymentRequest: null,
+      },
+    ]);
+
+    const closedAt = new Date(cycle.periodEnd.getTime() + HOUR);
+    await runBilling({ prisma: prisma(), store: api.test().store, wallet: devNode.wallet(), now: closedAt });
+    const invoiced = await view(closedAt);
+    expect(invoiced.currentCycle).toMatchObject({ startsAt: "2026-04-30T10:00:00.000Z", requests: 0, projectedFeeSats: 0 });
+    expect(invoiced.outstandingInvoice).toEqual({
+      amountSats: 7_000,
+      paymentRequest: expect.stringMatching(/^lnbcrt/),
+      dueAt: new Date(closedAt.getTime() + 7 * DAY).toISOString(),
+    });
+    const list = await cycles(closedAt);
+    expect(list.cycles.map((c) => [c.startsAt, c.status, c.amountSats])).toEqual([
+      ["2026-04-30T10:00:00.000Z", "open", 0],
+      [trialEndsAt, "invoiced", 7_000],
+    ]);
+    expect(list.cycles[1].paymentRequest).toBe(invoiced.outstandingInvoice!.paymentRequest);
+
+    const overdue = new Date(closedAt.getTime() + 8 * DAY);
+    await runBilling({ prisma: prisma(), store: api.test().store, wallet: devNode.wallet(), now: overdue });
+    expect((await view(overdue)).status).toBe("suspended");
+
+    await devNode.pay(invoiced.outstandingInvoice!.paymentRequest);
+    await runBilling({ prisma: prisma(), store: api.test().store, wallet: devNode.wallet(), now: overdue });
+    expect(await view(overdue)).toMatchObject({ status: "active", outstandingInvoice: null });
+    expect((await cycles(overdue)).cycles[1]).toMatchObject({ status: "paid" });
+  });
+
+  it("pages cycles newest first with the under-way cycle on the first page", async () => {
+    await prisma().tenant.update({ where: { id: tenantId }, data: { trialDays: 0 } });
+    const start = new Date("2026-01-01T00:00:00Z");
+    await publishAt(start);
+    // Three closed cycles without traffic, the fourth under way.
+    await runBilling({ prisma: prisma(), store: api.test().store, wallet: null, now: new Date(start.getTime() + 91 * DAY) });
+    const now = new Date(start.getTime() + 91 * DAY);
+    const first = await cycles(now, 2);
+    expect(first.cycles.map((c) => c.status)).toEqual(["open", "no_charge"]);
+    expect(first.nextCursor).toBe(first.cycles[1].startsAt);
+    const second = await cycles(now, 2, first.nextCursor!);
+    expect(second.cycles.map((c) => c.startsAt)).toEqual([new Date(start.getTime() + 30 * DAY).toISOString(), start.toISOString()]);
+    expect(second.nextCursor).toBeNull();
+  });
+});
+
+describe("GET /api/tenants/:tenantId/billing(/cycles)", () => {
+  const get = (handler: typeof getBillingRoute, path: string, as = { tenantId, key }) =>
+    call(handler, { method: "GET", path: `/tenants/${as.tenantId}${path}`, params: { tenantId: as.tenantId }, token: as.key });
+
+  it("answers the workspace's own billing, validates paging and keeps other workspaces out", async () => {
+    await publishAt(new Date(Date.now() - HOUR));
+    const res = await get(getBillingRoute, "/billing");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "trial", currentCycle: null, outstandingInvoice: null });
+    const list = await get(getCyclesRoute, "/billing/cycles?limit=10");
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({ cycles: [], nextCursor: null });
+    for (const query of ["?limit=0", "?limit=101", "?before=yesterday"]) {
+      const bad = await get(getCyclesRoute, `/billing/cycles${query}`);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toMatch(/limit|before/);
+    }
+    const other = await seedTenant(api.test(), "other", "other@example.com");
+    expect((await get(getBillingRoute, "/billing", { tenantId, key: other.apiKey })).status).toBe(404);
+  });
+});
