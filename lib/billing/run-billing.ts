@@ -181,8 +181,10 @@ async function suspendOverdue({ prisma, store, now, log }: RunBillingOptions): P
     const done = await prisma.$transaction(async (tx) => {
       const marked = await tx.billingCycle.updateMany({ where: { id: cycle.id, status: "invoiced", suspendedAt: null }, data: { suspendedAt: now } });
       if (marked.count === 0) return false;
-      // Only an active tenant is suspended: an inactive one stays as the operator left it.
+      // Only an active tenant is suspended: an inactive one stays as it was, and hears nothing.
       await tx.tenant.updateMany({ where: { id: cycle.tenantId, status: "active" }, data: { status: "suspended" } });
+      const tenant = await tx.tenant.findUnique({ where: { id: cycle.tenantId }, select: { status: true } });
+      if (tenant?.status !== "suspended") return false;
       await enqueueEvent(tx, {
         tenantId: cycle.tenantId,
         type: "billing.suspended",

@@ -110,6 +110,41 @@ describe("billing views", () => {
     expect((await cycles(overdue)).cycles[1]).toMatchObject({ status: "paid" });
   });
 
+  it("stays suspended until every overdue invoice is paid; an inactive workspace is never suspended", async () => {
+    const devNode = new DevLightningNode({ prisma: prisma(), appSecret: api.test().config.appSecret });
+    const run = (now: Date) => runBilling({ prisma: prisma(), store: api.test().store, wallet: devNode.wallet(), now });
+    await prisma().tenant.update({ where: { id: tenantId }, data: { trialDays: 0 } });
+    const start = new Date("2026-01-01T00:00:00Z");
+    await publishAt(start);
+    await traffic(new Date(start.getTime() + DAY), 10, 0);
+    await traffic(new Date(start.getTime() + 31 * DAY), 10, 0);
+    // Both cycles closed and invoiced late at once, then both overdue.
+    const late = new Date(start.getTime() + 61 * DAY);
+    expect(await run(late)).toMatchObject({ closed: 2, invoiced: 2 });
+    expect(await run(new Date(late.getTime() + 8 * DAY))).toMatchObject({ suspended: 2 });
+    const [first, second] = await prisma().billingCycle.findMany({ where: { tenantId }, orderBy: { periodStart: "asc" } });
+    await devNode.pay(first.paymentRequest!);
+    expect(await run(new Date(late.getTime() + 9 * DAY))).toMatchObject({ paid: 1, reactivated: 0 });
+    expect((await view(new Date(late.getTime() + 9 * DAY))).status).toBe("suspended");
+    await devNode.pay(second.paymentRequest!);
+    expect(await run(new Date(late.getTime() + 9 * DAY))).toMatchObject({ paid: 1, reactivated: 1 });
+    expect((await view(new Date(late.getTime() + 9 * DAY))).status).toBe("active");
+
+    // An inactive workspace with an overdue invoice stays inactive and gets no billing.suspended.
+    const other = await seedTenant(api.test(), "quiet", "quiet@example.com");
+    await prisma().tenant.update({ where: { id: other.tenantId }, data: { status: "inactive", trialDays: 0, trialStartedAt: start } });
+    await prisma().billableUsage.create({ data: { tenantId: other.tenantId, hour: start, servedRequests: 1 } });
+    await prisma().webhookSubscription.create({ data: { tenantId: other.tenantId, url: "https://receiver.invalid/hooks", events: ["*"], secretEnc: "x" } });
+    const after = new Date(late.getTime() + 30 * DAY);
+    await run(after);
+    expect(await run(new Date(after.getTime() + 8 * DAY))).toMatchObject({ suspended: 0 });
+    expect(await prisma().billingCycle.count({ where: { tenantId: other.tenantId, suspendedAt: { not: null } } })).toBe(1);
+    expect((await prisma().tenant.findUniqueOrThrow({ where: { id: other.tenantId } })).status).toBe("inactive");
+    expect(await prisma().outboxEvent.count({ where: { tenantId: other.tenantId, type: "billing.suspended" } })).toBe(0);
+    // Its three cycles closed: one invoiced, two without traffic.
+    expect(await prisma().outboxEvent.count({ where: { tenantId: other.tenantId, type: "billing.cycle_closed" } })).toBe(3);
+  });
+
   it("pages cycles newest first with the under-way cycle on the first page", async () => {
     await prisma().tenant.update({ where: { id: tenantId }, data: { trialDays: 0 } });
     const start = new Date("2026-01-01T00:00:00Z");
