@@ -16,9 +16,21 @@ export function openPlatformWallet({ config, devNode }: OpenPlatformWalletOption
   const configured = config.platformWallet;
   if (!configured) return devNode ? devNode.wallet() : null;
   const parsed = walletCredentialsSchema.safeParse({ ...configured.credentials, type: configured.type });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`PLATFORM_WALLET_CREDENTIALS: ${issue?.path.join(".") || "(object)"} ${issue?.message ?? "is invalid"}`);
-  }
+  if (!parsed.success) throw new Error(credentialsProblem(parsed.error.issues[0]));
   return walletBackendFor(walletBackendOptionsFor(parsed.data, { devNode, targetPolicy: walletTargetPolicy(config) }));
+}
+
+/**
+ * What is wrong with the configured platform wallet's credentials, in one line naming the variable,
+ * or null: server.ts refuses to start on it, as on any other configuration problem.
+ */
+export function platformWalletProblem(config: Pick<Config, "platformWallet">): string | null {
+  const configured = config.platformWallet;
+  if (!configured) return null;
+  const parsed = walletCredentialsSchema.safeParse({ ...configured.credentials, type: configured.type });
+  return parsed.success ? null : credentialsProblem(parsed.error.issues[0]);
+}
+
+function credentialsProblem(issue: { path: PropertyKey[]; message: string } | undefined): string {
+  return `PLATFORM_WALLET_CREDENTIALS: ${issue?.path.map(String).join(".") || "(object)"} ${issue?.message ?? "is invalid"}`;
 }
