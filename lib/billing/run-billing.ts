@@ -107,7 +107,7 @@ async function invoiceClosedCycles({ prisma, wallet, now, log }: RunBillingOptio
     try {
       const invoice = await wallet.createInvoice({
         amountSats: cycle.totalSats,
-        description: `L402 Hub platform fee for ${cycle.slug}, ${cycle.periodStart.toISOString().slice(0, 10)} to ${cycle.periodEnd.toISOString().slice(0, 10)}`,
+        description: feeInvoiceDescription(cycle.slug, cycle),
         expirySeconds: INVOICE_EXPIRY_SECONDS,
       });
       const dueAt = paymentDueAt(now);
@@ -134,20 +134,24 @@ async function recordPayments({ prisma, store, wallet, now, log }: RunBillingOpt
   if (!wallet) return { paid: 0, reactivated: 0 };
   const unpaid = await prisma.billingCycle.findMany({
     where: { status: "invoiced" },
-    select: { id: true, tenantId: true, paymentHash: true, totalSats: true },
+    select: { id: true, tenantId: true, paymentHash: true, totalSats: true, periodStart: true, periodEnd: true, tenant: { select: { slug: true } } },
   });
   let paid = 0;
   let reactivated = 0;
   for (const cycle of unpaid) {
     if (!cycle.paymentHash) continue;
-    let settled: boolean;
+    let state: string | undefined;
     try {
-      settled = (await wallet.lookupInvoice(cycle.paymentHash))?.state === "settled";
+      state = (await wallet.lookupInvoice(cycle.paymentHash))?.state;
     } catch (error) {
       log?.warn("billing invoice lookup failed; asking again next pass", { cycleId: cycle.id, error });
       continue;
     }
-    if (!settled) continue;
+    if (state === "expired" || state === "canceled") {
+      await renewInvoice({ prisma, wallet, log }, { ...cycle, paymentHash: cycle.paymentHash, slug: cycle.tenant.slug });
+      continue;
+    }
+    if (state !== "settled") continue;
     const outcome = await prisma.$transaction(async (tx) => {
       const marked = await tx.billingCycle.updateMany({ where: { id: cycle.id, status: "invoiced" }, data: { status: "paid", paidAt: now } });
       if (marked.count === 0) return { paid: 0, reactivated: 0 };
@@ -168,6 +172,39 @@ async function recordPayments({ prisma, store, wallet, now, log }: RunBillingOpt
     if (outcome.reactivated) await publishConfigChanged({ store, tenantId: cycle.tenantId, log: (message, error) => log?.warn(message, { error }) });
   }
   return { paid, reactivated };
+}
+
+/**
+ * Replaces an unpaid invoice the wallet let expire (a provider may pay long after its suspension),
+ * same amount and due date; the invoicing lease keeps two workers from making two.
+ */
+async function renewInvoice(
+  { prisma, wallet, log }: { prisma: PrismaClient; wallet: WalletBackend; log?: Logger },
+  cycle: { id: string; paymentHash: string; totalSats: number; periodStart: Date; periodEnd: Date; slug: string },
+): Promise<void> {
+  const claimed = await prisma.$executeRaw`
+    UPDATE "BillingCycle" SET "invoiceClaimedUntil" = now() + ${INVOICE_CLAIM_MS}::double precision * interval '1 millisecond'
+    WHERE "id" = ${cycle.id} AND "status" = 'invoiced' AND "paymentHash" = ${cycle.paymentHash}
+      AND ("invoiceClaimedUntil" IS NULL OR "invoiceClaimedUntil" < now())`;
+  if (claimed === 0) return;
+  try {
+    const invoice = await wallet.createInvoice({
+      amountSats: cycle.totalSats,
+      description: feeInvoiceDescription(cycle.slug, cycle),
+      expirySeconds: INVOICE_EXPIRY_SECONDS,
+    });
+    await prisma.billingCycle.updateMany({
+      where: { id: cycle.id, status: "invoiced", paymentHash: cycle.paymentHash },
+      data: { paymentHash: invoice.paymentHash, paymentRequest: invoice.paymentRequest, invoiceClaimedUntil: null },
+    });
+  } catch (error) {
+    log?.error("expired billing invoice not renewed; trying again after the lease", { cycleId: cycle.id, error });
+  }
+}
+
+/** What the payer's wallet shows for a fee invoice. */
+function feeInvoiceDescription(slug: string, cycle: { periodStart: Date; periodEnd: Date }): string {
+  return `L402 Hub platform fee for ${slug}, ${cycle.periodStart.toISOString().slice(0, 10)} to ${cycle.periodEnd.toISOString().slice(0, 10)}`;
 }
 
 /** Suspends the tenant of every invoice past its due date, once per cycle, with billing.suspended. */

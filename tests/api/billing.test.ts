@@ -145,6 +145,38 @@ describe("billing views", () => {
     expect(await prisma().outboxEvent.count({ where: { tenantId: other.tenantId, type: "billing.cycle_closed" } })).toBe(3);
   });
 
+  it("renews an invoice the wallet let expire, once, keeping its amount and due date", async () => {
+    const devNode = new DevLightningNode({ prisma: prisma(), appSecret: api.test().config.appSecret });
+    const expired = new Set<string>();
+    // The dev node's invoices last 60 days of real time: this wallet says the first one expired.
+    const wallet = () => {
+      const inner = devNode.wallet();
+      return {
+        ...inner,
+        lookupInvoice: async (hash: string) =>
+          expired.has(hash) ? { ...(await inner.lookupInvoice(hash))!, state: "expired" as const } : inner.lookupInvoice(hash),
+      };
+    };
+    const run = (now: Date) => runBilling({ prisma: prisma(), store: api.test().store, wallet: wallet(), now });
+    await prisma().tenant.update({ where: { id: tenantId }, data: { trialDays: 0 } });
+    const start = new Date("2026-01-01T00:00:00Z");
+    await publishAt(start);
+    await traffic(new Date(start.getTime() + DAY), 10, 0);
+    const closedAt = new Date(start.getTime() + 31 * DAY);
+    await run(closedAt);
+    const first = await prisma().billingCycle.findFirstOrThrow({ where: { tenantId } });
+    expired.add(first.paymentHash!);
+    const invoicesBefore = await prisma().devNodeInvoice.count();
+    await Promise.all([run(closedAt), run(closedAt)]);
+    const renewed = await prisma().billingCycle.findFirstOrThrow({ where: { tenantId } });
+    expect(await prisma().devNodeInvoice.count()).toBe(invoicesBefore + 1);
+    expect(renewed.paymentHash).not.toBe(first.paymentHash);
+    expect(renewed).toMatchObject({ status: "invoiced", totalSats: first.totalSats, dueAt: first.dueAt, invoiceClaimedUntil: null });
+    expect((await view(closedAt)).outstandingInvoice?.paymentRequest).toBe(renewed.paymentRequest);
+    await devNode.pay(renewed.paymentRequest!);
+    expect(await run(closedAt)).toMatchObject({ paid: 1 });
+  });
+
   it("pages cycles newest first with the under-way cycle on the first page", async () => {
     await prisma().tenant.update({ where: { id: tenantId }, data: { trialDays: 0 } });
     const start = new Date("2026-01-01T00:00:00Z");
