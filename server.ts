@@ -14,6 +14,7 @@ import { launchHostedExamples, stopHostedExamples } from "./lib/hosted-examples/
 import { createGateway } from "./lib/gateway/server.ts";
 import { clientIpResolver } from "./lib/client-address.ts";
 import { platformJobs } from "./lib/jobs/schedule.ts";
+import { platformWalletProblem } from "./lib/billing/platform-wallet.ts";
 import { startWorker } from "./lib/jobs/worker.ts";
 import { createLogger } from "./lib/logging/logger.ts";
 import { buildServerContext, registerServerContext } from "./lib/server-context.ts";
@@ -38,7 +39,11 @@ function parseArgs(argv: string[]): { dev: boolean; only: Role[] } {
 
 function readConfig(): Config {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    // The platform wallet's fields are checked against the wallet schemas, which lib/config cannot import.
+    const walletProblem = platformWalletProblem(config);
+    if (walletProblem) throw new ConfigError([walletProblem]);
+    return config;
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -146,7 +151,7 @@ async function main() {
   if (only.includes("worker")) {
     const worker = startWorker({
       prisma: db.prisma,
-      jobs: platformJobs({ prisma: db.prisma, devNode: ctx.devNode, log, config }),
+      jobs: platformJobs({ prisma: db.prisma, store, devNode: ctx.devNode, log, config }),
       log: log.child({ part: "worker" }),
     });
     stops.push(() => worker.stop());

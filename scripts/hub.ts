@@ -9,8 +9,9 @@ export const USAGE = `Usage: npm run hub -- <command> [options]
 
 Commands:
   tenant create --slug <slug> --name <name> --email <owner e-mail>
-                [--description <text>] [--tags <a,b,c>]
+                [--description <text>] [--tags <a,b,c>] [--trial-days <days>]
       Creates a workspace with its owner and first API key; prints {tenantId, slug, apiKey}.
+      --trial-days: free trial from the first published endpoint (default 30; 0 = none).
 
 Environment:
   SITE_URL         platform address (default http://localhost:$PORT)
@@ -40,6 +41,7 @@ export async function runHubCli(argv: string[], io: HubCliIo): Promise<number> {
         email: { type: "string" },
         description: { type: "string" },
         tags: { type: "string" },
+        "trial-days": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -79,6 +81,8 @@ export async function runHubCli(argv: string[], io: HubCliIo): Promise<number> {
             .filter(Boolean),
         }
       : {}),
+    // A number when it reads as one; anything else goes as given, and the route names the field.
+    ...(values["trial-days"] !== undefined ? { trialDays: /^\d+$/.test(values["trial-days"]) ? Number(values["trial-days"]) : values["trial-days"] } : {}),
   };
   const url = `${io.config.apiUrl}/admin/tenants`;
   let res: Response;

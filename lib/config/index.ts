@@ -81,6 +81,20 @@ const envSchema = z.object({
   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt.default(4),
   NODE_CAPACITY_CHECK_SECONDS: positiveInt.default(300),
   WALLET_ALLOWED_TARGETS: cidrList.default([]),
+  PLATFORM_WALLET_TYPE: z.enum(["dev", "lnd", "nwc", "lnbits", "phoenixd"]).optional(),
+  PLATFORM_WALLET_CREDENTIALS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        const value: unknown = JSON.parse(text);
+        if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: "custom", message: "must be a JSON object: the wallet's fields as PUT /api/tenants/:tenantId/wallet takes them, without type" });
+      return z.NEVER;
+    })
+    .optional(),
   FREE_TRY_ISSUER: z.string().min(1).optional(),
   FREE_TRY_JWKS_URL: httpUrl.optional(),
   FREE_TRY_AUDIENCE: z.string().min(1).optional(),
@@ -153,6 +167,12 @@ export type Config = {
   nodeCapacityCheckSeconds: number;
   /** CIDRs wallet connections may reach although they are private/reserved (a self-hosted node on the LAN or localhost; tests). */
   walletAllowedTargets: string[];
+  /**
+   * The platform's own wallet, which issues the billing invoices (PLATFORM_WALLET_TYPE and
+   * _CREDENTIALS, checked against the wallet schemas when billing opens it); null: the dev node
+   * when it is on, else no billing invoices.
+   */
+  platformWallet: { type: "dev" | "lnd" | "nwc" | "lnbits" | "phoenixd"; credentials: Record<string, unknown> } | null;
   /** External identity provider whose JWTs buy a free try (besides our own issuer), or null. */
   freeTryProvider: { issuer: string; jwksUrl: string; audience: string } | null;
   /** 402 challenges (each a new invoice on the provider's wallet) one IP may get from one tenant per minute. */
@@ -228,6 +248,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (Boolean(e.GITHUB_ID) !== Boolean(e.GITHUB_SECRET)) problems.push("GITHUB_ID, GITHUB_SECRET: set both or neither");
   const freeTrySet = [e.FREE_TRY_ISSUER, e.FREE_TRY_JWKS_URL, e.FREE_TRY_AUDIENCE].filter(Boolean).length;
   if (freeTrySet !== 0 && freeTrySet !== 3) problems.push("FREE_TRY_ISSUER, FREE_TRY_JWKS_URL, FREE_TRY_AUDIENCE: set all three or none");
+  if (e.PLATFORM_WALLET_CREDENTIALS && !e.PLATFORM_WALLET_TYPE)
+    problems.push("PLATFORM_WALLET_TYPE: required with PLATFORM_WALLET_CREDENTIALS (dev, lnd, nwc, lnbits or phoenixd)");
+  if (e.PLATFORM_WALLET_TYPE && e.PLATFORM_WALLET_TYPE !== "dev" && !e.PLATFORM_WALLET_CREDENTIALS)
+    problems.push(`PLATFORM_WALLET_CREDENTIALS: required for PLATFORM_WALLET_TYPE=${e.PLATFORM_WALLET_TYPE} (a JSON object of the wallet's fields)`);
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -270,6 +294,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookConcurrencyPerSubscription: e.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,
     nodeCapacityCheckSeconds: e.NODE_CAPACITY_CHECK_SECONDS,
     walletAllowedTargets: e.WALLET_ALLOWED_TARGETS,
+    platformWallet: e.PLATFORM_WALLET_TYPE ? { type: e.PLATFORM_WALLET_TYPE, credentials: e.PLATFORM_WALLET_CREDENTIALS ?? {} } : null,
     freeTryProvider:
       e.FREE_TRY_ISSUER && e.FREE_TRY_JWKS_URL && e.FREE_TRY_AUDIENCE
         ? { issuer: e.FREE_TRY_ISSUER, jwksUrl: e.FREE_TRY_JWKS_URL, audience: e.FREE_TRY_AUDIENCE }

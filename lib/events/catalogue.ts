@@ -60,6 +60,19 @@ export const billingCycleClosedDataSchema = z.object({
   earningsSats: sats,
   baseFeeSats: sats,
   usageFeeSats: sats,
+  /** 5% of the earnings: the most the usage fee may be. */
+  capSats: sats,
+  /** Whether the cap lowered the usage fee. */
+  capApplied: z.boolean(),
+  /** Each usage tier's share (lib/billing/fee.ts): requests in it, price each, sats before rounding. */
+  tiers: z.array(
+    z.object({
+      tier: z.enum(["free", "tier_2_sats", "tier_1_sat", "tier_half_sat"]),
+      requests: z.int().min(0),
+      satsEach: z.number().min(0),
+      sats: z.number().min(0),
+    }),
+  ),
   totalSats: sats,
   /** The bolt11 invoice to pay; null when the cycle costs nothing (no traffic). */
   paymentRequest: z.string().nullable(),
@@ -173,6 +186,14 @@ export const eventExamples: { [T in WebhookEventType]: EventData<T> } = {
     earningsSats: 250000,
     baseFeeSats: 5000,
     usageFeeSats: 12500,
+    capSats: 12500,
+    capApplied: true,
+    tiers: [
+      { tier: "free", requests: 500, satsEach: 0, sats: 0 },
+      { tier: "tier_2_sats", requests: 12000, satsEach: 2, sats: 24000 },
+      { tier: "tier_1_sat", requests: 0, satsEach: 1, sats: 0 },
+      { tier: "tier_half_sat", requests: 0, satsEach: 0.5, sats: 0 },
+    ],
     totalSats: 17500,
     paymentRequest: "lnbc175u1p...",
     dueAt: "2026-11-28T00:00:00.000Z",

@@ -58,7 +58,7 @@ export async function serveRequest(deps: GatewayDeps, ctx: RequestContext): Prom
   }
   const tenant = await tenants.get(address.slug);
   if (!tenant) return sendError(ctx, "not_found", `No API named "${address.slug}"`);
-  if (tenant.status !== "active") return sendError(ctx, "forbidden", `This API is ${tenant.status}`);
+  if (tenant.status !== "active") return sendError(ctx, "forbidden", inactiveTenantMessage(tenant.status));
   if (normalized.path.startsWith("/.well-known/")) {
     const doc = await deps.discovery({ tenantKey: tenant, tenantId: tenant.id, method, path: normalized.path });
     ctx.res.writeHead(doc.status, { ...doc.headers, "content-length": Buffer.byteLength(doc.body) });
@@ -151,4 +151,11 @@ function answerPreflight(ctx: RequestContext): void {
     "access-control-max-age": "600",
   });
   ctx.res.end();
+}
+
+/** Why a tenant's API refuses every call (spec 7.1's 403), in words a caller can act on. */
+function inactiveTenantMessage(status: "inactive" | "suspended"): string {
+  return status === "suspended"
+    ? "This API is suspended: its provider has not paid the platform fee. It answers again as soon as the provider pays."
+    : "This API is inactive: its provider is not serving it at the moment.";
 }

@@ -113,7 +113,9 @@ export class UsageRecorder {
 
 /**
  * One additive upsert for a batch. Rows of endpoints deleted meanwhile are skipped by the join
- * (a foreign-key error would otherwise fail the whole batch, forever).
+ * (a foreign-key error would otherwise fail the whole batch, forever). The same statement adds the
+ * served requests to the tenant's BillableUsage hour (what the platform fee counts, which must
+ * outlive a deleted endpoint): one statement, so a retried batch never counts either side twice.
  */
 function upsertSql(rows: Pending[]): Prisma.Sql {
   const values = rows.map(
@@ -121,8 +123,17 @@ function upsertSql(rows: Pending[]): Prisma.Sql {
       Prisma.sql`(${r.endpointId}, ${r.tenantId}, CAST(${new Date(r.hour).toISOString()} AS timestamptz), ${r.requests}::int, ${r.paidRequests}::int, ${r.servedRequests}::int, ${r.refunds}::int, ${r.upstreamErrors}::int)`,
   );
   return Prisma.sql`
+    WITH v AS (
+      SELECT * FROM (VALUES ${Prisma.join(values)}) AS v("endpointId", "tenantId", "hour", "requests", "paidRequests", "servedRequests", "refunds", "upstreamErrors")
+    ), billable AS (
+      INSERT INTO "BillableUsage" ("tenantId", "hour", "servedRequests")
+      SELECT v."tenantId", v."hour", SUM(v."servedRequests")::int FROM v JOIN "Tenant" t ON t."id" = v."tenantId"
+      WHERE v."servedRequests" > 0
+      GROUP BY v."tenantId", v."hour"
+      ON CONFLICT ("tenantId", "hour") DO UPDATE SET "servedRequests" = "BillableUsage"."servedRequests" + EXCLUDED."servedRequests"
+    )
     INSERT INTO "UsageCounter" ("endpointId", "tenantId", "hour", "requests", "paidRequests", "servedRequests", "refunds", "upstreamErrors")
-    SELECT v.* FROM (VALUES ${Prisma.join(values)}) AS v("endpointId", "tenantId", "hour", "requests", "paidRequests", "servedRequests", "refunds", "upstreamErrors")
+    SELECT v.* FROM v
     JOIN "Endpoint" e ON e."id" = v."endpointId" AND e."tenantId" = v."tenantId"
     ON CONFLICT ("endpointId", "hour") DO UPDATE SET
       "requests" = "UsageCounter"."requests" + EXCLUDED."requests",

@@ -3,6 +3,10 @@ import { getConfig, type Config } from "@/lib/config/index.ts";
 import type { PrismaClient } from "@/lib/db/client.ts";
 import type { DevLightningNode } from "@/lib/lightning/dev-node.ts";
 import { HealthMonitor } from "@/lib/health/monitor.ts";
+import { openPlatformWallet } from "@/lib/billing/platform-wallet.ts";
+import { runBilling } from "@/lib/billing/run-billing.ts";
+import type { WalletBackend } from "@/lib/lightning/index.ts";
+import type { KeyValueStore } from "@/lib/store/types.ts";
 import type { Logger } from "@/lib/logging/logger.ts";
 import { expireSessions } from "@/lib/payments/expire-sessions.ts";
 import { pollInvoiceSettlements, type SettlementCursor } from "@/lib/payments/record-settlement.ts";
@@ -18,7 +22,7 @@ import { WalletBackendCache } from "@/lib/wallets/wallet-backend-cache.ts";
 import type { Job } from "./worker.ts";
 
 /** Every periodic job of the worker, wired to real dependencies (config defaults to the process's). */
-export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightningNode | null; log: Logger; config?: Config }): Job[] {
+export function platformJobs(deps: { prisma: PrismaClient; store: KeyValueStore; devNode: DevLightningNode | null; log: Logger; config?: Config }): Job[] {
   // The process configuration unless the caller passes one (server.ts reads the same environment).
   const config = () => deps.config ?? getConfig();
   let sender: WebhookSender | null = null;
@@ -29,6 +33,8 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
   // Live backends of the settlement passes, one per tenant, kept across passes: opening one per
   // tenant every 3 s meant a new relay WebSocket (NWC) or TLS session per tenant per pass.
   let settlementWallets: WalletBackendCache | null = null;
+  // The platform's wallet for billing invoices, opened on the first pass and kept (undefined: not yet).
+  let platformWallet: (WalletBackend & { close?(): Promise<void> }) | null | undefined;
   return [
     {
       name: "invoice-settlements",
@@ -144,6 +150,29 @@ export function platformJobs(deps: { prisma: PrismaClient; devNode: DevLightning
         });
         const round = await health.runRound();
         if (round.transitions || round.skipped) deps.log.info("health probes", round);
+      },
+    },
+    {
+      // The platform fee (lib/billing/run-billing.ts): close due cycles, invoice, watch payments,
+      // suspend the overdue. A singleton to save work; each transition is conditional anyway.
+      name: "billing",
+      intervalMs: 60_000,
+      singleton: true,
+      run: async () => {
+        platformWallet ??= openPlatformWallet({ config: config(), devNode: deps.devNode });
+        const pass = await runBilling({
+          prisma: deps.prisma,
+          store: deps.store,
+          wallet: platformWallet,
+          now: new Date(),
+          log: deps.log.child({ job: "billing" }),
+        });
+        if (Object.values(pass).some(Boolean)) deps.log.info("billing", pass);
+      },
+      close: async () => {
+        const wallet = platformWallet;
+        platformWallet = undefined;
+        await wallet?.close?.();
       },
     },
     {

@@ -12,6 +12,8 @@ export type CreateTenantInput = {
   tags?: string[];
   originUrl?: string | null;
   listed?: boolean;
+  /** Days of free trial once the first endpoint is published (default 30; 0 = billed from then on). */
+  trialDays?: number;
 };
 
 export type CreatedTenant = { tenantId: string; slug: string; apiKey: string };
@@ -36,6 +38,7 @@ export async function createTenant(prisma: PrismaClient, appSecret: string, inpu
           tags: input.tags ?? [],
           originUrl: input.originUrl ?? null,
           listed: input.listed ?? true,
+          trialDays: input.trialDays ?? 30,
           ...newSealedSecretPair(appSecret),
           memberships: { create: { userId: user.id, role: "owner" } },
           apiKeys: { create: { name: "Default key", prefix: apiKey.prefix, keyHash: apiKey.keyHash } },

@@ -76,6 +76,8 @@ export const adminTenantCreateSchema = z.strictObject({
   ownerEmail: z.email("must be an e-mail address").max(320),
   description: tenantDescriptionSchema.optional(),
   tags: tagsSchema.optional(),
+  /** Free trial length in days from the first published endpoint (spec 1.10); 0 = none. */
+  trialDays: z.int("must be a whole number of days").min(0, "must be 0 or more").max(3650, "must be at most 3650").optional(),
 });
 export type AdminTenantCreate = z.output<typeof adminTenantCreateSchema>;
 

@@ -42,6 +42,20 @@ describe("POST /api/admin/tenants", () => {
     expect(await api.test().db.prisma.tenant.count()).toBe(0);
   });
 
+  it("stores the trial length: 30 days by default, or the operator's trialDays (0 = none); refuses a bad one naming it", async () => {
+    const { prisma } = api.test().db;
+    const plain = await create(valid);
+    const none = await create({ ...valid, slug: "no-trial", trialDays: 0 });
+    const long = await create({ ...valid, slug: "long-trial", trialDays: 90 });
+    const days = async (res: { body: { tenantId: string } }) => (await prisma.tenant.findUniqueOrThrow({ where: { id: res.body.tenantId } })).trialDays;
+    expect([await days(plain), await days(none), await days(long)]).toEqual([30, 0, 90]);
+    for (const trialDays of [-1, 1.5, "30"]) {
+      const bad = await create({ ...valid, slug: "bad-trial", trialDays });
+      expect(bad.status).toBe(422);
+      expect(JSON.stringify(bad.body)).toContain("trialDays");
+    }
+  });
+
   it("answers 409 for a taken slug", async () => {
     expect((await create(valid)).status).toBe(201);
     const dup = await create({ ...valid, ownerEmail: "other@example.com" });

@@ -35,6 +35,15 @@ describe("npm run hub -- tenant create", () => {
     expect((await api.test().db.prisma.tenant.findUniqueOrThrow({ where: { slug: "acme" } })).tags).toEqual(["maps", "eu"]);
   });
 
+  it("passes --trial-days as trialDays; a bad value comes back as the route's 422", async () => {
+    const { cli } = io();
+    expect(await runHubCli(["tenant", "create", "--slug", "acme", "--name", "Acme", "--email", "a@example.com", "--trial-days", "0"], cli)).toBe(0);
+    expect((await api.test().db.prisma.tenant.findUniqueOrThrow({ where: { slug: "acme" } })).trialDays).toBe(0);
+    const bad = io();
+    expect(await runHubCli(["tenant", "create", "--slug", "acme2", "--name", "Acme", "--email", "a@example.com", "--trial-days", "soon"], bad.cli)).toBe(1);
+    expect(bad.err.join("")).toMatch(/422[\s\S]*trialDays/);
+  });
+
   it("prints the error body to stderr and exits 1 on a non-2xx answer", async () => {
     const args = ["tenant", "create", "--slug", "acme", "--name", "Acme", "--email", "a@example.com"];
     expect(await runHubCli(args, io().cli)).toBe(0);

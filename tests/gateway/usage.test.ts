@@ -2,6 +2,7 @@
 // into one row, and the analytics API reading counts and earnings (from settled invoices) back.
 import { beforeEach, describe, expect, it } from "vitest";
 import { getAnalytics } from "@/lib/analytics/get-analytics.ts";
+import { measureCycle } from "@/lib/billing/measure-cycle.ts";
 import { analyticsQuerySchema } from "@/lib/analytics/schemas.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
 import { call, header, payChallenge, useGatewayTest } from "@/tests/helpers/gateway.ts";
@@ -93,6 +94,64 @@ describe("usage counters", () => {
     await t.ctx.db.prisma.endpoint.delete({ where: { id: ids.paid } });
     expect(await counters(ids.free)).toMatchObject({ requests: 1 });
     expect(await t.ctx.db.prisma.usageCounter.count({ where: { endpointId: ids.paid } })).toBe(0);
+  });
+});
+
+describe("billable usage (the platform fee's count)", () => {
+  const HOUR = 3_600_000;
+  const thisHour = () => new Date(Math.floor(Date.now() / HOUR) * HOUR);
+
+  // The hour before and after too, so a test that crosses an hour boundary still sees every call.
+  async function measured(periodStart = new Date(thisHour().getTime() - HOUR), periodEnd = new Date(thisHour().getTime() + 2 * HOUR)) {
+    await Promise.all(t.gateways.map((g) => g.flushUsage()));
+    return measureCycle({ prisma: t.ctx.db.prisma, tenantId, periodStart, periodEnd });
+  }
+
+  it("counts only served calls, across instances: not challenges, origin errors, refunds or spent proofs", async () => {
+    const challenge = await call(gw(0, "/v1/paid")); // 402: not served
+    const { authorization } = await payChallenge(t.devNode, challenge);
+    expect((await call(gw(1, "/v1/paid"), { authorization })).status).toBe(200); // served, paid
+    expect((await call(gw(0, "/v1/paid"), { authorization })).status).toBe(402); // spent proof
+    const rejected = await payChallenge(t.devNode, await call(gw(0, "/v1/missing")));
+    expect((await call(gw(1, "/v1/missing"), { authorization: rejected.authorization })).status).toBe(404); // charged, not served
+    const flaky = await payChallenge(t.devNode, await call(gw(1, "/v1/flaky")));
+    failNext = 1;
+    expect((await call(gw(0, "/v1/flaky"), { authorization: flaky.authorization })).status).toBe(503); // refunded
+    expect((await call(gw(1, "/v1/flaky"), { authorization: flaky.authorization })).status).toBe(200); // free retry, served
+    await Promise.all(Array.from({ length: 30 }, (_, i) => call(gw(i % 2, "/v1/free")))); // served, free
+    // 1 + 1 + 30 served; earnings: the three settled invoices (5 + 2 + 3 sats).
+    expect(await measured()).toEqual({ requests: 32, earningsSats: 10 });
+  });
+
+  it("keeps what a deleted endpoint served, and counts a cycle's hours only", async () => {
+    const hour = thisHour();
+    await call(gw(0, "/v1/free"));
+    await Promise.all(t.gateways.map((g) => g.flushUsage()));
+    await call(gw(1, "/v1/free"));
+    await t.ctx.db.prisma.endpoint.delete({ where: { id: ids.free } });
+    expect(await measured()).toEqual({ requests: 2, earningsSats: 0 });
+    // The hour belongs to the cycle its start falls in: the one before or after sees none of it.
+    if (thisHour().getTime() !== hour.getTime()) return; // the calls straddled an hour: the split below is not known
+    expect(await measured(hour, new Date(hour.getTime() + HOUR))).toEqual({ requests: 2, earningsSats: 0 });
+    expect(await measured(new Date(hour.getTime() - HOUR), hour)).toEqual({ requests: 0, earningsSats: 0 });
+    expect(await measured(new Date(hour.getTime() + HOUR), new Date(hour.getTime() + 2 * HOUR))).toEqual({ requests: 0, earningsSats: 0 });
+  });
+
+  it("leaves the platform's billing invoices out of the earnings", async () => {
+    await t.ctx.db.prisma.invoice.create({
+      data: {
+        tenantId,
+        paymentHash: "b".repeat(64),
+        paymentRequest: "lnbcrt1",
+        amountSats: 7_000,
+        purpose: "billing",
+        status: "settled",
+        expiresAt: new Date(Date.now() + HOUR),
+        settledAt: new Date(),
+      },
+    });
+    await call(gw(0, "/v1/free"));
+    expect(await measured()).toEqual({ requests: 1, earningsSats: 0 });
   });
 });
 

@@ -89,7 +89,9 @@ describe("retention", () => {
   });
 
   it("runs as a singleton worker job", () => {
-    const job = platformJobs({ prisma: ctx().db.prisma, devNode: null, log: createLogger("silent"), config: ctx().config }).find((j) => j.name === "retention");
+    const job = platformJobs({ prisma: ctx().db.prisma, store: ctx().store, devNode: null, log: createLogger("silent"), config: ctx().config }).find(
+      (j) => j.name === "retention",
+    );
     expect(job).toMatchObject({ singleton: true });
     expect(retention.deliveryDays).toBe(30);
   });

@@ -51,7 +51,7 @@ async function pendingInvoice(tenantId: string, credentials: Awaited<ReturnType<
 }
 
 const job = (name: string) =>
-  platformJobs({ prisma: ctx().db.prisma, devNode: null, log: createLogger("silent"), config: ctx().config }).find((j) => j.name === name)!;
+  platformJobs({ prisma: ctx().db.prisma, store: ctx().store, devNode: null, log: createLogger("silent"), config: ctx().config }).find((j) => j.name === name)!;
 
 describe("worker jobs with an LND wallet", () => {
   it("records a settlement the LND node reports", async () => {
@@ -91,5 +91,34 @@ describe("worker jobs with an LND wallet", () => {
     const events = await ctx().db.prisma.outboxEvent.findMany({ where: { tenantId, type: "node.capacity_changed" } });
     expect(events).toHaveLength(1);
     expect(events[0].data).toMatchObject({ nodeId: lnd.node.nodePubkey, status: "degraded", reason: "no_channels", activeChannels: 0, totalChannels: 0 });
+  });
+
+  it("bills at the real time through the platform's own LND wallet (PLATFORM_WALLET_*), once per pass's transition", async () => {
+    const platformCredentials = { restUrl: lnd.url, macaroonHex: lnd.bakeMacaroon(LND_RECOMMENDED_PERMISSIONS) };
+    const config = { ...ctx().config, platformWallet: { type: "lnd" as const, credentials: platformCredentials } };
+    const billing = platformJobs({ prisma: ctx().db.prisma, store: ctx().store, devNode: null, log: createLogger("silent"), config }).find(
+      (j) => j.name === "billing",
+    )!;
+    expect(billing.singleton).toBe(true);
+    // Published 31 days ago without a trial: the first cycle ended a day ago.
+    const { tenantId } = await tenantFactory(ctx().db.prisma, ctx().config.appSecret);
+    const publishedAt = new Date(Math.floor((Date.now() - 31 * 86_400_000) / 3_600_000) * 3_600_000);
+    await ctx().db.prisma.tenant.update({ where: { id: tenantId }, data: { trialDays: 0, trialStartedAt: publishedAt } });
+    await ctx().db.prisma.billableUsage.create({ data: { tenantId, hour: publishedAt, servedRequests: 700 } });
+
+    const addInvoices = () => lnd.requests.filter((r) => r.path === "/v1/invoices").length;
+    const before = addInvoices();
+    await billing.run();
+    await billing.run();
+    const cycle = await ctx().db.prisma.billingCycle.findFirstOrThrow({ where: { tenantId } });
+    // 200 requests beyond the free 500, capped at 5% of nothing earned: the base alone.
+    expect(cycle).toMatchObject({ requests: 700, totalSats: 5_000, status: "invoiced" });
+    expect(addInvoices() - before).toBe(1);
+
+    lnd.markPaid(cycle.paymentHash!);
+    await billing.run();
+    await billing.run();
+    expect(await ctx().db.prisma.billingCycle.findFirstOrThrow({ where: { tenantId } })).toMatchObject({ status: "paid" });
+    await billing.close?.();
   });
 });

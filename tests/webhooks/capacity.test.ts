@@ -29,7 +29,9 @@ const policy: TargetPolicy = { resolver: async () => [{ address: "127.0.0.1", fa
 
 /** The worker's own job, wired as server.ts wires it. */
 function capacityJob() {
-  const job = platformJobs({ prisma: prisma(), devNode, log: createLogger("silent"), config: ctx().config }).find((j) => j.name === "node-capacity");
+  const job = platformJobs({ prisma: prisma(), store: ctx().store, devNode, log: createLogger("silent"), config: ctx().config }).find(
+    (j) => j.name === "node-capacity",
+  );
   if (!job) throw new Error("node-capacity job missing");
   return job;
 }

@@ -395,6 +395,7 @@ describe("the worker's webhook job", () => {
     const run = async (overrides: Record<string, string>) => {
       const job = platformJobs({
         prisma: prisma(),
+        store: ctx().store,
         devNode: null,
         log: createLogger("silent"),
         config: testConfig({ APP_SECRET: "test-app-secret-0123456789abcdef0123456789", ...overrides }),
