@@ -167,7 +167,7 @@ function startOrigin(options: LaunchOptions, example: HostedExample, secrets: Or
 }
 
 async function launchOne(options: LaunchOptions, example: HostedExample): Promise<RunningExample> {
-  const { prisma, store, config } = options;
+  const { prisma, config } = options;
   const tenantId = await ensureTenant(options, example);
   const secrets = await getOriginSecrets({ prisma, appSecret: config.appSecret, tenantId });
   const { child, port } = startOrigin(options, example, secrets);
