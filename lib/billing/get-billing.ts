@@ -9,11 +9,15 @@ import type { BillingView, CycleView, CyclesQuery } from "./schemas.ts";
 
 export type GetBillingOptions = { prisma: PrismaClient; tenantId: string; now?: Date };
 
-/** Where the workspace stands at `now`: free (never published), trial, active or suspended. */
+/** Where the workspace stands at `now`: free (never published, or exempt), trial, active or suspended. */
 export async function getBilling({ prisma, tenantId, now = new Date() }: GetBillingOptions): Promise<BillingView> {
-  const tenant = await prisma.tenant.findUnique({ where: { id: tenantId }, select: { status: true, trialStartedAt: true, trialDays: true } });
+  const tenant = await prisma.tenant.findUnique({
+    where: { id: tenantId },
+    select: { status: true, trialStartedAt: true, trialDays: true, billingExempt: true },
+  });
   if (!tenant) throw new AppError("not_found", "Workspace not found");
-  const start = billingStartsAt(tenant);
+  // The install's own APIs (demo, hosted examples) never pay the fee: always free, no cycle.
+  const start = tenant.billingExempt ? null : billingStartsAt(tenant);
   const outstanding = await prisma.billingCycle.findFirst({
     where: { tenantId, status: "invoiced" },
     orderBy: { periodStart: "asc" },

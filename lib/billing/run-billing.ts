@@ -42,10 +42,11 @@ export async function runBilling(options: RunBillingOptions): Promise<BillingPas
   return { closed, invoiced, paid, suspended, reactivated };
 }
 
-/** Closes, for every tenant whose trial has started, each cycle that ended before `now`. */
+/** Closes, for every billed tenant whose trial has started, each cycle that ended before `now`. */
 async function closeDueCycles({ prisma, now }: RunBillingOptions): Promise<number> {
   const tenants = await prisma.tenant.findMany({
-    where: { trialStartedAt: { not: null } },
+    // The install's own APIs (the demo, the hosted examples) are exempt from the fee.
+    where: { trialStartedAt: { not: null }, billingExempt: false },
     select: { id: true, trialStartedAt: true, trialDays: true, billingCycles: { orderBy: { periodStart: "desc" }, take: 1, select: { periodEnd: true } } },
   });
   let closed = 0;

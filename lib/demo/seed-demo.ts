@@ -80,6 +80,7 @@ export async function seedDemoTenant(options: { prisma: PrismaClient; config: Co
     // One event of the stream (SSE frames: `event: block` with this JSON as `data`).
     exampleResponse: { event: "block", data: { height: 840001, txs: 2712, time: "2026-01-01T00:00:00.000Z" } },
   });
-  await prisma.tenant.update({ where: { id: tenantId }, data: { trialStartedAt: new Date() } });
+  // The install's own API: never billed the platform fee (lib/billing).
+  await prisma.tenant.update({ where: { id: tenantId }, data: { trialStartedAt: new Date(), billingExempt: true } });
   return true;
 }

@@ -87,6 +87,8 @@ async function ensureTenant(options: LaunchOptions, example: HostedExample): Pro
     ownerEmail: exampleOwner(example),
   });
   await devWalletFactory(prisma, config.appSecret, tenantId, devNode.nodePubkey);
+  // The install's own API: never billed the platform fee (lib/billing).
+  await prisma.tenant.update({ where: { id: tenantId }, data: { billingExempt: true } });
   return tenantId;
 }
 

@@ -3,6 +3,7 @@
 // payment → reactivated; a cycle without traffic; two workers racing one due cycle.
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as runRoute } from "@/app/api/admin/billing/run/route.ts";
+import { getBilling } from "@/lib/billing/get-billing.ts";
 import { runBilling } from "@/lib/billing/run-billing.ts";
 import { billingStartsAt, cycleFrom } from "@/lib/billing/cycle-schedule.ts";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint.ts";
@@ -147,6 +148,19 @@ describe("billing lifecycle", () => {
     expect(await runAt(new Date(end.getTime() + 61 * DAY))).toMatchObject({ closed: 2 });
     expect(await prisma().billingCycle.count({ where: { tenantId: emptyId } })).toBe(0);
     expect(await prisma().billingCycle.count({ where: { tenantId } })).toBe(3);
+  });
+
+  it("the install's own APIs (billingExempt: the demo, the hosted examples) are never billed, however much they serve", async () => {
+    const publishedAt = new Date(Date.now() - 2 * HOUR);
+    await prisma().tenant.update({ where: { id: tenantId }, data: { trialDays: 0, billingExempt: true } });
+    await publish(publishedAt);
+    const served = await call(gw("/v1/free"));
+    expect(served.status).toBe(200);
+    await t.gateways[0].flushUsage();
+    const end = cycleFrom(billingStartsAt({ trialStartedAt: publishedAt, trialDays: 0 })!).periodEnd;
+    expect(await runAt(new Date(end.getTime() + 61 * DAY))).toMatchObject({ closed: 0, invoiced: 0, suspended: 0 });
+    expect(await prisma().billingCycle.count({ where: { tenantId } })).toBe(0);
+    expect(await getBilling({ prisma: prisma(), tenantId })).toMatchObject({ status: "free", trialEndsAt: null, currentCycle: null, outstandingInvoice: null });
   });
 
   it("two workers racing one due cycle: one cycle, one invoice, one event of each kind", async () => {

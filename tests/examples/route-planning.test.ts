@@ -51,6 +51,7 @@ describe("the routes tenant as npm start seeds it", () => {
     const tenant = await t.ctx.db.prisma.tenant.findUniqueOrThrow({ where: { slug: "routes" }, include: { endpoints: true, wallet: true } });
     expect(tenant.directoryListed).toBe(true);
     expect(tenant.wallet?.type).toBe("dev");
+    expect(tenant.billingExempt).toBe(true);
     const byPath = Object.fromEntries(tenant.endpoints.map((e) => [`${e.method} ${e.path}`, e]));
     expect(operations.map((op) => op.name)).toEqual(["cluster", "directions", "matrix", "navigate", "optimize", "optimize-fleet", "reachable"]);
     for (const op of operations) {

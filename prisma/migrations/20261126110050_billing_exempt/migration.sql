@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Tenant" ADD COLUMN     "billingExempt" BOOLEAN NOT NULL DEFAULT false;
