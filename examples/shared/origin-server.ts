@@ -82,6 +82,11 @@ export interface OriginServerOptions {
   log?: (line: Record<string, unknown>) => void;
 }
 
+/** The default log: one JSON line per entry on stdout, named by the origin. */
+function jsonLineLog(origin: string): (line: Record<string, unknown>) => void {
+  return (line) => console.log(JSON.stringify({ time: new Date().toISOString(), origin, ...line }));
+}
+
 class BodyTooLarge extends Error {}
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -118,7 +123,7 @@ function writeJson(res: ServerResponse, answer: JsonAnswer) {
 export function originRequestListener(options: OriginServerOptions) {
   // Read on every call: a parent may hand over new secrets after a rotation (startOriginServer).
   const guard = gatewayGuard({ secrets: () => options.env.secrets, requireSignatureV2: true });
-  const log = options.log ?? ((line) => console.log(JSON.stringify({ time: new Date().toISOString(), origin: options.name, ...line })));
+  const log = options.log ?? jsonLineLog(options.name);
   return async (req: IncomingMessage & { body?: Buffer }, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://origin.invalid");
     try {
@@ -174,7 +179,7 @@ export async function startOriginServer(options: OriginServerOptions): Promise<h
     server.listen(options.env.port, options.env.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const log = options.log ?? ((line) => console.log(JSON.stringify({ time: new Date().toISOString(), origin: options.name, ...line })));
+  const log = options.log ?? jsonLineLog(options.name);
   log({ level: "info", msg: `${options.name} origin listening`, url: `http://${options.env.host}:${port}` });
   if (process.send) {
     process.send({ type: "listening", port });
