@@ -6,8 +6,7 @@
 import type { Adjacency, EdgeCosts } from "./edge-costs.ts";
 import type { RoadNetwork } from "./road-network.ts";
 import { type SnappedPoint, segmentGeometry } from "./snap.ts";
-
-const METERS_PER_DEGREE = 111_320;
+import { localProjection } from "./road-network.ts";
 
 /** Collects [lng, lat] points, thinning to one per cell of a grid `cellMeters` wide (0: all) unless told to keep one. */
 class ThinnedPoints {
@@ -21,9 +20,9 @@ class ThinnedPoints {
     private readonly bbox: [number, number, number, number],
     cellMeters: number,
   ) {
-    const midLat = (bbox[1] + bbox[3]) / 2;
-    this.kx = cellMeters > 0 ? (METERS_PER_DEGREE * Math.cos((midLat * Math.PI) / 180)) / cellMeters : 0;
-    this.ky = cellMeters > 0 ? METERS_PER_DEGREE / cellMeters : 0;
+    const { kx, ky } = localProjection((bbox[1] + bbox[3]) / 2);
+    this.kx = cellMeters > 0 ? kx / cellMeters : 0;
+    this.ky = cellMeters > 0 ? ky / cellMeters : 0;
     this.columns = Math.ceil((bbox[2] - bbox[0]) * this.kx) + 1;
     const rows = Math.ceil((bbox[3] - bbox[1]) * this.ky) + 1;
     // A bitmap over the coverage box: at 20 m about 450,000 cells, cheaper than hashing each vertex.

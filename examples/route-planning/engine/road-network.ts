@@ -49,6 +49,25 @@ export interface RoadNetwork {
 
 const EARTH_RADIUS_M = 6_371_008.8;
 
+/** Meters per degree of latitude (and of longitude at the equator) of the local projections. */
+export const METERS_PER_DEGREE = 111_320;
+
+/**
+ * A local equirectangular projection in meters around a latitude: over a city, straight-line
+ * lengths in it are meters to a fraction of a percent (simplification tolerances, hull lengths, grids).
+ */
+export function localProjection(lat: number) {
+  const ky = METERS_PER_DEGREE;
+  const kx = ky * Math.cos((lat * Math.PI) / 180);
+  return {
+    /** Meters per degree of longitude and of latitude. */
+    kx,
+    ky,
+    forward: ([lng, lat]: readonly number[]): [number, number] => [lng * kx, lat * ky],
+    inverse: ([x, y]: readonly number[]): [number, number] => [x / kx, y / ky],
+  };
+}
+
 /** Great-circle distance in meters (mean Earth radius, IUGG). */
 export function haversineMeters(lng1: number, lat1: number, lng2: number, lat2: number): number {
   const rad = Math.PI / 180;

@@ -32,6 +32,7 @@ import {
   type OperationContext,
   type Point,
   type Vehicle,
+  profileSchema,
 } from "./common.ts";
 
 /** Price per call, sats: a clustering costs about what a matrix does (spec 4.1 leaves it to us). */
@@ -50,8 +51,7 @@ const strategySchema = z.enum(STRATEGIES).default("balanced").meta({
     "How stops are grouped: `balanced` compact groups of even size (capacitated k-medoids); `fill_vehicle_first` fills each vehicle in order before opening the next; `min_vehicles` the fewest vehicles that hold the demand; `zone_based` angular sectors around the depot; `time_window` groups of similar time windows; `fairness` groups of even estimated workload (docs/route-planning-cluster.md)",
 });
 
-const profileSchema = z
-  .enum(["car", "van", "truck", "bike"])
+const roadProfileSchema = profileSchema
   .optional()
   .meta({ description: "Profile of the road distances when `road_aware` (default: the vehicles' type when they all share one, else car)" });
 
@@ -84,7 +84,7 @@ export const clusterRequestSchema = z
       .boolean()
       .default(false)
       .meta({ description: `Group by road-network distance (up to ${LIMITS.roadAwareClusterStops} stops) instead of straight-line distance` }),
-    vehicle_type: profileSchema,
+    vehicle_type: roadProfileSchema,
   })
   .meta({ description: "Stops to group, and how: `num_clusters` or `vehicles` (never both), a strategy, and the distance basis" });
 export type ClusterRequest = z.output<typeof clusterRequestSchema>;
@@ -130,7 +130,7 @@ export const clusterResponseSchema = z
     unused_vehicle_ids: z.array(z.string()).optional().meta({ description: "Vehicles that got no stop (only with `vehicles`)" }),
     strategy: z.enum(STRATEGIES).meta({ description: "The strategy applied" }),
     distance_basis: z.enum(["road", "straight_line"]).meta({ description: "`road`: network distances of `vehicle_type`; `straight_line`: haversine" }),
-    vehicle_type: z.enum(["car", "van", "truck", "bike"]).optional().meta({ description: "The profile of the road distances (only with `road_aware`)" }),
+    vehicle_type: profileSchema.optional().meta({ description: "The profile of the road distances (only with `road_aware`)" }),
     summary: z
       .object({
         clusters: z.number().int().meta({ description: "Number of groups" }),

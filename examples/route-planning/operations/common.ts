@@ -10,10 +10,12 @@ import {
   OSM_ATTRIBUTION,
   OSM_LICENSE,
   OutsideCoverageError,
+  PROFILES,
   type Profile,
   type RouteEngine,
   type TravelOptions,
 } from "../engine/index.ts";
+import { localProjection } from "../engine/road-network.ts";
 
 /** A request the operation refuses: the status, a stable code, a message and the field it names. */
 export class RequestError extends Error {
@@ -84,8 +86,10 @@ export function lngLat(p: Point): [number, number] {
   return [p.lng, p.lat];
 }
 
-export const vehicleTypeSchema = z
-  .enum(["car", "van", "truck", "bike"])
+/** A routing profile: car, van, truck or bike (the engine's PROFILES). */
+export const profileSchema = z.enum(PROFILES);
+
+export const vehicleTypeSchema = profileSchema
   .default("car")
   .meta({ description: "Profile: which ways, speeds and restrictions apply (trucks follow heavy-vehicle restrictions)" });
 
@@ -170,7 +174,7 @@ export function stopIds(stops: readonly { id?: string }[], field = "stops"): str
 export const vehicleSchema = z
   .strictObject({
     id: z.string().min(1).max(100).optional().meta({ description: "Your id for the vehicle (default: its index as a string)" }),
-    type: z.enum(["car", "van", "truck", "bike"]).default("van").meta({ description: "Profile the vehicle drives with" }),
+    type: profileSchema.default("van").meta({ description: "Profile the vehicle drives with" }),
     capacity: capacitySchema.optional(),
     max_stops: z.number().int().min(1).max(1000).optional().meta({ description: "Most stops the vehicle may serve" }),
     start: pointSchema.optional().meta({ description: "Where the vehicle starts (default: the request's `start`)" }),
@@ -232,17 +236,17 @@ export function round(value: number, digits: number): number {
   return Math.round(value * f) / f;
 }
 
-const METERS_PER_DEGREE_LAT = 111_320;
-
 /**
  * Douglas-Peucker thinning to `toleranceMeters` (the spec's "simplified": about 20 m), in a local
  * equirectangular projection so the tolerance is in meters; the first and last vertex always stay.
  */
 export function simplifyLine(coordinates: [number, number][], toleranceMeters = 20): [number, number][] {
   if (coordinates.length <= 2) return coordinates;
-  const midLat = (coordinates[0][1] + coordinates[coordinates.length - 1][1]) / 2;
-  const kx = METERS_PER_DEGREE_LAT * Math.cos((midLat * Math.PI) / 180);
-  const projected = coordinates.map(([lng, lat], index) => ({ x: lng * kx, y: lat * METERS_PER_DEGREE_LAT, index }));
+  const { forward } = localProjection((coordinates[0][1] + coordinates[coordinates.length - 1][1]) / 2);
+  const projected = coordinates.map((point, index) => {
+    const [x, y] = forward(point);
+    return { x, y, index };
+  });
   const kept = simplify(projected, toleranceMeters, true) as typeof projected;
   return kept.map((p) => coordinates[p.index]);
 }

@@ -24,6 +24,7 @@ import {
   type OperationContext,
   type Point,
   isoInstantSchema,
+  profileSchema,
 } from "./common.ts";
 import { type FieldPoint, type StopMatrix, renamed, stopMatrix } from "./stop-matrix.ts";
 import { isoAt, secondsAfter } from "./stop-schedule.ts";
@@ -84,7 +85,7 @@ const routeStopOut = z
 const routeOut = z
   .object({
     vehicle_id: z.string().meta({ description: "The vehicle's id (given, or its index in the request)" }),
-    vehicle_type: z.enum(["car", "van", "truck", "bike"]).meta({ description: "The profile it drives" }),
+    vehicle_type: profileSchema.meta({ description: "The profile it drives" }),
     stops: z.array(routeStopOut).meta({ description: "Its stops in visiting order (empty: the vehicle is not used)" }),
     distance: z.number().meta({ description: "Meters driven" }),
     duration: z.number().meta({ description: "Seconds driven (no service or waiting)" }),

@@ -24,6 +24,7 @@ import {
   vehicleTypeSchema,
   type Stop,
   isoInstantSchema,
+  profileSchema,
 } from "./common.ts";
 import { type FieldPoint, renamed, stopMatrix } from "./stop-matrix.ts";
 import { isoAt, secondsAfter } from "./stop-schedule.ts";
@@ -109,7 +110,7 @@ const response = z
     geometry: geometrySchema.optional(),
     bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).meta({ description: "[minLng, minLat, maxLng, maxLat] of the route" }),
     optimize_for: z.enum(["time", "distance", "fuel"]).meta({ description: "What the order minimises" }),
-    vehicle_type: z.enum(["car", "van", "truck", "bike"]).meta({ description: "The profile driven" }),
+    vehicle_type: profileSchema.meta({ description: "The profile driven" }),
     ...noticeSchema,
   })
   .meta({ description: "The stops in their best visiting order, with the route through them" });

@@ -26,6 +26,7 @@ import {
   vehicleTypeSchema,
   isoInstantSchema,
 } from "./common.ts";
+import { localProjection } from "../engine/road-network.ts";
 
 /**
  * Price: one bounded search over the whole city plus a hull per band costs about as much as a
@@ -122,19 +123,6 @@ const responseSchema = z
     ...noticeSchema,
   })
   .meta({ description: "A GeoJSON FeatureCollection of nested reachable-area bands" });
-
-/** A local equirectangular projection in meters around a latitude: concaveman's lengths are then meters. */
-function localProjection(lat: number) {
-  const ky = 111_320;
-  const kx = ky * Math.cos((lat * Math.PI) / 180);
-  return {
-    /** Meters per degree of longitude and of latitude. */
-    kx,
-    ky,
-    forward: ([lng, lat]: [number, number]): [number, number] => [lng * kx, lat * ky],
-    inverse: ([x, y]: number[]): Position => [x / kx, y / ky],
-  };
-}
 
 type Ring = [number, number][];
 /** A band's geometry as the response carries it. */
