@@ -17,6 +17,7 @@ import { platformJobs } from "./lib/jobs/schedule.ts";
 import { platformWalletProblem } from "./lib/billing/platform-wallet.ts";
 import { startWorker } from "./lib/jobs/worker.ts";
 import { createLogger } from "./lib/logging/logger.ts";
+import { guardStdio } from "./lib/logging/safe-stdio.ts";
 import { buildServerContext, registerServerContext } from "./lib/server-context.ts";
 import { openStore, registerStore } from "./lib/store/index.ts";
 
@@ -82,6 +83,8 @@ function logDevelopmentFeatures(config: Config, log: ReturnType<typeof createLog
 }
 
 async function main() {
+  // Before anything logs: a log reader that goes away must cost log lines, never the process.
+  guardStdio();
   const { dev, only } = parseArgs(process.argv.slice(2));
   const config = readConfig();
   const log = createLogger(config.logLevel);
