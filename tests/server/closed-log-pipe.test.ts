@@ -17,5 +17,5 @@ describe("a closed log pipe", () => {
     expect(run.answers.slice(2)).toEqual([200, 200]);
     expect(run.answers.slice(0, 2).every((answer) => typeof answer === "number")).toBe(true);
     expect({ exitCode: run.exitCode, signal: run.signal }).toEqual({ exitCode: 0, signal: null });
-  }, 120_000);
+  }, 300_000);
 });
