@@ -32,7 +32,7 @@ export async function runWithClosedLogPipe(options: {
       DATA_DIR: dataDir,
       PORT: String(options.port),
       GATEWAY_PORT: String(options.port),
-      HOSTED_EXAMPLES: "",
+      HOSTED_EXAMPLES: "none",
       SEED_DEMO: "false",
       LOG_LEVEL: "info",
       ...options.env,
