@@ -28,7 +28,7 @@ export interface ClusterPlan {
   redisUrl: string | null;
 }
 
-export function clusterPlan(env: NodeJS.ProcessEnv): ClusterPlan {
+export function clusterPlan(env: Record<string, string | undefined>): ClusterPlan {
   const base = Number(env.CLUSTER_PORT_BASE ?? 7400);
   if (!Number.isInteger(base) || base < 1024 || base > 65_000)
     throw new Error(`CLUSTER_PORT_BASE must be a port number 1024-65000, got "${env.CLUSTER_PORT_BASE}"`);
