@@ -221,7 +221,8 @@ export function kraken(client: UpstreamClient, now: () => number): SpotVenueAdap
       const span = TIMEFRAME_MS[timeframe];
       const wanted = wantedCandles(timeframe, query, now(), KRAKEN_MAX_CANDLES);
       const end = query.end ?? now() + span;
-      const since = Math.floor((Math.floor(end / span) * span - wanted * span) / 1000);
+      // One second before the oldest wanted open: Kraken answers candles after `since`.
+      const since = Math.floor((Math.floor(end / span) * span - wanted * span) / 1000) - 1;
       const rows = await client.get(
         "/0/public/OHLC",
         { pair: KRAKEN_PAIR, interval: KRAKEN_INTERVAL[timeframe], since },

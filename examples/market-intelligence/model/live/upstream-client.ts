@@ -197,8 +197,8 @@ function upstreamMessage(body: unknown): string {
 
 function describe(error: unknown): string {
   if (error instanceof Error) {
-    const cause = (error as Error & { cause?: { code?: string } }).cause;
-    return cause?.code ?? error.message;
+    const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? error.message;
   }
   return String(error);
 }

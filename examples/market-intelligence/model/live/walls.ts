@@ -4,6 +4,8 @@
 // A candidate seen in `confirmPolls` consecutive polls is confirmed. When a tracked wall is missing
 // from a poll it has ended: `filled` if price reached it (best bid at or below a bid wall, best ask
 // at or above an ask wall), otherwise `pulled`. Ended walls are kept for `endedRetentionMs`.
+// The bin width is rounded to 1, 2 or 5 × a power of ten so a wall keeps its bin (and id) while
+// the mid moves between polls.
 import type { OrderBook, OrderBookWall, Venue } from "../types.ts";
 
 export interface WallRules {
@@ -22,13 +24,19 @@ interface Tracked {
   polls: number;
 }
 
+/** `raw` rounded down to 1, 2 or 5 × 10^n (30 → 20, 60 → 50). */
+export function binWidth(raw: number): number {
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [5, 2, 1].map((step) => step * power).find((width) => width <= raw) ?? power;
+}
+
 /** Walls on one side of a book: bin price → the bin's size and its size-weighted price. */
 export function detectWalls(book: OrderBook, side: "bid" | "ask", rules: WallRules): Array<{ bin: number; price: number; size: number }> {
   const levels = side === "bid" ? book.bids : book.asks;
   const best = [book.bids[0]?.price, book.asks[0]?.price].filter((price): price is number => price !== undefined && price > 0);
   if (!levels.length || !best.length) return [];
   const mid = best.reduce((a, b) => a + b, 0) / best.length;
-  const width = mid * rules.binPct;
+  const width = binWidth(mid * rules.binPct);
   const bins = new Map<number, { size: number; notional: number }>();
   for (const level of levels) {
     const bin = Math.round(Math.floor(level.price / width) * width * 100) / 100;
