@@ -70,15 +70,16 @@ export class FakeMarket {
     return this.candles(spanMs, newest - (count - 1) * spanMs, newest, venue, alignOffsetMs);
   }
 
-  /** A book of `depth` levels a side, 0.5 $ apart from a 1 $ spread, sizes varying, with the planted walls added. */
-  book(venue: string, depth: number): { bids: Array<[number, number]>; asks: Array<[number, number]>; mid: number } {
+  /** A book of `depth` levels a side, `tick` $ apart (0.5 by default; Bitstamp quotes whole dollars), sizes varying, with the planted walls added. */
+  book(venue: string, depth: number, tick = 0.5): { bids: Array<[number, number]>; asks: Array<[number, number]>; mid: number } {
     const mid = this.price(this.now(), venue);
+    const bestBid = Math.floor((mid - tick / 2) / tick) * tick;
     const bids: Array<[number, number]> = [];
     const asks: Array<[number, number]> = [];
     for (let i = 0; i < depth; i += 1) {
       const size = Math.round((0.05 + Math.abs(Math.sin(i * 12.9898)) * 0.5) * 1e4) / 1e4;
-      bids.push([Math.round((mid - 0.5 - i * 0.5) * 100) / 100, size]);
-      asks.push([Math.round((mid + 0.5 + i * 0.5) * 100) / 100, size]);
+      bids.push([Math.round((bestBid - i * tick) * 100) / 100, size]);
+      asks.push([Math.round((bestBid + tick + i * tick) * 100) / 100, size]);
     }
     for (const wall of this.walls.filter((entry) => entry.venue === venue)) {
       const levels = wall.side === "bid" ? bids : asks;

@@ -235,7 +235,7 @@ export async function startBitstampFake(market: FakeMarket): Promise<HttpFake> {
         },
       };
     }
-    const book = market.book("bitstamp", 1000);
+    const book = market.book("bitstamp", 1000, 1);
     return { body: { timestamp: String(Math.floor(now / 1000)), microtimestamp: String(now * 1000), bids: book.bids.map(([p, q]) => [decimal(p, 0), decimal(q, 8)]), asks: book.asks.map(([p, q]) => [decimal(p, 0), decimal(q, 8)]) } };
   });
 }
