@@ -37,7 +37,13 @@ describe("binance futures REST", () => {
     const client = new UpstreamClient({ name: "binance-futures", baseUrl: fakes.futures.url, timeoutMs: 3_000, now });
     const funding = await fetchFunding(client);
     const index = fakes.market.price(START);
-    expect(funding).toMatchObject({ venue: "binance-futures", symbol: "BTCUSDT", time: START, rate: FAKE_FUNDING_RATE, nextFundingTime: Date.UTC(2026, 10, 26, 16) });
+    expect(funding).toMatchObject({
+      venue: "binance-futures",
+      symbol: "BTCUSDT",
+      time: START,
+      rate: FAKE_FUNDING_RATE,
+      nextFundingTime: Date.UTC(2026, 10, 26, 16),
+    });
     expect(funding.indexPrice).toBeCloseTo(index, 6);
     expect(funding.markPrice).toBeCloseTo(index * 1.0003, 6);
     const interest = await fetchOpenInterest(client);
@@ -51,8 +57,21 @@ describe("binance futures REST", () => {
 
 describe("forceOrder events", () => {
   it("BUY is a short liquidated, SELL a long; price is the average fill, else the order price", () => {
-    const frame = (side: string, ap: string) => JSON.stringify({ e: "forceOrder", E: 2, o: { s: "BTCUSDT", S: side, o: "LIMIT", f: "IOC", q: "0.5", p: "60000", ap, X: "FILLED", l: "0.5", z: "0.5", T: 1 } });
-    expect(parseForceOrder(frame("BUY", "60100"))).toMatchObject({ side: "BUY", size: 0.5, price: 60100, valueUsd: 30050, time: 1, venue: "binance-futures", symbol: "BTCUSDT" });
+    const frame = (side: string, ap: string) =>
+      JSON.stringify({
+        e: "forceOrder",
+        E: 2,
+        o: { s: "BTCUSDT", S: side, o: "LIMIT", f: "IOC", q: "0.5", p: "60000", ap, X: "FILLED", l: "0.5", z: "0.5", T: 1 },
+      });
+    expect(parseForceOrder(frame("BUY", "60100"))).toMatchObject({
+      side: "BUY",
+      size: 0.5,
+      price: 60100,
+      valueUsd: 30050,
+      time: 1,
+      venue: "binance-futures",
+      symbol: "BTCUSDT",
+    });
     expect(parseForceOrder(frame("SELL", "0"))).toMatchObject({ side: "SELL", price: 60000, valueUsd: 30000 });
     expect(parseForceOrder(frame("HOLD", "1"))).toBeNull();
     expect(parseForceOrder("not json")).toBeNull();

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import WebSocket from "ws";
 import { DERIVATIVES_VENUE, PERP_SYMBOL, type FundingRate, type Liquidation, type OpenInterest } from "../types.ts";
+import { allSettledOrThrow } from "./errors.ts";
 import { asNumber, asObject } from "./decode.ts";
 import { UpstreamProtocolError, type UpstreamAnswer, type UpstreamClient } from "./upstream-client.ts";
 
@@ -46,7 +47,7 @@ export async function fetchFunding(client: UpstreamClient): Promise<FundingRate>
 
 /** Open interest in BTC; its USD value at the mark price of the same moment (`premiumIndex`). */
 export async function fetchOpenInterest(client: UpstreamClient): Promise<OpenInterest> {
-  const [interest, funding] = await Promise.all([
+  const [interest, funding] = await allSettledOrThrow([
     client.get(
       "/fapi/v1/openInterest",
       { symbol: PERP_SYMBOL },

@@ -4,6 +4,7 @@
 // expiry. Deltas are not in the book summary, so they are computed with Black-76 from each option's
 // `mark_iv` and `underlying_price` (the expiry's forward): an approximation, documented as such.
 import { OPTIONS_VENUE, type OptionsSummary } from "../types.ts";
+import { allSettledOrThrow } from "./errors.ts";
 import { asArray, asNumber, asObject } from "./decode.ts";
 import { UpstreamProtocolError, UpstreamThrottledSignal, type UpstreamAnswer, type UpstreamClient } from "./upstream-client.ts";
 
@@ -122,7 +123,7 @@ export function summarizeOptions(options: DeribitOption[], now: number): Options
 
 /** Fetches the book summary (and the index price, the forward's fallback) and summarizes it. */
 export async function fetchOptionsSummary(client: UpstreamClient, now: number): Promise<OptionsSummary> {
-  const [rows, index] = await Promise.all([
+  const [rows, index] = await allSettledOrThrow([
     client.get(
       "/api/v2/public/get_book_summary_by_currency",
       { currency: "BTC", kind: "option" },

@@ -43,3 +43,15 @@ export async function availability<T>(read: () => Promise<T>): Promise<{ availab
     throw error;
   }
 }
+
+/**
+ * Like `Promise.all`, but settles only when every read has: a figure built from several requests
+ * fails with the first failure once all are done, so no request is left running (or updating an
+ * upstream's backoff) after its caller has moved on.
+ */
+export async function allSettledOrThrow<T extends readonly unknown[] | []>(reads: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(reads);
+  const failed = settled.find((result) => result.status === "rejected");
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}

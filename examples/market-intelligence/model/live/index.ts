@@ -9,7 +9,7 @@ import { VENUES } from "../types.ts";
 import { fetchFunding, fetchOpenInterest, LiquidationStream } from "./binance-futures.ts";
 import { ruleBasedEvents } from "./calendar.ts";
 import { fetchOptionsSummary } from "./deribit.ts";
-import { availability, UpstreamUnavailableError, type UpstreamName } from "./errors.ts";
+import { allSettledOrThrow, availability, UpstreamUnavailableError, type UpstreamName } from "./errors.ts";
 import { fetchFearGreed } from "./fear-greed.ts";
 import { estimateHeatmap, HEATMAP_ENTRY_HOURS } from "./heatmap.ts";
 import { fetchMempool } from "./mempool.ts";
@@ -166,7 +166,7 @@ export function createLiveMarketSource(env: NodeJS.ProcessEnv, options: LiveSour
     },
     onLiquidation: (listener) => stream.subscribe(listener),
     async liquidationHeatmap() {
-      const [interest, funding, hourly] = await Promise.all([
+      const [interest, funding, hourly] = await allSettledOrThrow([
         fetchOpenInterest(clients.futures),
         fetchFunding(clients.futures),
         venues.binance.candles("1h", { limit: HEATMAP_ENTRY_HOURS }),

@@ -1,6 +1,7 @@
 // mempool.space's public REST API: recommended fees (`/api/v1/fees/recommended`), the mempool's
 // size (`/api/mempool`) and the chain tip (`/api/blocks/tip/height`, plain text).
 import type { MempoolState } from "../types.ts";
+import { allSettledOrThrow } from "./errors.ts";
 import { asNumber, asObject } from "./decode.ts";
 import { UpstreamProtocolError, type UpstreamAnswer, type UpstreamClient } from "./upstream-client.ts";
 
@@ -13,7 +14,7 @@ function okBody(answer: UpstreamAnswer): unknown {
 }
 
 export async function fetchMempool(client: UpstreamClient, now: number): Promise<MempoolState> {
-  const [fees, mempool, height] = await Promise.all([
+  const [fees, mempool, height] = await allSettledOrThrow([
     client.get("/api/v1/fees/recommended", {}, { ttlMs: MEMPOOL_TTL_MS.fees, decode: (answer) => asObject(okBody(answer), "fees") }),
     client.get("/api/mempool", {}, { ttlMs: MEMPOOL_TTL_MS.mempool, decode: (answer) => asObject(okBody(answer), "mempool") }),
     client.get("/api/blocks/tip/height", {}, { ttlMs: MEMPOOL_TTL_MS.tip, decode: (answer) => asNumber(okBody(answer), "tip height") }),

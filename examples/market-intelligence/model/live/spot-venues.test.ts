@@ -17,7 +17,8 @@ let fakes: LiveFakes;
 let adapters: Record<Venue, SpotVenueAdapter>;
 
 function freshAdapters(): Record<Venue, SpotVenueAdapter> {
-  const client = (name: "binance" | "coinbase" | "kraken" | "bitstamp" | "okx", url: string) => new UpstreamClient({ name, baseUrl: url, timeoutMs: 3_000, now });
+  const client = (name: "binance" | "coinbase" | "kraken" | "bitstamp" | "okx", url: string) =>
+    new UpstreamClient({ name, baseUrl: url, timeoutMs: 3_000, now });
   return {
     binance: binanceSpot(client("binance", fakes.binance.url), now),
     coinbase: coinbaseExchange(client("coinbase", fakes.coinbase.url), now),
@@ -127,8 +128,16 @@ describe("spot venue adapters against their fakes", () => {
       ["binance", () => fakes.binance.failNext({ status: 400, body: { code: -1121, msg: "Invalid symbol." } }), "Invalid symbol. (code -1121)"],
       ["coinbase", () => fakes.coinbase.failNext({ status: 404, body: { message: "NotFound" } }), "HTTP 404: NotFound"],
       ["kraken", () => fakes.kraken.failNext({ body: { error: ["EQuery:Unknown asset pair"] } }), "EQuery:Unknown asset pair"],
-      ["bitstamp", () => fakes.bitstamp.failNext({ status: 404, body: { status: "error", reason: "Invalid currency pair", code: "API0001" } }), "Invalid currency pair"],
-      ["okx", () => fakes.okx.failNext({ body: { code: "51001", msg: "Instrument ID does not exist.", data: [] } }), "code 51001: Instrument ID does not exist."],
+      [
+        "bitstamp",
+        () => fakes.bitstamp.failNext({ status: 404, body: { status: "error", reason: "Invalid currency pair", code: "API0001" } }),
+        "Invalid currency pair",
+      ],
+      [
+        "okx",
+        () => fakes.okx.failNext({ body: { code: "51001", msg: "Instrument ID does not exist.", data: [] } }),
+        "code 51001: Instrument ID does not exist.",
+      ],
     ];
     for (const [venue, script, words] of cases) {
       script();

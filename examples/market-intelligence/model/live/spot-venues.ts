@@ -4,6 +4,7 @@
 // are oldest first whatever order the venue sends.
 import { TIMEFRAME_MS, type Candle, type CandleQuery, type OrderBook, type Ticker, type Timeframe, type Venue } from "../types.ts";
 import { aggregateCandles, wantedCandles, windowCandles } from "./candles.ts";
+import { allSettledOrThrow } from "./errors.ts";
 import { asArray, asLevels, asNumber, asObject } from "./decode.ts";
 import { UpstreamProtocolError, UpstreamThrottledSignal, type UpstreamAnswer, type UpstreamClient } from "./upstream-client.ts";
 
@@ -149,7 +150,7 @@ export function coinbaseExchange(client: UpstreamClient, now: () => number): Spo
       return windowCandles(timeframe === "4h" ? aggregateCandles(oldestFirst, span) : oldestFirst, query);
     },
     async ticker() {
-      const [ticker, stats] = await Promise.all([
+      const [ticker, stats] = await allSettledOrThrow([
         client.get(`${COINBASE_PRODUCT}/ticker`, {}, { ttlMs: SPOT_TTL_MS.ticker, decode: (answer) => asObject(okBody(answer, coinbaseMessage), "ticker") }),
         client.get(`${COINBASE_PRODUCT}/stats`, {}, { ttlMs: SPOT_TTL_MS.ticker, decode: (answer) => asObject(okBody(answer, coinbaseMessage), "stats") }),
       ]);
@@ -247,7 +248,7 @@ export function kraken(client: UpstreamClient, now: () => number): SpotVenueAdap
     async ticker() {
       // Kraken's ticker has no 24-hour open (`o` is today's UTC open): the change is against the
       // open of the hourly candle 24 hours back.
-      const [body, hourly] = await Promise.all([
+      const [body, hourly] = await allSettledOrThrow([
         client.get(
           "/0/public/Ticker",
           { pair: KRAKEN_PAIR },

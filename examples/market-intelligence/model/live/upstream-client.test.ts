@@ -53,7 +53,11 @@ describe("UpstreamClient", () => {
 
   it("blocks on a 429 until its Retry-After, says so, sends nothing meanwhile, then recovers", async () => {
     const upstream = client();
-    fake.failNext({ status: 429, headers: { "Retry-After": "30" }, body: { code: -1003, msg: "Too many requests; current limit is 6000 request weight per 1 MINUTE." } });
+    fake.failNext({
+      status: 429,
+      headers: { "Retry-After": "30" },
+      body: { code: -1003, msg: "Too many requests; current limit is 6000 request weight per 1 MINUTE." },
+    });
     const first = await rejection(upstream.get("/limited", {}, { ttlMs: 1_000, decode }));
     expect(first.upstream).toBe("binance");
     expect(first.reason).toContain("rate limited: HTTP 429");
@@ -72,7 +76,11 @@ describe("UpstreamClient", () => {
 
   it("treats 418 (IP ban) and 403 (WAF) as throttles, honouring an HTTP-date Retry-After", async () => {
     const upstream = client();
-    fake.failNext({ status: 418, headers: { "Retry-After": new Date(clock + 120_000).toUTCString() }, body: { code: -1003, msg: "Way too many requests; IP banned." } });
+    fake.failNext({
+      status: 418,
+      headers: { "Retry-After": new Date(clock + 120_000).toUTCString() },
+      body: { code: -1003, msg: "Way too many requests; IP banned." },
+    });
     const ban = await rejection(upstream.get("/ban", {}, { ttlMs: 1_000, decode }));
     expect(ban.reason).toContain("IP banned: HTTP 418");
     expect(ban.retryAt).toBe(Math.floor((clock + 120_000) / 1000) * 1000);
@@ -98,12 +106,16 @@ describe("UpstreamClient", () => {
   it("turns a throttle signalled in a 200 body into the same block", async () => {
     const upstream = client({ name: "kraken" });
     const throttled = await rejection(
-      upstream.get("/throttle-in-body", {}, {
-        ttlMs: 1_000,
-        decode: () => {
-          throw new UpstreamThrottledSignal("throttled: EAPI:Rate limit exceeded");
+      upstream.get(
+        "/throttle-in-body",
+        {},
+        {
+          ttlMs: 1_000,
+          decode: () => {
+            throw new UpstreamThrottledSignal("throttled: EAPI:Rate limit exceeded");
+          },
         },
-      }),
+      ),
     );
     expect(throttled.upstream).toBe("kraken");
     expect(throttled.reason).toContain("EAPI:Rate limit exceeded");
@@ -116,7 +128,13 @@ describe("UpstreamClient", () => {
       () => ({ "X-MBX-USED-WEIGHT-1M": "5800" }),
     );
     try {
-      const upstream = new UpstreamClient({ name: "binance", baseUrl: weighted.url, timeoutMs: 2_000, now, weightHeader: { name: "x-mbx-used-weight-1m", limit: 6000 } });
+      const upstream = new UpstreamClient({
+        name: "binance",
+        baseUrl: weighted.url,
+        timeoutMs: 2_000,
+        now,
+        weightHeader: { name: "x-mbx-used-weight-1m", limit: 6000 },
+      });
       await upstream.get("/w", {}, { ttlMs: 0, decode });
       const paused = await rejection(upstream.get("/w", {}, { ttlMs: 0, decode }));
       expect(paused.reason).toContain("request weight 5800 of 6000");

@@ -30,7 +30,8 @@ export const FAKE_FUNDING_RATE = 0.0001;
 export async function startBinanceFuturesFake(market: FakeMarket): Promise<BinanceFuturesFake> {
   const fake = await startHttpFake(
     (url) => {
-      if (url.pathname !== "/fapi/v1/premiumIndex" && url.pathname !== "/fapi/v1/openInterest") return { status: 404, body: "<html><body><h1>404 Not found</h1></body></html>" };
+      if (url.pathname !== "/fapi/v1/premiumIndex" && url.pathname !== "/fapi/v1/openInterest")
+        return { status: 404, body: "<html><body><h1>404 Not found</h1></body></html>" };
       if (url.searchParams.get("symbol") !== "BTCUSDT") return { status: 400, body: { code: -1121, msg: "Invalid symbol." } };
       const now = market.now();
       const index = market.price(now);
@@ -82,7 +83,19 @@ export async function startBinanceFuturesFake(market: FakeMarket): Promise<Binan
         JSON.stringify({
           e: "forceOrder",
           E: time + 5,
-          o: { s: order.symbol ?? "BTCUSDT", S: order.side, o: "LIMIT", f: "IOC", q: String(order.quantity), p: String(order.price), ap: String(order.averagePrice ?? order.price), X: "FILLED", l: String(order.quantity), z: String(order.quantity), T: time },
+          o: {
+            s: order.symbol ?? "BTCUSDT",
+            S: order.side,
+            o: "LIMIT",
+            f: "IOC",
+            q: String(order.quantity),
+            p: String(order.price),
+            ap: String(order.averagePrice ?? order.price),
+            X: "FILLED",
+            l: String(order.quantity),
+            z: String(order.quantity),
+            T: time,
+          },
         }),
       );
     },
@@ -130,7 +143,9 @@ function instrumentName(expiry: number, strike: number, kind: "C" | "P"): string
 
 /** Deribit public API: the BTC option chain's book summary (a put-skewed smile) and the btc_usd index. */
 export async function startDeribitFake(market: FakeMarket): Promise<HttpFake> {
-  const envelope = (result: unknown): FakeAnswer => ({ body: { jsonrpc: "2.0", result, usIn: market.now() * 1000, usOut: market.now() * 1000 + 120, usDiff: 120, testnet: false } });
+  const envelope = (result: unknown): FakeAnswer => ({
+    body: { jsonrpc: "2.0", result, usIn: market.now() * 1000, usOut: market.now() * 1000 + 120, usDiff: 120, testnet: false },
+  });
   return startHttpFake((url) => {
     const now = market.now();
     const index = market.price(now);

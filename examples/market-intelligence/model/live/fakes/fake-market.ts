@@ -60,7 +60,8 @@ export class FakeMarket {
   candles(spanMs: number, fromOpen: number, toOpen: number, venue = "binance", alignOffsetMs = 0): FakeCandle[] {
     const out: FakeCandle[] = [];
     const last = Math.min(toOpen, this.now());
-    for (let time = Math.ceil((fromOpen - alignOffsetMs) / spanMs) * spanMs + alignOffsetMs; time <= last; time += spanMs) out.push(this.candle(time, spanMs, venue));
+    for (let time = Math.ceil((fromOpen - alignOffsetMs) / spanMs) * spanMs + alignOffsetMs; time <= last; time += spanMs)
+      out.push(this.candle(time, spanMs, venue));
     return out;
   }
 

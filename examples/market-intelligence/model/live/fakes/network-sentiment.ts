@@ -13,7 +13,18 @@ export async function startMempoolFake(market: FakeMarket): Promise<HttpFake> {
       case "/api/v1/fees/recommended":
         return { body: { fastestFee: 12 + wave, halfHourFee: 9 + wave, hourFee: 7 + wave, economyFee: 3, minimumFee: 1 } };
       case "/api/mempool":
-        return { body: { count: 41_234 + wave, vsize: 38_456_789, total_fee: 123_456_789, fee_histogram: [[25.1, 120_000], [12.0, 950_000], [3.2, 4_000_000]] } };
+        return {
+          body: {
+            count: 41_234 + wave,
+            vsize: 38_456_789,
+            total_fee: 123_456_789,
+            fee_histogram: [
+              [25.1, 120_000],
+              [12.0, 950_000],
+              [3.2, 4_000_000],
+            ],
+          },
+        };
       case "/api/blocks/tip/height":
         return { body: String(FAKE_TIP_HEIGHT) };
       default:
@@ -38,7 +49,12 @@ export async function startFearGreedFake(market: FakeMarket): Promise<HttpFake> 
     const data = Array.from({ length: count }, (_, day) => {
       const time = today - day * 86_400_000;
       const value = Math.round(50 + 45 * Math.sin(time / (9 * 86_400_000)));
-      return { value: String(value), value_classification: fearGreedClass(value), timestamp: String(time / 1000), ...(day === 0 ? { time_until_update: String(Math.round((today + 86_400_000 - market.now()) / 1000)) } : {}) };
+      return {
+        value: String(value),
+        value_classification: fearGreedClass(value),
+        timestamp: String(time / 1000),
+        ...(day === 0 ? { time_until_update: String(Math.round((today + 86_400_000 - market.now()) / 1000)) } : {}),
+      };
     });
     return { body: { name: "Fear and Greed Index", data, metadata: { error: null } } };
   });

@@ -5,7 +5,21 @@ import { decimal, numberParam, startHttpFake, type FakeAnswer, type HttpFake } f
 import type { FakeMarket } from "./fake-market.ts";
 
 const MINUTE = 60_000;
-const BINANCE_INTERVALS: Record<string, number> = { "1m": MINUTE, "3m": 3 * MINUTE, "5m": 5 * MINUTE, "15m": 15 * MINUTE, "30m": 30 * MINUTE, "1h": 60 * MINUTE, "2h": 120 * MINUTE, "4h": 240 * MINUTE, "6h": 360 * MINUTE, "8h": 480 * MINUTE, "12h": 720 * MINUTE, "1d": 1440 * MINUTE, "3d": 4320 * MINUTE };
+const BINANCE_INTERVALS: Record<string, number> = {
+  "1m": MINUTE,
+  "3m": 3 * MINUTE,
+  "5m": 5 * MINUTE,
+  "15m": 15 * MINUTE,
+  "30m": 30 * MINUTE,
+  "1h": 60 * MINUTE,
+  "2h": 120 * MINUTE,
+  "4h": 240 * MINUTE,
+  "6h": 360 * MINUTE,
+  "8h": 480 * MINUTE,
+  "12h": 720 * MINUTE,
+  "1d": 1440 * MINUTE,
+  "3d": 4320 * MINUTE,
+};
 const BINANCE_DEPTH_LIMITS = [5, 10, 20, 50, 100, 500, 1000, 5000];
 const BINANCE_WEIGHTS: Record<string, number> = { "/api/v3/klines": 2, "/api/v3/ticker/24hr": 2, "/api/v3/depth": 5 };
 
@@ -24,7 +38,8 @@ export async function startBinanceSpotFake(market: FakeMarket): Promise<BinanceS
   const state = { weightOffset: 0 };
   const fake = await startHttpFake(
     (url) => {
-      if (!["/api/v3/klines", "/api/v3/ticker/24hr", "/api/v3/depth"].includes(url.pathname)) return { status: 404, body: "<html><body><h1>404 Not found</h1></body></html>" };
+      if (!["/api/v3/klines", "/api/v3/ticker/24hr", "/api/v3/depth"].includes(url.pathname))
+        return { status: 404, body: "<html><body><h1>404 Not found</h1></body></html>" };
       if (url.searchParams.get("symbol") !== "BTCUSDT") return binanceError(400, -1121, "Invalid symbol.");
       if (url.pathname === "/api/v3/klines") {
         const span = BINANCE_INTERVALS[url.searchParams.get("interval") ?? ""];
@@ -35,7 +50,20 @@ export async function startBinanceSpotFake(market: FakeMarket): Promise<BinanceS
         const end = numberParam(url, "endTime");
         const candles = start !== undefined ? market.candles(span, start, end ?? market.now()).slice(0, limit) : market.latestCandles(span, limit, end);
         return {
-          body: candles.map((c) => [c.time, decimal(c.open, 8), decimal(c.high, 8), decimal(c.low, 8), decimal(c.close, 8), decimal(c.volume, 8), c.time + span - 1, decimal(c.volume * c.close, 8), 1000, decimal(c.volume / 2, 8), decimal((c.volume / 2) * c.close, 8), "0"]),
+          body: candles.map((c) => [
+            c.time,
+            decimal(c.open, 8),
+            decimal(c.high, 8),
+            decimal(c.low, 8),
+            decimal(c.close, 8),
+            decimal(c.volume, 8),
+            c.time + span - 1,
+            decimal(c.volume * c.close, 8),
+            1000,
+            decimal(c.volume / 2, 8),
+            decimal((c.volume / 2) * c.close, 8),
+            "0",
+          ]),
         };
       }
       if (url.pathname === "/api/v3/ticker/24hr") {
@@ -59,8 +87,14 @@ export async function startBinanceSpotFake(market: FakeMarket): Promise<BinanceS
             openPrice: decimal(open, 8),
             highPrice: decimal(Math.max(...day.map((c) => c.high)), 8),
             lowPrice: decimal(Math.min(...day.map((c) => c.low)), 8),
-            volume: decimal(day.reduce((sum, c) => sum + c.volume, 0), 8),
-            quoteVolume: decimal(day.reduce((sum, c) => sum + c.volume * c.close, 0), 8),
+            volume: decimal(
+              day.reduce((sum, c) => sum + c.volume, 0),
+              8,
+            ),
+            quoteVolume: decimal(
+              day.reduce((sum, c) => sum + c.volume * c.close, 0),
+              8,
+            ),
             openTime: now - 86_400_000,
             closeTime: now,
             firstId: 1,
@@ -70,9 +104,16 @@ export async function startBinanceSpotFake(market: FakeMarket): Promise<BinanceS
         };
       }
       const limit = numberParam(url, "limit") ?? 100;
-      if (!BINANCE_DEPTH_LIMITS.includes(limit)) return binanceError(400, -1100, "Illegal characters found in parameter 'limit'; legal range is '5, 10, 20, 50, 100, 500, 1000, 5000'.");
+      if (!BINANCE_DEPTH_LIMITS.includes(limit))
+        return binanceError(400, -1100, "Illegal characters found in parameter 'limit'; legal range is '5, 10, 20, 50, 100, 500, 1000, 5000'.");
       const book = market.book("binance", Math.min(limit, 1000));
-      return { body: { lastUpdateId: market.now(), bids: book.bids.map(([p, q]) => [decimal(p, 8), decimal(q, 8)]), asks: book.asks.map(([p, q]) => [decimal(p, 8), decimal(q, 8)]) } };
+      return {
+        body: {
+          lastUpdateId: market.now(),
+          bids: book.bids.map(([p, q]) => [decimal(p, 8), decimal(q, 8)]),
+          asks: book.asks.map(([p, q]) => [decimal(p, 8), decimal(q, 8)]),
+        },
+      };
     },
     (url) => {
       const current = Math.floor(market.now() / MINUTE);
@@ -81,7 +122,11 @@ export async function startBinanceSpotFake(market: FakeMarket): Promise<BinanceS
       return { "X-MBX-USED-WEIGHT-1M": String(used + state.weightOffset) };
     },
   );
-  return Object.defineProperty(fake, "weightOffset", { get: () => state.weightOffset, set: (value: number) => (state.weightOffset = value), enumerable: true }) as BinanceSpotFake;
+  return Object.defineProperty(fake, "weightOffset", {
+    get: () => state.weightOffset,
+    set: (value: number) => (state.weightOffset = value),
+    enumerable: true,
+  }) as BinanceSpotFake;
 }
 
 const COINBASE_GRANULARITIES = [60, 300, 900, 3600, 21600, 86400];
@@ -106,7 +151,8 @@ export async function startCoinbaseFake(market: FakeMarket): Promise<HttpFake> {
           const from = Date.parse(start);
           const to = Date.parse(end);
           if (Number.isNaN(from) || Number.isNaN(to)) return { status: 400, body: { message: "Invalid start or end" } };
-          if ((to - from) / span > 300) return { status: 400, body: { message: "granularity too small for the requested time range. Count of aggregations requested exceeds 300" } };
+          if ((to - from) / span > 300)
+            return { status: 400, body: { message: "granularity too small for the requested time range. Count of aggregations requested exceeds 300" } };
           candles = market.candles(span, from, to, "coinbase");
         } else {
           candles = market.latestCandles(span, 300, now, "coinbase");
@@ -115,18 +161,49 @@ export async function startCoinbaseFake(market: FakeMarket): Promise<HttpFake> {
       }
       case "ticker":
         return {
-          body: { ask: decimal(price + 0.01), bid: decimal(price), volume: decimal(market.latestCandles(3_600_000, 24, now, "coinbase").reduce((sum, c) => sum + c.volume, 0), 8), trade_id: 700_000_001, price: decimal(price), size: "0.00150000", time: new Date(now).toISOString(), rfq_volume: "0.000000" },
+          body: {
+            ask: decimal(price + 0.01),
+            bid: decimal(price),
+            volume: decimal(
+              market.latestCandles(3_600_000, 24, now, "coinbase").reduce((sum, c) => sum + c.volume, 0),
+              8,
+            ),
+            trade_id: 700_000_001,
+            price: decimal(price),
+            size: "0.00150000",
+            time: new Date(now).toISOString(),
+            rfq_volume: "0.000000",
+          },
         };
       case "stats": {
         const day = market.latestCandles(3_600_000, 24, now, "coinbase");
         return {
-          body: { open: decimal(market.price(now - 86_400_000, "coinbase")), high: decimal(Math.max(...day.map((c) => c.high))), low: decimal(Math.min(...day.map((c) => c.low))), last: decimal(price), volume: decimal(day.reduce((sum, c) => sum + c.volume, 0), 8), volume_30day: "250000.00000000" },
+          body: {
+            open: decimal(market.price(now - 86_400_000, "coinbase")),
+            high: decimal(Math.max(...day.map((c) => c.high))),
+            low: decimal(Math.min(...day.map((c) => c.low))),
+            last: decimal(price),
+            volume: decimal(
+              day.reduce((sum, c) => sum + c.volume, 0),
+              8,
+            ),
+            volume_30day: "250000.00000000",
+          },
         };
       }
       default: {
         if (url.searchParams.get("level") !== "2") return { status: 400, body: { message: "Invalid level" } };
         const book = market.book("coinbase", 1000);
-        return { body: { bids: book.bids.map(([p, q]) => [decimal(p), decimal(q, 8), 3]), asks: book.asks.map(([p, q]) => [decimal(p), decimal(q, 8), 2]), sequence: now, auction_mode: false, auction: null, time: new Date(now).toISOString() } };
+        return {
+          body: {
+            bids: book.bids.map(([p, q]) => [decimal(p), decimal(q, 8), 3]),
+            asks: book.asks.map(([p, q]) => [decimal(p), decimal(q, 8), 2]),
+            sequence: now,
+            auction_mode: false,
+            auction: null,
+            time: new Date(now).toISOString(),
+          },
+        };
       }
     }
   });
@@ -152,7 +229,19 @@ export async function startKrakenFake(market: FakeMarket): Promise<HttpFake> {
       return {
         body: {
           error: [],
-          result: { XXBTZUSD: rows.map((c) => [c.time / 1000, decimal(c.open, 1), decimal(c.high, 1), decimal(c.low, 1), decimal(c.close, 1), decimal((c.high + c.low + c.close) / 3, 1), decimal(c.volume, 8), 42]), last: (all[all.length - 2]?.time ?? 0) / 1000 },
+          result: {
+            XXBTZUSD: rows.map((c) => [
+              c.time / 1000,
+              decimal(c.open, 1),
+              decimal(c.high, 1),
+              decimal(c.low, 1),
+              decimal(c.close, 1),
+              decimal((c.high + c.low + c.close) / 3, 1),
+              decimal(c.volume, 8),
+              42,
+            ]),
+            last: (all[all.length - 2]?.time ?? 0) / 1000,
+          },
         },
       };
     }
@@ -182,7 +271,17 @@ export async function startKrakenFake(market: FakeMarket): Promise<HttpFake> {
     if (!Number.isInteger(count) || count < 1 || count > 500) return krakenError("EGeneral:Invalid arguments");
     const book = market.book("kraken", count);
     const stamp = Math.floor(now / 1000);
-    return { body: { error: [], result: { XXBTZUSD: { asks: book.asks.map(([p, q]) => [decimal(p, 1), decimal(q, 3), stamp]), bids: book.bids.map(([p, q]) => [decimal(p, 1), decimal(q, 3), stamp]) } } } };
+    return {
+      body: {
+        error: [],
+        result: {
+          XXBTZUSD: {
+            asks: book.asks.map(([p, q]) => [decimal(p, 1), decimal(q, 3), stamp]),
+            bids: book.bids.map(([p, q]) => [decimal(p, 1), decimal(q, 3), stamp]),
+          },
+        },
+      },
+    };
   });
 }
 
@@ -199,17 +298,29 @@ export async function startBitstampFake(market: FakeMarket): Promise<HttpFake> {
     if (match[1] === "ohlc") {
       const step = numberParam(url, "step");
       const limit = numberParam(url, "limit");
-      if (step === undefined || !BITSTAMP_STEPS.includes(step)) return bitstampError(400, "step: Must be one of 60, 180, 300, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400, 259200.", "API0002");
-      if (limit === undefined || !Number.isInteger(limit) || limit < 1 || limit > 1000) return bitstampError(400, "limit: Must be between 1 and 1000.", "API0002");
+      if (step === undefined || !BITSTAMP_STEPS.includes(step))
+        return bitstampError(400, "step: Must be one of 60, 180, 300, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400, 259200.", "API0002");
+      if (limit === undefined || !Number.isInteger(limit) || limit < 1 || limit > 1000)
+        return bitstampError(400, "limit: Must be between 1 and 1000.", "API0002");
       const end = numberParam(url, "end");
       const start = numberParam(url, "start");
       const span = step * 1000;
-      const candles = start !== undefined ? market.candles(span, start * 1000, end !== undefined ? end * 1000 : now, "bitstamp").slice(0, limit) : market.latestCandles(span, limit, end !== undefined ? end * 1000 : now, "bitstamp");
+      const candles =
+        start !== undefined
+          ? market.candles(span, start * 1000, end !== undefined ? end * 1000 : now, "bitstamp").slice(0, limit)
+          : market.latestCandles(span, limit, end !== undefined ? end * 1000 : now, "bitstamp");
       return {
         body: {
           data: {
             pair: "BTC/USD",
-            ohlc: candles.map((c) => ({ close: decimal(c.close, 0), high: decimal(c.high, 0), low: decimal(c.low, 0), open: decimal(c.open, 0), timestamp: String(c.time / 1000), volume: decimal(c.volume, 8) })),
+            ohlc: candles.map((c) => ({
+              close: decimal(c.close, 0),
+              high: decimal(c.high, 0),
+              low: decimal(c.low, 0),
+              open: decimal(c.open, 0),
+              timestamp: String(c.time / 1000),
+              volume: decimal(c.volume, 8),
+            })),
           },
         },
       };
@@ -224,7 +335,10 @@ export async function startBitstampFake(market: FakeMarket): Promise<HttpFake> {
           high: decimal(price * 1.02, 0),
           low: decimal(price * 0.98, 0),
           last: decimal(price, 0),
-          volume: decimal(market.latestCandles(3_600_000, 24, now, "bitstamp").reduce((sum, c) => sum + c.volume, 0), 8),
+          volume: decimal(
+            market.latestCandles(3_600_000, 24, now, "bitstamp").reduce((sum, c) => sum + c.volume, 0),
+            8,
+          ),
           vwap: decimal(price, 0),
           bid: decimal(price - 1, 0),
           ask: decimal(price, 0),
@@ -236,7 +350,14 @@ export async function startBitstampFake(market: FakeMarket): Promise<HttpFake> {
       };
     }
     const book = market.book("bitstamp", 1000, 1);
-    return { body: { timestamp: String(Math.floor(now / 1000)), microtimestamp: String(now * 1000), bids: book.bids.map(([p, q]) => [decimal(p, 0), decimal(q, 8)]), asks: book.asks.map(([p, q]) => [decimal(p, 0), decimal(q, 8)]) } };
+    return {
+      body: {
+        timestamp: String(Math.floor(now / 1000)),
+        microtimestamp: String(now * 1000),
+        bids: book.bids.map(([p, q]) => [decimal(p, 0), decimal(q, 8)]),
+        asks: book.asks.map(([p, q]) => [decimal(p, 0), decimal(q, 8)]),
+      },
+    };
   });
 }
 
@@ -256,7 +377,8 @@ export const OKX_RATE_LIMIT: FakeAnswer = okxError("50011", "Rate limit reached.
 /** OKX: `/api/v5/market/{candles,ticker,books}` in its `{code, msg, data}` envelope; candles newest first, ≤ 300; books ≤ 400 a side. */
 export async function startOkxFake(market: FakeMarket): Promise<HttpFake> {
   return startHttpFake((url) => {
-    if (!["/api/v5/market/candles", "/api/v5/market/ticker", "/api/v5/market/books"].includes(url.pathname)) return { status: 404, body: { code: "404", msg: "Not Found", data: [] } };
+    if (!["/api/v5/market/candles", "/api/v5/market/ticker", "/api/v5/market/books"].includes(url.pathname))
+      return { status: 404, body: { code: "404", msg: "Not Found", data: [] } };
     if (url.searchParams.get("instId") !== "BTC-USDT") return okxError("51001", "Instrument ID does not exist.");
     const now = market.now();
     if (url.pathname === "/api/v5/market/candles") {
@@ -268,7 +390,21 @@ export async function startOkxFake(market: FakeMarket): Promise<HttpFake> {
       const candles = market.latestCandles(bar.span, limit, after !== undefined ? after - 1 : now, "okx", bar.offset).reverse();
       const current = Math.floor((now - bar.offset) / bar.span) * bar.span + bar.offset;
       return {
-        body: { code: "0", msg: "", data: candles.map((c) => [String(c.time), decimal(c.open, 1), decimal(c.high, 1), decimal(c.low, 1), decimal(c.close, 1), decimal(c.volume, 8), decimal(c.volume * c.close, 2), decimal(c.volume * c.close, 2), c.time === current ? "0" : "1"]) },
+        body: {
+          code: "0",
+          msg: "",
+          data: candles.map((c) => [
+            String(c.time),
+            decimal(c.open, 1),
+            decimal(c.high, 1),
+            decimal(c.low, 1),
+            decimal(c.close, 1),
+            decimal(c.volume, 8),
+            decimal(c.volume * c.close, 2),
+            decimal(c.volume * c.close, 2),
+            c.time === current ? "0" : "1",
+          ]),
+        },
       };
     }
     if (url.pathname === "/api/v5/market/ticker") {
@@ -304,6 +440,18 @@ export async function startOkxFake(market: FakeMarket): Promise<HttpFake> {
     const size = numberParam(url, "sz") ?? 1;
     if (!Number.isInteger(size) || size < 1 || size > 400) return okxError("51000", "Parameter sz error");
     const book = market.book("okx", size);
-    return { body: { code: "0", msg: "", data: [{ asks: book.asks.map(([p, q]) => [decimal(p, 1), decimal(q, 8), "0", "4"]), bids: book.bids.map(([p, q]) => [decimal(p, 1), decimal(q, 8), "0", "3"]), ts: String(now) }] } };
+    return {
+      body: {
+        code: "0",
+        msg: "",
+        data: [
+          {
+            asks: book.asks.map(([p, q]) => [decimal(p, 1), decimal(q, 8), "0", "4"]),
+            bids: book.bids.map(([p, q]) => [decimal(p, 1), decimal(q, 8), "0", "3"]),
+            ts: String(now),
+          },
+        ],
+      },
+    };
   });
 }
