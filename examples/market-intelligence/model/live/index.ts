@@ -46,7 +46,7 @@ export interface LiveSourceConfig {
 }
 
 /** Reads the `MARKET_LIVE_*` variables; a malformed one is an error naming it. */
-export function liveSourceConfig(env: NodeJS.ProcessEnv): LiveSourceConfig {
+export function liveSourceConfig(env: Readonly<Record<string, string | undefined>>): LiveSourceConfig {
   const urls = {} as Record<LiveUpstreamKey, string>;
   for (const [key, { variable, default: fallback }] of Object.entries(LIVE_UPSTREAM_URLS) as Array<[LiveUpstreamKey, { variable: string; default: string }]>) {
     const value = env[variable] || fallback;
@@ -93,11 +93,11 @@ const NOT_OFFERED = "not offered by the live source";
 export interface LiveMarketSource extends MarketSource {
   /** Each upstream's current state (blocked or not, and why) and the liquidation stream's. */
   upstreamStatus(): Record<string, { available: boolean; reason?: string }>;
-  /** One wall poll of every venue now (the background poller calls it every `MARKET_LIVE_WALL_POLL_MS`). */
-  pollWalls(): Promise<void>;
+  /** One wall poll of the venues (default all) now; the background poller calls it every `MARKET_LIVE_WALL_POLL_MS`. */
+  pollWalls(venues?: readonly Venue[]): Promise<void>;
 }
 
-export function createLiveMarketSource(env: NodeJS.ProcessEnv, options: LiveSourceOptions = {}): LiveMarketSource {
+export function createLiveMarketSource(env: Readonly<Record<string, string | undefined>>, options: LiveSourceOptions = {}): LiveMarketSource {
   const config = liveSourceConfig(env);
   const now = options.now ?? Date.now;
   const client = (name: UpstreamName, key: LiveUpstreamKey, weightHeader?: { name: string; limit: number }) =>
@@ -130,9 +130,9 @@ export function createLiveMarketSource(env: NodeJS.ProcessEnv, options: LiveSour
   });
   if (options.connectStream ?? true) stream.start();
 
-  const pollWalls = async () => {
+  const pollWalls = async (which: readonly Venue[] = VENUES) => {
     await Promise.all(
-      VENUES.map(async (venue) => {
+      which.map(async (venue) => {
         let book: OrderBook;
         try {
           book = await venues[venue].orderBook(WALL_BOOK_DEPTH);
@@ -156,7 +156,7 @@ export function createLiveMarketSource(env: NodeJS.ProcessEnv, options: LiveSour
     ticker: (venue) => venues[venue].ticker(),
     orderBook: (venue, depth = 100) => venues[venue].orderBook(Math.max(1, Math.min(WALL_BOOK_DEPTH, depth))),
     async orderBookWalls(query = {}) {
-      await pollWalls();
+      await pollWalls(query.venue ? [query.venue] : VENUES);
       return walls.active(query);
     },
     funding: () => fetchFunding(clients.futures),
