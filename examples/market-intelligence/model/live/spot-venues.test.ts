@@ -111,6 +111,16 @@ describe("spot venue adapters against their fakes", () => {
     expect(wide.length).toBe(75);
   });
 
+  it("a cached full book serves any depth: coinbase and bitstamp send the whole book once", async () => {
+    for (const venue of ["coinbase", "bitstamp"] as const) {
+      const fake = fakes[venue];
+      const before = fake.requests.length;
+      expect((await adapters[venue].orderBook(20)).bids).toHaveLength(20);
+      expect((await adapters[venue].orderBook(300)).asks).toHaveLength(300);
+      expect(fake.requests.length - before).toBe(1);
+    }
+  });
+
   it("okx: daily candles are UTC days (1Dutc), not Hong Kong days", async () => {
     const days = await adapters.okx.candles("1d", { limit: 3 });
     expect(days.map((candle) => candle.time)).toEqual([24, 25, 26].map((day) => Date.UTC(2026, 10, day)));

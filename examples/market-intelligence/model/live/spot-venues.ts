@@ -18,6 +18,13 @@ export interface SpotVenueAdapter {
 /** Cache lifetimes per resource (docs/market-live-source.md): a burst of calls within one costs one request. */
 export const SPOT_TTL_MS = { candles1m: 5_000, candlesLonger: 30_000, ticker: 2_000, book: 2_000 } as const;
 
+/** Levels a side kept from a book answer; callers get the best `depth` of them (the cache holds the whole answer). */
+const MAX_BOOK_LEVELS = 1000;
+
+function topLevels(depth: number, book: OrderBook): OrderBook {
+  return { ...book, bids: book.bids.slice(0, depth), asks: book.asks.slice(0, depth) };
+}
+
 function candleTtl(timeframe: Timeframe): number {
   return timeframe === "1m" ? SPOT_TTL_MS.candles1m : SPOT_TTL_MS.candlesLonger;
 }
@@ -75,16 +82,24 @@ export function binanceSpot(client: UpstreamClient, now: () => number): SpotVenu
     },
     async orderBook(depth) {
       const limit = BINANCE_DEPTHS.find((allowed) => allowed >= depth) ?? 1000;
-      return client.get(
-        "/api/v3/depth",
-        { symbol: BINANCE_SYMBOL, limit },
-        {
-          ttlMs: SPOT_TTL_MS.book,
-          decode: (answer) => {
-            const body = asObject(okBody(answer, binanceMessage), "depth");
-            return { venue: "binance" as const, time: now(), bids: asLevels(body.bids, "bids", depth), asks: asLevels(body.asks, "asks", depth) };
+      return topLevels(
+        depth,
+        await client.get(
+          "/api/v3/depth",
+          { symbol: BINANCE_SYMBOL, limit },
+          {
+            ttlMs: SPOT_TTL_MS.book,
+            decode: (answer) => {
+              const body = asObject(okBody(answer, binanceMessage), "depth");
+              return {
+                venue: "binance" as const,
+                time: now(),
+                bids: asLevels(body.bids, "bids", MAX_BOOK_LEVELS),
+                asks: asLevels(body.asks, "asks", MAX_BOOK_LEVELS),
+              };
+            },
           },
-        },
+        ),
       );
     },
   };
@@ -167,21 +182,24 @@ export function coinbaseExchange(client: UpstreamClient, now: () => number): Spo
       };
     },
     async orderBook(depth) {
-      return client.get(
-        `${COINBASE_PRODUCT}/book`,
-        { level: 2 },
-        {
-          ttlMs: SPOT_TTL_MS.book,
-          decode: (answer) => {
-            const body = asObject(okBody(answer, coinbaseMessage), "book");
-            return {
-              venue: "coinbase" as const,
-              time: Date.parse(String(body.time)) || now(),
-              bids: asLevels(body.bids, "bids", depth),
-              asks: asLevels(body.asks, "asks", depth),
-            };
+      return topLevels(
+        depth,
+        await client.get(
+          `${COINBASE_PRODUCT}/book`,
+          { level: 2 },
+          {
+            ttlMs: SPOT_TTL_MS.book,
+            decode: (answer) => {
+              const body = asObject(okBody(answer, coinbaseMessage), "book");
+              return {
+                venue: "coinbase" as const,
+                time: Date.parse(String(body.time)) || now(),
+                bids: asLevels(body.bids, "bids", MAX_BOOK_LEVELS),
+                asks: asLevels(body.asks, "asks", MAX_BOOK_LEVELS),
+              };
+            },
           },
-        },
+        ),
       );
     },
   };
@@ -269,16 +287,24 @@ export function kraken(client: UpstreamClient, now: () => number): SpotVenueAdap
       };
     },
     async orderBook(depth) {
-      return client.get(
-        "/0/public/Depth",
-        { pair: KRAKEN_PAIR, count: Math.min(500, depth) },
-        {
-          ttlMs: SPOT_TTL_MS.book,
-          decode: (answer) => {
-            const book = asObject(krakenPair(krakenResult(answer)), "depth");
-            return { venue: "kraken" as const, time: now(), bids: asLevels(book.bids, "bids", depth), asks: asLevels(book.asks, "asks", depth) };
+      return topLevels(
+        depth,
+        await client.get(
+          "/0/public/Depth",
+          { pair: KRAKEN_PAIR, count: Math.min(500, depth) },
+          {
+            ttlMs: SPOT_TTL_MS.book,
+            decode: (answer) => {
+              const book = asObject(krakenPair(krakenResult(answer)), "depth");
+              return {
+                venue: "kraken" as const,
+                time: now(),
+                bids: asLevels(book.bids, "bids", MAX_BOOK_LEVELS),
+                asks: asLevels(book.asks, "asks", MAX_BOOK_LEVELS),
+              };
+            },
           },
-        },
+        ),
       );
     },
   };
@@ -348,21 +374,24 @@ export function bitstamp(client: UpstreamClient, now: () => number): SpotVenueAd
       );
     },
     async orderBook(depth) {
-      return client.get(
-        "/api/v2/order_book/btcusd/",
-        {},
-        {
-          ttlMs: SPOT_TTL_MS.book,
-          decode: (answer) => {
-            const body = asObject(okBody(answer, bitstampMessage), "order book");
-            return {
-              venue: "bitstamp" as const,
-              time: Math.floor(asNumber(body.microtimestamp ?? Number(body.timestamp) * 1e6, "microtimestamp") / 1000),
-              bids: asLevels(body.bids, "bids", depth),
-              asks: asLevels(body.asks, "asks", depth),
-            };
+      return topLevels(
+        depth,
+        await client.get(
+          "/api/v2/order_book/btcusd/",
+          {},
+          {
+            ttlMs: SPOT_TTL_MS.book,
+            decode: (answer) => {
+              const body = asObject(okBody(answer, bitstampMessage), "order book");
+              return {
+                venue: "bitstamp" as const,
+                time: Math.floor(asNumber(body.microtimestamp ?? Number(body.timestamp) * 1e6, "microtimestamp") / 1000),
+                bids: asLevels(body.bids, "bids", MAX_BOOK_LEVELS),
+                asks: asLevels(body.asks, "asks", MAX_BOOK_LEVELS),
+              };
+            },
           },
-        },
+        ),
       );
     },
   };
@@ -434,16 +463,24 @@ export function okx(client: UpstreamClient, now: () => number): SpotVenueAdapter
       );
     },
     async orderBook(depth) {
-      return client.get(
-        "/api/v5/market/books",
-        { instId: OKX_INSTRUMENT, sz: Math.min(400, depth) },
-        {
-          ttlMs: SPOT_TTL_MS.book,
-          decode: (answer) => {
-            const book = asObject(okxData(answer)[0], "books");
-            return { venue: "okx" as const, time: asNumber(book.ts, "ts"), bids: asLevels(book.bids, "bids", depth), asks: asLevels(book.asks, "asks", depth) };
+      return topLevels(
+        depth,
+        await client.get(
+          "/api/v5/market/books",
+          { instId: OKX_INSTRUMENT, sz: Math.min(400, depth) },
+          {
+            ttlMs: SPOT_TTL_MS.book,
+            decode: (answer) => {
+              const book = asObject(okxData(answer)[0], "books");
+              return {
+                venue: "okx" as const,
+                time: asNumber(book.ts, "ts"),
+                bids: asLevels(book.bids, "bids", MAX_BOOK_LEVELS),
+                asks: asLevels(book.asks, "asks", MAX_BOOK_LEVELS),
+              };
+            },
           },
-        },
+        ),
       );
     },
   };
