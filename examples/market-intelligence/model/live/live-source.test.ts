@@ -23,6 +23,7 @@ afterAll(() => fakes.close());
 beforeEach(async () => {
   clock = START;
   fakes.market.walls = [];
+  fakes.market.bookTime = null;
   source = createLiveMarketSource({ ...fakes.env, MARKET_LIVE_WALL_POLL_MS: "0" }, { now, reconnectBaseMs: 20 });
   await fakes.futures.waitForConnections(fakes.futures.connections > 0 ? fakes.futures.connections : 1);
 });
@@ -134,17 +135,20 @@ describe("LiveMarketSource against all fakes", () => {
     await withCorpus.close();
   });
 
-  it("walls: a large resting bin becomes a candidate, is confirmed after 3 polls, and ends pulled", async () => {
+  it("walls: a large resting bin becomes a candidate, is confirmed after resting 5 minutes over 3 polls, and ends pulled", async () => {
+    // The book stays at the price of START while the clock runs, so the planted wall rests at one price.
+    fakes.market.bookTime = START;
     fakes.market.walls = [{ venue: "kraken", side: "bid", offset: 0.001, size: 300 }];
     expect(await source.orderBookWalls({ venue: "kraken", includeCandidates: true })).toHaveLength(1);
     expect(await source.orderBookWalls({ venue: "kraken" })).toHaveLength(0);
-    clock += 2_001;
+    clock += 150_000;
     await source.pollWalls();
-    clock += 2_001;
+    expect(await source.orderBookWalls({ venue: "kraken" })).toHaveLength(0);
+    clock += 150_000;
     const [wall] = await source.orderBookWalls({ venue: "kraken" });
     expect(wall).toMatchObject({ venue: "kraken", side: "bid", confirmed: true, firstSeen: START });
     expect(wall.size).toBeGreaterThan(300);
-    expect(wall.price).toBeLessThan(fakes.market.price(clock, "kraken"));
+    expect(wall.price).toBeLessThan(fakes.market.price(START, "kraken"));
     expect(wall.valueUsd).toBeCloseTo(wall.size * wall.price, 4);
     expect(await source.orderBookWalls({ venue: "binance", includeCandidates: true })).toEqual([]);
     fakes.market.walls = [];

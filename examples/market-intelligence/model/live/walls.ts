@@ -1,7 +1,8 @@
 // Order-book walls from polled books. Each poll groups a side's levels into price bins (`binPct` of
 // the mid, so venues with fine and coarse ticks compare alike); a bin is a wall candidate when it
-// holds at least `multiple` × the median non-empty bin of that side and at least `minValueUsd`.
-// A candidate seen in `confirmPolls` consecutive polls is confirmed. When a tracked wall is missing
+// holds at least `multiple` × the median non-empty bin of that side and at least `minValueUsd`
+// ($2M, the endpoint's wall floor). A candidate is confirmed once it has rested `confirmMs` (5 minutes,
+// the endpoint's `confirmation_minutes`) across at least `confirmPolls` consecutive polls. When a tracked wall is missing
 // from a poll it has ended: `filled` if price reached it (best bid at or below a bid wall, best ask
 // at or above an ask wall), otherwise `pulled`. Ended walls are kept for `endedRetentionMs`.
 // The bin width is rounded to 1, 2 or 5 × a power of ten so a wall keeps its bin (and id) while
@@ -13,11 +14,19 @@ export interface WallRules {
   multiple: number;
   minValueUsd: number;
   confirmPolls: number;
+  confirmMs: number;
   endedRetentionMs: number;
 }
 
 /** The defaults docs/market-live-source.md states. */
-export const DEFAULT_WALL_RULES: WallRules = { binPct: 0.0005, multiple: 5, minValueUsd: 250_000, confirmPolls: 3, endedRetentionMs: 3_600_000 };
+export const DEFAULT_WALL_RULES: WallRules = {
+  binPct: 0.0005,
+  multiple: 5,
+  minValueUsd: 2_000_000,
+  confirmPolls: 3,
+  confirmMs: 300_000,
+  endedRetentionMs: 3_600_000,
+};
 
 interface Tracked {
   wall: OrderBookWall;
@@ -76,7 +85,7 @@ export class WallTracker {
         if (known) {
           known.polls += 1;
           Object.assign(known.wall, { price: found.price, size: found.size, valueUsd: found.price * found.size, lastSeen: now });
-          known.wall.confirmed = known.polls >= this.rules.confirmPolls;
+          known.wall.confirmed = known.polls >= this.rules.confirmPolls && now - known.wall.firstSeen >= this.rules.confirmMs;
         } else {
           this.tracked.set(id, {
             polls: 1,
@@ -89,7 +98,7 @@ export class WallTracker {
               valueUsd: found.price * found.size,
               firstSeen: now,
               lastSeen: now,
-              confirmed: this.rules.confirmPolls <= 1,
+              confirmed: this.rules.confirmPolls <= 1 && this.rules.confirmMs <= 0,
             },
           });
         }

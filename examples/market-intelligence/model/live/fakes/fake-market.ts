@@ -26,6 +26,8 @@ const VENUE_OFFSET: Record<string, number> = { binance: 0, coinbase: 0.0002, kra
 export class FakeMarket {
   /** Planted order-book walls: the tests add and remove them to watch detection, confirmation and pulls. */
   walls: PlantedWall[] = [];
+  /** When set, books are built around the price of this time instead of now: a still book while the clock runs (wall tests). */
+  bookTime: number | null = null;
 
   constructor(
     readonly now: () => number,
@@ -73,7 +75,7 @@ export class FakeMarket {
 
   /** A book of `depth` levels a side, `tick` $ apart (0.5 by default; Bitstamp quotes whole dollars), sizes varying, with the planted walls added. */
   book(venue: string, depth: number, tick = 0.5): { bids: Array<[number, number]>; asks: Array<[number, number]>; mid: number } {
-    const mid = this.price(this.now(), venue);
+    const mid = this.price(this.bookTime ?? this.now(), venue);
     const bestBid = Math.floor((mid - tick / 2) / tick) * tick;
     const bids: Array<[number, number]> = [];
     const asks: Array<[number, number]> = [];
