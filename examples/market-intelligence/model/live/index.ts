@@ -4,7 +4,7 @@
 // mempool.space; fear & greed from alternative.me; stablecoins from DefiLlama. What has no key-less
 // upstream answers `available: false` with a reason. Upstream failures: `Availability` methods give
 // `available: false` with the reason, the others throw `UpstreamUnavailableError` (a 503 at the origin).
-import type { EntityLabel, MarketSource, OrderBook, Venue } from "../types.ts";
+import type { Availability, EntityLabel, MarketSource, OrderBook, Venue } from "../types.ts";
 import { VENUES } from "../types.ts";
 import { fetchFunding, fetchOpenInterest, LiquidationStream } from "./binance-futures.ts";
 import { ruleBasedEvents } from "./calendar.ts";
@@ -12,7 +12,7 @@ import { fetchOptionsSummary } from "./deribit.ts";
 import { allSettledOrThrow, availability, UpstreamUnavailableError, type UpstreamName } from "./errors.ts";
 import { fetchFearGreed } from "./fear-greed.ts";
 import { estimateHeatmap, HEATMAP_ENTRY_HOURS } from "./heatmap.ts";
-import { fetchMempool } from "./mempool.ts";
+import { fetchMempool, fetchNetworkFigures, type NetworkFigures } from "./mempool.ts";
 import { binanceSpot, bitstamp, coinbaseExchange, kraken, okx, type SpotVenueAdapter } from "./spot-venues.ts";
 import { fetchStablecoins } from "./stablecoins.ts";
 import { UpstreamClient } from "./upstream-client.ts";
@@ -20,6 +20,7 @@ import { DEFAULT_WALL_RULES, WallTracker, type WallRules } from "./walls.ts";
 
 export { UpstreamUnavailableError, upstreamUnavailableAnswer } from "./errors.ts";
 export type { UpstreamName } from "./errors.ts";
+export type { NetworkFigures } from "./mempool.ts";
 
 /** Each upstream's base URL: the environment variable that overrides it and the real host it defaults to. */
 export const LIVE_UPSTREAM_URLS = {
@@ -93,6 +94,11 @@ const NOT_OFFERED = "not offered by the live source";
 export interface LiveMarketSource extends MarketSource {
   /** Each upstream's current state (blocked or not, and why) and the liquidation stream's. */
   upstreamStatus(): Record<string, { available: boolean; reason?: string }>;
+  /**
+   * The ecosystem endpoint's network figures from mempool.space (hashrate, difficulty, next adjustment,
+   * Lightning totals); `available: false` with the reason when mempool.space is throttled or down.
+   */
+  networkEcosystem(): Promise<Availability<NetworkFigures>>;
   /** One wall poll of the venues (default all) now; the background poller calls it every `MARKET_LIVE_WALL_POLL_MS`. */
   pollWalls(venues?: readonly Venue[]): Promise<void>;
 }
@@ -185,6 +191,7 @@ export function createLiveMarketSource(env: Readonly<Record<string, string | und
     },
     valuation: notOffered,
     mempool: () => availability(() => fetchMempool(clients.mempool, now())),
+    networkEcosystem: () => availability(() => fetchNetworkFigures(clients.mempool, now())),
     macro: notOffered,
     stablecoins: () => availability(() => fetchStablecoins(clients.stablecoins, now())),
     fearGreed: (days) => availability(() => fetchFearGreed(clients.fearGreed, days)),

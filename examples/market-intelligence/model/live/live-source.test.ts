@@ -7,7 +7,7 @@ import { VENUES } from "../types.ts";
 import { ruleBasedEvents } from "./calendar.ts";
 import { startLiveFakes, type LiveFakes } from "./fakes/index.ts";
 import { FAKE_OPEN_INTEREST_BTC } from "./fakes/derivatives.ts";
-import { FAKE_TIP_HEIGHT } from "./fakes/network-sentiment.ts";
+import { FAKE_HASHRATE_HS, FAKE_TIP_HEIGHT } from "./fakes/network-sentiment.ts";
 import { createLiveMarketSource, liveSourceConfig, upstreamUnavailableAnswer, UpstreamUnavailableError, type LiveMarketSource } from "./index.ts";
 
 const START = Date.UTC(2026, 10, 26, 13, 17, 25);
@@ -113,6 +113,30 @@ describe("LiveMarketSource against all fakes", () => {
     const stablecoins = await source.stablecoins();
     expect(stablecoins.available && stablecoins.data.map((coin) => coin.symbol)).toEqual(["USDT", "USDC", "DAI"]);
     if (stablecoins.available) expect(stablecoins.data[1].change7dPct).toBeCloseTo((2 / 58) * 100, 6);
+  });
+
+  it("the ecosystem's network figures from mempool.space, in the endpoint's units, and its throttle as available: false", async () => {
+    expect(await source.networkEcosystem()).toEqual({
+      available: true,
+      data: {
+        time: START,
+        hashrateEhs: FAKE_HASHRATE_HS / 1e18,
+        difficulty: 1.02e14,
+        blocksToAdjustment: 780,
+        nextAdjustmentPct: 2.84,
+        lightningCapacityBtc: 5200,
+        lightningNodes: 13_500,
+        lightningChannels: 52_000,
+      },
+    });
+    const throttled = createLiveMarketSource({ ...fakes.env, MARKET_LIVE_WALL_POLL_MS: "0" }, { now, connectStream: false });
+    fakes.mempool.failNext({ status: 429, headers: { "Retry-After": "120" }, body: "Too Many Requests" }, 3);
+    const answer = await throttled.networkEcosystem();
+    expect(answer).toEqual({
+      available: false,
+      reason: expect.stringMatching(/^mempool\.space unavailable: rate limited: HTTP 429; retrying after 2026-11-26T13:19:25\.000Z$/),
+    });
+    await throttled.close();
   });
 
   it("figures with no key-less upstream say so, and addresses resolve empty", async () => {

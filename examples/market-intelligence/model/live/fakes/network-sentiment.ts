@@ -1,10 +1,13 @@
-// Fakes of mempool.space (`/api/v1/fees/recommended`, `/api/mempool`, `/api/blocks/tip/height`),
+// Fakes of mempool.space (`/api/v1/fees/recommended`, `/api/mempool`, `/api/blocks/tip/height`,
+// `/api/v1/difficulty-adjustment`, `/api/v1/mining/hashrate/3d`, `/api/v1/lightning/statistics/latest`),
 // alternative.me's Fear & Greed (`/fng/?limit=N`, newest first, strings) and DefiLlama's stablecoins
 // (`/stablecoins`), each in its documented shape.
 import { startHttpFake, type HttpFake } from "./http-fake.ts";
 import type { FakeMarket } from "./fake-market.ts";
 
 export const FAKE_TIP_HEIGHT = 872_345;
+/** The fake's current hashrate, H/s (745 EH/s). */
+export const FAKE_HASHRATE_HS = 7.45e20;
 
 export async function startMempoolFake(market: FakeMarket): Promise<HttpFake> {
   return startHttpFake((url) => {
@@ -27,6 +30,52 @@ export async function startMempoolFake(market: FakeMarket): Promise<HttpFake> {
         };
       case "/api/blocks/tip/height":
         return { body: String(FAKE_TIP_HEIGHT) };
+      case "/api/v1/difficulty-adjustment":
+        return {
+          body: {
+            progressPercent: 61.31,
+            difficultyChange: 2.84,
+            estimatedRetargetDate: market.now() + 5 * 86_400_000,
+            remainingBlocks: 780,
+            remainingTime: 5 * 86_400_000,
+            previousRetarget: -1.23,
+            previousTime: Math.floor(market.now() / 1000) - 9 * 86_400,
+            nextRetargetHeight: FAKE_TIP_HEIGHT + 780,
+            timeAvg: 583_000,
+            adjustedTimeAvg: 583_000,
+            timeOffset: 0,
+            expectedBlocks: 1236.5,
+          },
+        };
+      case "/api/v1/mining/hashrate/3d":
+        return {
+          body: {
+            hashrates: [{ timestamp: Math.floor(market.now() / 86_400_000) * 86_400, avgHashrate: 7.1e20 }],
+            difficulty: [{ time: Math.floor(market.now() / 1000) - 9 * 86_400, height: FAKE_TIP_HEIGHT - 1236, difficulty: 1.02e14, adjustment: 0.98 }],
+            currentHashrate: FAKE_HASHRATE_HS,
+            currentDifficulty: 1.02e14,
+          },
+        };
+      case "/api/v1/lightning/statistics/latest": {
+        const latest = {
+          id: 1,
+          added: new Date(market.now()).toISOString(),
+          channel_count: 52_000,
+          node_count: 13_500,
+          total_capacity: 520_000_000_000,
+          tor_nodes: 9000,
+          clearnet_nodes: 2500,
+          unannounced_nodes: 600,
+          avg_capacity: 10_000_000,
+          avg_fee_rate: 500,
+          avg_base_fee_mtokens: 900,
+          med_capacity: 2_000_000,
+          med_fee_rate: 60,
+          med_base_fee_mtokens: 1000,
+          clearnet_tor_nodes: 1400,
+        };
+        return { body: { latest, previous: { ...latest, id: 0, channel_count: 51_900 } } };
+      }
       default:
         return { status: 404, body: "Not Found" };
     }
