@@ -34,9 +34,9 @@ export class FakeMarket {
     readonly basePrice = 60_000,
   ) {}
 
-  /** The path: a ±3 % daily wave and a ±0.4 % hourly one, a pure function of time. */
+  /** The path: a ±3 % wave of 31 hours (so the 24-hour change is not zero) and a ±0.4 % hourly one, a pure function of time. */
   price(time: number, venue = "binance"): number {
-    const day = Math.sin((2 * Math.PI * time) / 86_400_000);
+    const day = Math.sin((2 * Math.PI * time) / 111_600_000);
     const hour = Math.sin((2 * Math.PI * time) / 3_600_000 + 1);
     return Math.round(this.basePrice * (1 + 0.03 * day + 0.004 * hour) * (1 + (VENUE_OFFSET[venue] ?? 0)) * 100) / 100;
   }
