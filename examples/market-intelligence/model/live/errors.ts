@@ -21,6 +21,20 @@ export class UpstreamUnavailableError extends Error {
 }
 
 /**
+ * Whether `error` is an `UpstreamUnavailableError`, also when it crossed a second copy of this module
+ * (by name). The origin imports this file alone (`model/live/errors.ts` loads no adapter, no `ws`):
+ *
+ *   try { answer = await endpoint.handle(...) }
+ *   catch (error) { if (isUpstreamUnavailableError(error)) return upstreamUnavailableAnswer(error, source.now()); throw error; }
+ */
+export function isUpstreamUnavailableError(error: unknown): error is UpstreamUnavailableError {
+  return (
+    error instanceof UpstreamUnavailableError ||
+    (error instanceof Error && error.name === "UpstreamUnavailableError" && "upstream" in error && "reason" in error)
+  );
+}
+
+/**
  * The origin's answer to an `UpstreamUnavailableError`: 503 with `{error: {code: "upstream_unavailable",
  * message, upstream, reason}}` and a `Retry-After` (seconds, at least 1) when the source knows when it
  * will try again. `now` is the source's clock so the header agrees with `retryAt`.

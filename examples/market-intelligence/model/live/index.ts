@@ -18,7 +18,7 @@ import { fetchStablecoins } from "./stablecoins.ts";
 import { UpstreamClient } from "./upstream-client.ts";
 import { DEFAULT_WALL_RULES, WallTracker, type WallRules } from "./walls.ts";
 
-export { UpstreamUnavailableError, upstreamUnavailableAnswer } from "./errors.ts";
+export { isUpstreamUnavailableError, UpstreamUnavailableError, upstreamUnavailableAnswer } from "./errors.ts";
 export type { UpstreamName } from "./errors.ts";
 export type { NetworkFigures } from "./mempool.ts";
 

@@ -8,7 +8,14 @@ import { ruleBasedEvents } from "./calendar.ts";
 import { startLiveFakes, type LiveFakes } from "./fakes/index.ts";
 import { FAKE_OPEN_INTEREST_BTC } from "./fakes/derivatives.ts";
 import { FAKE_HASHRATE_HS, FAKE_TIP_HEIGHT } from "./fakes/network-sentiment.ts";
-import { createLiveMarketSource, liveSourceConfig, upstreamUnavailableAnswer, UpstreamUnavailableError, type LiveMarketSource } from "./index.ts";
+import {
+  createLiveMarketSource,
+  isUpstreamUnavailableError,
+  liveSourceConfig,
+  upstreamUnavailableAnswer,
+  UpstreamUnavailableError,
+  type LiveMarketSource,
+} from "./index.ts";
 
 const START = Date.UTC(2026, 10, 26, 13, 17, 25);
 let clock = START;
@@ -184,6 +191,8 @@ describe("LiveMarketSource against all fakes", () => {
     fakes.coinbase.failNext({ status: 429, headers: { "Retry-After": "5" }, body: { message: "Public rate limit exceeded" } }, 2);
     const error = (await source.ticker("coinbase").catch((caught: unknown) => caught)) as UpstreamUnavailableError;
     expect(error).toBeInstanceOf(UpstreamUnavailableError);
+    expect(isUpstreamUnavailableError(error)).toBe(true);
+    expect(isUpstreamUnavailableError(new Error("other"))).toBe(false);
     expect(error.upstream).toBe("coinbase");
     const answer = upstreamUnavailableAnswer(error, clock);
     expect(answer.status).toBe(503);
