@@ -109,7 +109,7 @@ async function main() {
   const dbPromise = openDatabase(databaseOptionsFrom(config));
   registerDatabase(dbPromise);
   const db = await dbPromise;
-  const store = openStore({ redisUrl: config.redisUrl });
+  const store = openStore({ redisUrl: config.redisUrl, log: log.child({ part: "store" }) });
   registerStore(store);
   const ctx = buildServerContext({ config, db, store });
   registerServerContext(ctx);
