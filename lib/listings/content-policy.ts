@@ -26,7 +26,8 @@ function sanityProblems(label: "name" | "description", text: string): string[] {
   if (text && !/[\p{L}\p{N}]/u.test(text)) problems.push(`${label} has no letter or digit`);
   const run = new RegExp(`(.)\\1{${MAX_REPEATED_CHARACTERS},}`, "su").exec(text);
   if (run) problems.push(`${label} repeats "${run[1]}" more than ${MAX_REPEATED_CHARACTERS} times in a row`);
-  if (label === "name" && /[a-z][a-z0-9+.-]*:\/\//i.test(text)) problems.push("name is or holds a URL; give the API's name (the gateway URL is listed separately)");
+  if (label === "name" && /[a-z][a-z0-9+.-]*:\/\//i.test(text))
+    problems.push("name is or holds a URL; give the API's name (the gateway URL is listed separately)");
   return problems;
 }
 
@@ -51,6 +52,7 @@ export function checkContentPolicy(texts: ListingTexts, denyList: readonly strin
     const hits = fields.filter((f) => fold(f.text).includes(term));
     for (const hit of hits) fail(`${hit.where} contains "${term}", which the platform's content policy does not allow`, hit.endpoint);
   }
-  if (findings.length === 0) findings.push({ check: "content", endpoint: null, outcome: "pass", message: "name, description, tags and endpoint texts meet the content policy" });
+  if (findings.length === 0)
+    findings.push({ check: "content", endpoint: null, outcome: "pass", message: "name, description, tags and endpoint texts meet the content policy" });
   return findings;
 }

@@ -68,7 +68,9 @@ function requestBodyExample(operation: Record<string, unknown>): unknown {
 function parameterExamples(operation: Record<string, unknown>, where: "query" | "path"): Record<string, unknown> | undefined {
   if (!Array.isArray(operation.parameters)) return undefined;
   const values = Object.fromEntries(
-    operation.parameters.filter((p): p is Record<string, unknown> => isRecord(p) && p.in === where && typeof p.name === "string" && "example" in p).map((p) => [p.name as string, p.example]),
+    operation.parameters
+      .filter((p): p is Record<string, unknown> => isRecord(p) && p.in === where && typeof p.name === "string" && "example" in p)
+      .map((p) => [p.name as string, p.example]),
   );
   return Object.keys(values).length ? values : undefined;
 }

@@ -18,7 +18,11 @@ export function meaninglessReason(res: Pick<ReviewResponse, "status" | "mediaTyp
     } catch {
       return `the body is not valid JSON although Content-Type says ${res.mediaType}`;
     }
-    const empty = value === null || value === "" || (Array.isArray(value) && value.length === 0) || (typeof value === "object" && value !== null && Object.keys(value).length === 0);
+    const empty =
+      value === null ||
+      value === "" ||
+      (Array.isArray(value) && value.length === 0) ||
+      (typeof value === "object" && value !== null && Object.keys(value).length === 0);
     return empty ? `the JSON body is empty (${text.trim().slice(0, 20)})` : null;
   }
   if (res.mediaType.startsWith("text/") || res.mediaType === "") return text.trim() === "" ? "the body is blank" : null;

@@ -91,10 +91,12 @@ export async function reviewFetch(req: ReviewRequest, options: ReviewHttpOptions
 /** A connection failure in words, naming an SSRF refusal as such (the pinned dispatcher's BlockedTargetError). */
 export function describeFetchError(err: unknown): { blocked: boolean; message: string } {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === "blocked_address") return { blocked: true, message: `refused by the platform's address rules: ${(e as Error).message}` };
+    if ((e as { code?: unknown }).code === "blocked_address")
+      return { blocked: true, message: `refused by the platform's address rules: ${(e as Error).message}` };
   }
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === "TimeoutError" || e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT") return { blocked: false, message: "no answer within the time limit" };
+  if (e?.name === "TimeoutError" || e?.code === "UND_ERR_HEADERS_TIMEOUT" || e?.code === "UND_ERR_BODY_TIMEOUT")
+    return { blocked: false, message: "no answer within the time limit" };
   const code = e?.cause?.code ?? e?.code;
   const message = e?.cause?.message ?? e?.message ?? String(err);
   return { blocked: false, message: code && !message.includes(code) ? `${message} (${code})` : message };

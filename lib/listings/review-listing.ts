@@ -98,7 +98,8 @@ export async function reviewListing(options: ReviewListingOptions): Promise<Revi
   const deadline = AbortSignal.timeout(options.deadlineMs ?? REVIEW_DEADLINE_MS);
   const http = { dispatcher: options.dispatcher, signal: deadline, requestTimeoutMs: options.requestTimeoutMs };
   const findings: ListingFinding[] = [];
-  const add = (check: string, endpoint: string | null, outcome: ListingFinding["outcome"], message: string) => findings.push({ check, endpoint, outcome, message });
+  const add = (check: string, endpoint: string | null, outcome: ListingFinding["outcome"], message: string) =>
+    findings.push({ check, endpoint, outcome, message });
   const { listing } = options;
 
   // 1. Which endpoints: as submitted, else from the discovery documents.
@@ -114,7 +115,12 @@ export async function reviewListing(options: ReviewListingOptions): Promise<Revi
   // 3. Each endpoint, up to the cap, in the listed order.
   const reviewed = endpoints.slice(0, REVIEW_ENDPOINT_CAP);
   if (endpoints.length > REVIEW_ENDPOINT_CAP) {
-    add("endpoints", null, "skip", `${endpoints.length - REVIEW_ENDPOINT_CAP} endpoints beyond the first ${REVIEW_ENDPOINT_CAP} were not called (the review's cap)`);
+    add(
+      "endpoints",
+      null,
+      "skip",
+      `${endpoints.length - REVIEW_ENDPOINT_CAP} endpoints beyond the first ${REVIEW_ENDPOINT_CAP} were not called (the review's cap)`,
+    );
   }
   let budgetLeft = options.budgetSats;
   let challengesVerified = 0;
@@ -134,7 +140,12 @@ export async function reviewListing(options: ReviewListingOptions): Promise<Revi
       continue;
     }
     if (res.status >= 300 && res.status < 400) {
-      add("reachability", label, "fail", `answered ${res.status} (redirect to ${clip(headerText(res.headers.location))}); list the address that answers, redirects are not followed`);
+      add(
+        "reachability",
+        label,
+        "fail",
+        `answered ${res.status} (redirect to ${clip(headerText(res.headers.location))}); list the address that answers, redirects are not followed`,
+      );
       continue;
     }
 
@@ -157,7 +168,9 @@ export async function reviewListing(options: ReviewListingOptions): Promise<Revi
         "challenge",
         label,
         "fail",
-        wwwAuthenticate ? `402 whose WWW-Authenticate is not an L402 or LSAT challenge (got "${clip(wwwAuthenticate)}")` : "402 without a WWW-Authenticate header",
+        wwwAuthenticate
+          ? `402 whose WWW-Authenticate is not an L402 or LSAT challenge (got "${clip(wwwAuthenticate)}")`
+          : "402 without a WWW-Authenticate header",
       );
       continue;
     }
@@ -168,14 +181,20 @@ export async function reviewListing(options: ReviewListingOptions): Promise<Revi
     }
     const problems: string[] = [];
     if (invoice.amountSats === null) problems.push("the invoice has no amount");
-    else if (invoice.amountSats !== endpoint.priceSats) problems.push(`the invoice asks ${invoice.amountSats} sats but the declared price is ${endpoint.priceSats} sats`);
+    else if (invoice.amountSats !== endpoint.priceSats)
+      problems.push(`the invoice asks ${invoice.amountSats} sats but the declared price is ${endpoint.priceSats} sats`);
     if (invoice.expiresAtMs <= now()) problems.push(`the invoice expired at ${new Date(invoice.expiresAtMs).toISOString()}, before it was issued to us`);
     if (problems.length) {
       for (const problem of problems) add("invoice", label, "fail", problem);
       continue;
     }
     challengesVerified++;
-    add("invoice", label, "pass", `402 with an L402 challenge; invoice for ${invoice.amountSats} sats, valid until ${new Date(invoice.expiresAtMs).toISOString()}`);
+    add(
+      "invoice",
+      label,
+      "pass",
+      `402 with an L402 challenge; invoice for ${invoice.amountSats} sats, valid until ${new Date(invoice.expiresAtMs).toISOString()}`,
+    );
 
     // Pay and check the paid answer, within the budget.
     if (!options.payer) {
@@ -183,7 +202,12 @@ export async function reviewListing(options: ReviewListingOptions): Promise<Revi
       continue;
     }
     if (endpoint.priceSats > budgetLeft) {
-      add("payment", label, "skip", `the price (${endpoint.priceSats} sats) exceeds what the review may still spend (${budgetLeft} of ${options.budgetSats} sats), so the paid answer was not checked`);
+      add(
+        "payment",
+        label,
+        "skip",
+        `the price (${endpoint.priceSats} sats) exceeds what the review may still spend (${budgetLeft} of ${options.budgetSats} sats), so the paid answer was not checked`,
+      );
       continue;
     }
     let preimage: string;
@@ -203,7 +227,13 @@ export async function reviewListing(options: ReviewListingOptions): Promise<Revi
     }
     const reason = meaninglessReason(paid);
     if (reason) add("paid_response", label, "fail", `paid ${endpoint.priceSats} sats, then ${reason}`);
-    else add("paid_response", label, "pass", `paid ${endpoint.priceSats} sats; answered ${paid.status} ${paid.mediaType || "(no content type)"}${paid.firstEvent ? " and sent an event" : ""}`);
+    else
+      add(
+        "paid_response",
+        label,
+        "pass",
+        `paid ${endpoint.priceSats} sats; answered ${paid.status} ${paid.mediaType || "(no content type)"}${paid.firstEvent ? " and sent an event" : ""}`,
+      );
   }
 
   // 4. What a listing needs at all: something to review, and L402 on at least one priced endpoint.
@@ -255,11 +285,22 @@ async function discoverEndpoints(
     const found = path.endsWith("l402-gateway.json") ? endpointsFromGatewayDiscovery(doc) : endpointsFromOpenApi(doc);
     if (found && found.endpoints.length > 0) {
       add("discovery", null, "pass", `${found.endpoints.length} endpoint${found.endpoints.length === 1 ? "" : "s"} read from ${url}`);
-      if (found.invalid) add("discovery", null, "skip", `${found.invalid} endpoint entries of ${url} were not usable (missing or invalid method, path or pricing) and were left out`);
+      if (found.invalid)
+        add(
+          "discovery",
+          null,
+          "skip",
+          `${found.invalid} endpoint entries of ${url} were not usable (missing or invalid method, path or pricing) and were left out`,
+        );
       return found;
     }
     tried.push(`${path} (${res.status === 200 ? (doc ? "no usable endpoints" : "not JSON") : `answered ${res.status}`})`);
   }
-  add("discovery", null, "fail", `no endpoints were submitted and none could be discovered: ${tried.join("; ")}. Submit them, or serve /.well-known/l402-gateway.json or an OpenAPI document with x-l402-pricing`);
+  add(
+    "discovery",
+    null,
+    "fail",
+    `no endpoints were submitted and none could be discovered: ${tried.join("; ")}. Submit them, or serve /.well-known/l402-gateway.json or an OpenAPI document with x-l402-pricing`,
+  );
   return null;
 }

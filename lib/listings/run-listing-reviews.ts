@@ -111,7 +111,11 @@ async function reviewClaimed(options: RunListingReviewsOptions, listing: Claimed
       await release(prisma, listing.id, claim, { notified: false, retryInMs: null });
       return { decided: false, mailed: false };
     }
-    decision = { status: listing.status, summary: listing.reviewNotes ?? "", findings: Array.isArray(listing.findings) ? (listing.findings as ListingFinding[]) : [] };
+    decision = {
+      status: listing.status,
+      summary: listing.reviewNotes ?? "",
+      findings: Array.isArray(listing.findings) ? (listing.findings as ListingFinding[]) : [],
+    };
   } else {
     let outcome: ReviewOutcome;
     try {

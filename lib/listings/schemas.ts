@@ -17,8 +17,7 @@ export const LISTING_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as cons
 /** Length in characters as people count them (code points), so one emoji is one character. */
 const codePoints = (text: string) => [...text].length;
 /** A string of at most `max` code points (spec 8 counts characters, not UTF-16 units). */
-const boundedText = (max: number) =>
-  z.string({ message: "must be a string" }).refine((text) => codePoints(text) <= max, `must be at most ${max} characters`);
+const boundedText = (max: number) => z.string({ message: "must be a string" }).refine((text) => codePoints(text) <= max, `must be at most ${max} characters`);
 
 /** Spec 2.5: URL-safe, 3-63 characters, letters, digits and hyphens; stored lowercased (one namespace with workspaces). */
 export const listingSlugSchema = z
@@ -51,8 +50,10 @@ export const listingEndpointSchema = z
       .optional(),
   })
   .superRefine((e, ctx) => {
-    if (e.pricingModel && !e.priceSats) ctx.addIssue({ code: "custom", path: ["priceSats"], message: `is required (at least 1) with pricingModel ${e.pricingModel}` });
-    if (!e.pricingModel && e.priceSats) ctx.addIssue({ code: "custom", path: ["pricingModel"], message: "is required when priceSats is set (omit both for a free endpoint)" });
+    if (e.pricingModel && !e.priceSats)
+      ctx.addIssue({ code: "custom", path: ["priceSats"], message: `is required (at least 1) with pricingModel ${e.pricingModel}` });
+    if (!e.pricingModel && e.priceSats)
+      ctx.addIssue({ code: "custom", path: ["pricingModel"], message: "is required when priceSats is set (omit both for a free endpoint)" });
   })
   .transform((e) => ({ ...e, pricingModel: e.pricingModel ?? null, priceSats: e.pricingModel ? (e.priceSats ?? 0) : 0 }));
 

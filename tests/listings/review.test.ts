@@ -150,7 +150,12 @@ describe("an L402 gateway that does everything right", () => {
     expect(view.findings!.find((f) => f.endpoint === "GET /v1/ticks" && f.check === "paid_response")!.message).toContain("sent an event");
 
     // The paid retries carried L402 proofs and reached the origin through the gateway.
-    expect(front.seen.filter((r) => r.authorization?.startsWith("L402 ")).map((r) => r.path).sort()).toEqual([`/gw/${slugs.good}/v1/forecast`, `/gw/${slugs.good}/v1/ticks`]);
+    expect(
+      front.seen
+        .filter((r) => r.authorization?.startsWith("L402 "))
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual([`/gw/${slugs.good}/v1/forecast`, `/gw/${slugs.good}/v1/ticks`]);
     expect(t.origin.received.map((r) => r.url).sort()).toEqual(["/v1/forecast", "/v1/ping", "/v1/ticks"]);
 
     // The discovered endpoints are stored for the directory.
@@ -220,7 +225,12 @@ describe("rejections, each with a finding that names the problem", () => {
     const view = await status("no-402");
     expect(view.status).toBe("rejected");
     expect(failures(view)).toEqual([
-      { check: "challenge", endpoint: "GET /v1/ping", outcome: "fail", message: "answered 200 without payment; a priced endpoint must answer 402 with an L402 challenge" },
+      {
+        check: "challenge",
+        endpoint: "GET /v1/ping",
+        outcome: "fail",
+        message: "answered 200 without payment; a priced endpoint must answer 402 with an L402 challenge",
+      },
     ]);
   });
 
@@ -245,7 +255,9 @@ describe("rejections, each with a finding that names the problem", () => {
   });
 
   it("the invoice asks another amount than the declared price", async () => {
-    await submit(listing("price-mismatch", front.url(`/gw/${slugs.good}`), [{ path: "/v1/forecast", method: "GET", pricingModel: "per_request", priceSats: 20 }]));
+    await submit(
+      listing("price-mismatch", front.url(`/gw/${slugs.good}`), [{ path: "/v1/forecast", method: "GET", pricingModel: "per_request", priceSats: 20 }]),
+    );
     await review();
     const view = await status("price-mismatch");
     expect(view.status).toBe("rejected");
@@ -282,7 +294,10 @@ describe("rejections, each with a finding that names the problem", () => {
   it("a gateway whose name resolves to a private address at review time (DNS rebinding)", async () => {
     // Submission checked the name against public answers; at review time it resolves to loopback,
     // which the connect-time check of the pinned dispatcher refuses (no allow-list for it here).
-    const rebinding = listingReviewDispatcher({ webhookAllowedTargets: [] }, { resolver: async () => [{ address: "127.0.0.1", family: 4 }], ca: selfSignedCertificate().cert });
+    const rebinding = listingReviewDispatcher(
+      { webhookAllowedTargets: [] },
+      { resolver: async () => [{ address: "127.0.0.1", family: 4 }], ca: selfSignedCertificate().cert },
+    );
     try {
       await t.ctx.db.prisma.externalListing.create({
         data: { slug: "rebinder", name: "Rebinder", gatewayUrl: front.url(`/gw/${slugs.good}`, "rebind.test"), contactEmail: "x@rebind.example" },
@@ -299,6 +314,15 @@ describe("rejections, each with a finding that names the problem", () => {
     expect(front.seen).toEqual([]);
   });
 
+  it("a gateway of free endpoints only is not an L402 gateway", async () => {
+    await submit(listing("all-free", front.url(`/gw/${slugs.good}`), [{ path: "/v1/ping", method: "GET" }]));
+    await review();
+    const view = await status("all-free");
+    expect(view.status).toBe("rejected");
+    expect(failures(view).map((f) => f.message)).toEqual(["no priced endpoint: a listed gateway must ask for payment with L402 on at least one endpoint"]);
+    expect(view.findings!.find((f) => f.check === "free_access")).toMatchObject({ outcome: "pass", endpoint: "GET /v1/ping" });
+  });
+
   it("content policy: a denied term and a name that is a URL", async () => {
     await submit({ ...listing("casino-royale", front.url(`/gw/${slugs.good}`)), name: "https://casino.example" });
     await review();
@@ -310,10 +334,12 @@ describe("rejections, each with a finding that names the problem", () => {
   });
 
   it("mails every finding of a rejection, failures first", async () => {
-    await submit(listing("price-mismatch", front.url(`/gw/${slugs.good}`), [
-      { path: "/v1/forecast", method: "GET", pricingModel: "per_request", priceSats: 20 },
-      { path: "/v1/ping", method: "GET", pricingModel: "per_request", priceSats: 1 },
-    ]));
+    await submit(
+      listing("price-mismatch", front.url(`/gw/${slugs.good}`), [
+        { path: "/v1/forecast", method: "GET", pricingModel: "per_request", priceSats: 20 },
+        { path: "/v1/ping", method: "GET", pricingModel: "per_request", priceSats: 1 },
+      ]),
+    );
     await review();
     const [mail] = await t.ctx.db.prisma.devMail.findMany();
     expect(mail.subject).toBe('Your L402 Hub listing "Weather Co forecasts" (price-mismatch) was not approved');

@@ -64,7 +64,13 @@ describe("POST /api/external-listings", () => {
     expect(res.body).not.toHaveProperty("findings");
 
     const row = await api.test().db.prisma.externalListing.findUniqueOrThrow({ where: { slug: "acme-weather" } });
-    expect(row).toMatchObject({ contactEmail: "ops@acme.example", gatewayUrl: PUBLIC_GATEWAY, status: "pending", reviewAttempts: 0, tags: ["weather", "forecast"] });
+    expect(row).toMatchObject({
+      contactEmail: "ops@acme.example",
+      gatewayUrl: PUBLIC_GATEWAY,
+      status: "pending",
+      reviewAttempts: 0,
+      tags: ["weather", "forecast"],
+    });
     expect(row.reviewDueAt).not.toBeNull();
     expect(row.endpoints).toEqual([
       { path: "/v1/forecast", method: "GET", title: "Forecast", description: "Hourly forecast", pricingModel: "per_request", priceSats: 10 },
