@@ -99,6 +99,8 @@ function review(options: { payer?: boolean; budgetSats?: number } = {}) {
     dispatcher,
     payer: options.payer === false ? null : { pay: async (invoice) => ({ preimage: (await t.devNode.pay(invoice)).preimage }) },
     log,
+    // Generous on a loaded test machine: these tests judge answers, not speed.
+    requestTimeoutMs: 30_000,
   });
 }
 
