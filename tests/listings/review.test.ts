@@ -12,7 +12,7 @@ import { POST } from "@/app/api/external-listings/route.ts";
 import { GET as STATUS } from "@/app/api/external-listings/[slug]/status/route.ts";
 import { platformJobs } from "@/lib/jobs/schedule.ts";
 import { listingReviewDispatcher } from "@/lib/listings/review-dependencies.ts";
-import { runListingReviews } from "@/lib/listings/run-listing-reviews.ts";
+import { claimDueListings, runListingReviews } from "@/lib/listings/run-listing-reviews.ts";
 import { createLogger } from "@/lib/logging/logger.ts";
 import { buildServerContext, registerServerContext } from "@/lib/server-context.ts";
 import { devWalletFactory, endpointFactory, tenantFactory } from "@/prisma/factories.ts";
@@ -366,6 +366,50 @@ describe("exactly once", () => {
     expect(unpaid.sort()).toEqual([`/gw/${slugs.good}/v1/forecast`, `/gw/${slugs.good}/v1/ping`, `/gw/${slugs.good}/v1/ticks`]);
     const row = await t.ctx.db.prisma.externalListing.findUniqueOrThrow({ where: { slug: "raced" } });
     expect(row.reviewAttempts).toBe(1);
+  });
+
+  it("a review lost with its worker is taken up again once its lease lapses", async () => {
+    await submit(listing("lost", front.url(`/gw/${slugs.good}`)));
+    const [claimed] = await claimDueListings(t.ctx.db.prisma, "worker-that-died", 1);
+    expect(claimed.slug).toBe("lost");
+    // Within the lease nobody else takes it.
+    expect(await review()).toEqual({ decided: 0, mailed: 0 });
+    // The lease lapses (as if its time had passed).
+    await t.ctx.db.prisma.externalListing.update({
+      where: { slug: "lost" },
+      data: { reviewLockedUntil: new Date(Date.now() - 1000), reviewDueAt: new Date(Date.now() - 1000) },
+    });
+    expect(await review()).toEqual({ decided: 1, mailed: 1 });
+    const row = await t.ctx.db.prisma.externalListing.findUniqueOrThrow({ where: { slug: "lost" } });
+    expect(row).toMatchObject({ status: "approved", reviewAttempts: 2, reviewClaim: null });
+  });
+
+  it("a result mail that could not be sent is sent later without a second review", async () => {
+    await submit(listing("mail-later", front.url(`/gw/${slugs.good}`)));
+    // No SMTP and no dev mailbox: the mail fails, the decision stands.
+    const noMail = await runListingReviews({
+      prisma: t.ctx.db.prisma,
+      config: { ...t.ctx.config, smtpUrl: null, devMailbox: false },
+      dispatcher,
+      payer: null,
+      log,
+      requestTimeoutMs: 30_000,
+    });
+    expect(noMail).toEqual({ decided: 1, mailed: 0 });
+    let row = await t.ctx.db.prisma.externalListing.findUniqueOrThrow({ where: { slug: "mail-later" } });
+    expect(row).toMatchObject({ status: "approved", notifiedAt: null, reviewClaim: null });
+    expect(row.reviewDueAt!.getTime()).toBeGreaterThan(Date.now());
+    const seenBefore = front.seen.length;
+
+    // Its retry comes due; the mailbox works now.
+    await t.ctx.db.prisma.externalListing.update({ where: { slug: "mail-later" }, data: { reviewDueAt: new Date(Date.now() - 1000) } });
+    expect(await review()).toEqual({ decided: 0, mailed: 1 });
+    expect(front.seen.length).toBe(seenBefore);
+    row = await t.ctx.db.prisma.externalListing.findUniqueOrThrow({ where: { slug: "mail-later" } });
+    expect(row).toMatchObject({ reviewAttempts: 1, reviewDueAt: null });
+    expect(row.notifiedAt).not.toBeNull();
+    const [mail] = await t.ctx.db.prisma.devMail.findMany();
+    expect(mail.subject).toContain("is approved");
   });
 
   it("the worker's listing-reviews job reviews a fresh submission (an untrusted certificate is a finding)", async () => {
