@@ -16,9 +16,15 @@ export const MAX_REPEATED_CHARACTERS = 10;
 
 const fold = (text: string) => text.normalize("NFKC").toLowerCase();
 
-/** Control characters (and, in a name, line breaks): text that renders oddly or hides content. */
-const CONTROL = /[\p{Cc}\p{Cf}]/u;
-const CONTROL_EXCEPT_LINES = /[^\P{Cc}\n\t]|\p{Cf}/u;
+/**
+ * Control characters (in a name, line breaks too) and the invisible or direction-changing format
+ * characters that hide or reorder text (zero-width space, word joiner, BOM, soft hyphen, bidi
+ * embeddings and isolates). ZWJ and ZWNJ stay allowed: emoji sequences and Persian or Indic
+ * spelling need them.
+ */
+const HIDING = "\\u00AD\\u200B\\u2060\\uFEFF\\u202A-\\u202E\\u2066-\\u2069";
+const CONTROL = new RegExp(`[\\p{Cc}${HIDING}]`, "u");
+const CONTROL_EXCEPT_LINES = new RegExp(`[^\\P{Cc}\\n\\r\\t]|[${HIDING}]`, "u");
 
 function sanityProblems(label: "name" | "description", text: string): string[] {
   const problems: string[] = [];

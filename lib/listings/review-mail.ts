@@ -19,9 +19,9 @@ const ORDER = { fail: 0, skip: 1, pass: 2 } as const;
 /** Subject, text and HTML of the result mail. */
 export function listingReviewMail(input: ListingReviewMailInput): MailContent {
   const approved = input.status === "approved";
-  const subject = approved
-    ? `Your L402 Hub listing "${input.name}" (${input.slug}) is approved`
-    : `Your L402 Hub listing "${input.name}" (${input.slug}) was not approved`;
+  // A header line: whatever the submitter typed, no line breaks or other control characters.
+  const name = input.name.replace(/\p{Cc}+/gu, " ");
+  const subject = approved ? `Your L402 Hub listing "${name}" (${input.slug}) is approved` : `Your L402 Hub listing "${name}" (${input.slug}) was not approved`;
   const findings = [...input.findings].sort((a, b) => ORDER[a.outcome] - ORDER[b.outcome]);
   const line = (f: ListingFinding) => `[${OUTCOME_LABEL[f.outcome]}] ${f.endpoint ? `${f.endpoint} · ` : ""}${f.check}: ${f.message}`;
   const next = approved

@@ -8,6 +8,7 @@ import { checkContentPolicy } from "@/lib/listings/content-policy.ts";
 import { endpointsFromGatewayDiscovery, endpointsFromOpenApi } from "@/lib/listings/discovery-document.ts";
 import { meaninglessReason } from "@/lib/listings/meaningful-response.ts";
 import { endpointRequest, endpointUrl, readInvoice } from "@/lib/listings/review-listing.ts";
+import { listingReviewMail } from "@/lib/listings/review-mail.ts";
 
 const answer = (
   status: number,
@@ -91,8 +92,13 @@ describe("content policy", () => {
     expect(fails(texts)).toEqual([message]);
   });
 
-  it("allows line breaks in a description and non-Latin names", () => {
-    expect(fails({ name: "天気予報", description: "Line one.\n\tLine two." })).toEqual([]);
+  it("allows line breaks in a description, non-Latin names and emoji sequences", () => {
+    expect(fails({ name: "天気予報", description: "Line one.\r\n\tLine two." })).toEqual([]);
+    expect(fails({ name: "می\u200cخواهم", description: "Family 👨\u200d👩\u200d👧 plans" })).toEqual([]);
+  });
+
+  it("refuses direction overrides that reorder what readers see", () => {
+    expect(fails({ description: "safe \u202Etxt.exe" })).toEqual(["description contains control or invisible formatting characters"]);
   });
 });
 
@@ -230,5 +236,40 @@ describe("reading invoices", () => {
   it("says why a string is not an invoice", () => {
     const result = readInvoice("lnbc1notaninvoice");
     expect(result.ok).toBe(false);
+  });
+});
+
+describe("the result mail", () => {
+  const base = {
+    slug: "acme",
+    gatewayUrl: "https://g.example",
+    statusUrl: "https://hub.example/api/external-listings/acme/status",
+    summary: "Rejected: 1 problem",
+  };
+
+  it("keeps the submitter's text out of other header lines and escapes it in HTML", () => {
+    const mail = listingReviewMail({ ...base, name: 'Acme\r\nBcc: victim@example.com <b>"x"</b>', status: "rejected", findings: [] });
+    expect(mail.subject).toBe('Your L402 Hub listing "Acme Bcc: victim@example.com <b>"x"</b>" (acme) was not approved');
+    expect(mail.html).not.toContain("<b>");
+    expect(mail.html).toContain("&#60;b&#62;");
+    expect(mail.url).toBe(base.statusUrl);
+  });
+
+  it("lists failures first, then what was not checked, then what passed", () => {
+    const mail = listingReviewMail({
+      ...base,
+      name: "Acme",
+      status: "rejected",
+      findings: [
+        { check: "content", endpoint: null, outcome: "pass", message: "fine" },
+        { check: "payment", endpoint: "GET /a", outcome: "skip", message: "no wallet" },
+        { check: "invoice", endpoint: "GET /a", outcome: "fail", message: "wrong amount" },
+      ],
+    });
+    expect(mail.text.split("\n").filter((l) => l.startsWith("- "))).toEqual([
+      "- [FAIL] GET /a · invoice: wrong amount",
+      "- [not checked] GET /a · payment: no wallet",
+      "- [ok] content: fine",
+    ]);
   });
 });
