@@ -19,7 +19,12 @@ export type ListingStatusRow = {
 export function toListingStatusView(row: ListingStatusRow): ListingStatusView {
   const view: ListingStatusView = { slug: row.slug, name: row.name, status: row.status, createdAt: row.createdAt.toISOString() };
   if (!row.reviewedAt) return view;
-  const findings = Array.isArray(row.findings) ? row.findings.flatMap((f) => listingFindingSchema.safeParse(f).data ?? []) : [];
+  const findings = Array.isArray(row.findings)
+    ? row.findings.flatMap((f) => {
+        const finding = listingFindingSchema.safeParse(f).data;
+        return finding ? [{ ...finding, ok: finding.outcome !== "fail" }] : [];
+      })
+    : [];
   return { ...view, reviewedAt: row.reviewedAt.toISOString(), summary: row.reviewNotes ?? "", findings };
 }
 

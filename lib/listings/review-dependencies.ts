@@ -16,7 +16,8 @@ export function listingReviewDispatcher(config: Pick<Config, "webhookAllowedTarg
     ca: options.ca,
     connectTimeoutMs: 10_000,
     connectionsPerOrigin: 4,
-    keepAliveTimeoutMs: 5_000,
+    // Unused in practice: review requests ask for Connection: close (lib/listings/review-http.ts).
+    keepAliveTimeoutMs: 1_000,
   });
 }
 

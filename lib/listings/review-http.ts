@@ -54,7 +54,9 @@ export async function reviewFetch(req: ReviewRequest, options: ReviewHttpOptions
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]);
   const res = await request(req.url, {
     method: req.method as Dispatcher.HttpMethod,
-    headers: { "user-agent": "L402HubListingReview/1.0", accept: "*/*", ...req.headers },
+    // A fresh connection per request: a pooled one the gateway closed meanwhile would turn into a
+    // false "unreachable" finding, and a review makes few requests.
+    headers: { "user-agent": "L402HubListingReview/1.0", accept: "*/*", ...req.headers, connection: "close" },
     body: req.body,
     dispatcher: options.dispatcher,
     signal,

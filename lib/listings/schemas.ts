@@ -127,7 +127,8 @@ export const listingStatusSchema = z.object({
   /** Present once the review decided: when, its one-line summary and every finding. */
   reviewedAt: z.string().optional(),
   summary: z.string().optional(),
-  findings: z.array(listingFindingSchema).optional(),
+  /** Each finding plus `ok` (false exactly when `outcome` is `fail`), the flag the listing page reads. */
+  findings: z.array(listingFindingSchema.extend({ ok: z.boolean() })).optional(),
 });
 export type ListingStatusView = z.output<typeof listingStatusSchema>;
 

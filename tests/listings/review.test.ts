@@ -107,10 +107,18 @@ function review(options: { payer?: boolean; budgetSats?: number } = {}) {
 async function status(slug: string) {
   const res = await call(STATUS, { method: "GET", path: `/external-listings/${slug}/status`, params: { slug } });
   expect(res.status).toBe(200);
-  return res.body as { status: string; summary?: string; findings?: { check: string; endpoint: string | null; outcome: string; message: string }[] };
+  return res.body as {
+    status: string;
+    summary?: string;
+    findings?: { check: string; endpoint: string | null; outcome: string; ok: boolean; message: string }[];
+  };
 }
 
-const failures = (view: Awaited<ReturnType<typeof status>>) => (view.findings ?? []).filter((f) => f.outcome === "fail");
+/** The failed findings, without their `ok` flag once it is checked to agree (false). */
+const failures = (view: Awaited<ReturnType<typeof status>>) => {
+  for (const f of view.findings ?? []) expect(f.ok).toBe(f.outcome !== "fail");
+  return (view.findings ?? []).filter((f) => f.outcome === "fail").map(({ ok: _ok, ...f }) => f);
+};
 
 /** A real BOLT11 invoice for `sats`, signed by a random node, issued two hours ago with a 10-minute expiry. */
 function expiredInvoice(sats: number): string {

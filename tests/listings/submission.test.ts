@@ -91,13 +91,26 @@ describe("POST /api/external-listings", () => {
 
   it("shows the decision's summary and every finding once reviewed", async () => {
     await submit(valid());
-    const findings = [{ check: "challenge", endpoint: "GET /v1/forecast", outcome: "fail", message: "answered 200 without payment" }];
+    const findings = [
+      { check: "challenge", endpoint: "GET /v1/forecast", outcome: "fail", message: "answered 200 without payment" },
+      { check: "content", endpoint: null, outcome: "pass", message: "fine" },
+      { check: "payment", endpoint: "GET /v1/forecast", outcome: "skip", message: "no wallet" },
+    ];
     await api.test().db.prisma.externalListing.update({
       where: { slug: "acme-weather" },
       data: { status: "rejected", reviewNotes: "Rejected: 1 problem", findings, reviewedAt: new Date("2026-01-02T03:04:05Z") },
     });
     const status = await call(STATUS, { method: "GET", path: "/external-listings/acme-weather/status", params: { slug: "acme-weather" } });
-    expect(status.body).toMatchObject({ status: "rejected", reviewedAt: "2026-01-02T03:04:05.000Z", summary: "Rejected: 1 problem", findings });
+    expect(status.body).toEqual({
+      slug: "acme-weather",
+      name: "Acme Weather",
+      status: "rejected",
+      createdAt: expect.any(String),
+      reviewedAt: "2026-01-02T03:04:05.000Z",
+      summary: "Rejected: 1 problem",
+      // `ok` is false exactly for failures (a skip is not one).
+      findings: findings.map((f) => ({ ...f, ok: f.outcome !== "fail" })),
+    });
   });
 
   it("answers 404 naming the slug when there is no such listing", async () => {
