@@ -1,8 +1,8 @@
 // The indicators pinned on reference series: Wilder's RSI on the StockCharts reference closes, and
 // MACD, Bollinger, EMA and ATR on series whose values are known in closed form.
 import { describe, expect, it } from "vitest";
-import type { Candle } from "../model/types";
-import { indicatorSeries, InsufficientCandlesError, MIN_INDICATOR_CANDLES, trendSeries } from "./indicators";
+import type { Candle } from "../model/types.ts";
+import { indicatorSeries, InsufficientCandlesError, MIN_INDICATOR_CANDLES, trendSeries } from "./indicators.ts";
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 0, 5);

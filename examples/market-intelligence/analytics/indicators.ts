@@ -12,7 +12,7 @@
 // VWAP is a session VWAP: for intraday candles it restarts at each UTC midnight (the crypto market's
 // conventional session), for daily candles it is anchored at the first candle of the series.
 import { ADX, ATR, BollingerBands, EMA, MACD, RSI, VWAP } from "trading-signals";
-import { TIMEFRAME_MS, type Candle } from "../model/types";
+import { TIMEFRAME_MS, type Candle } from "../model/types.ts";
 
 /** Spec 2 §4.2 rule 5: fewer candles than this is an error answer, not a series of nulls. */
 export const MIN_INDICATOR_CANDLES = 14;
