@@ -271,3 +271,62 @@ export function bookAround(venue: Venue, time: number, mid: number, { levels = 2
     asks: Array.from({ length: levels }, (_, index) => ({ price: mid + halfSpread + index * tick, size })),
   };
 }
+
+/**
+ * A calm market on all five venues: 260 candles per timeframe around 85,000 USD with a gentle wave,
+ * venues a few dollars apart, deep even books, neutral funding and sentiment, no walls, every
+ * Availability figure present. Tests start from it and change what they examine.
+ */
+export function steadyMarket(now: number): TestMarketData {
+  const wave = (t: number) => 85_000 + 400 * Math.sin(t / 7);
+  const volume = (t: number) => 100 + 10 * Math.sin(t * 1.3);
+  const candles = everyVenue((_, offset) => ({
+    "1h": candlesFromCloses(
+      Array.from({ length: 260 }, (_, t) => wave(t) + offset * 2),
+      { timeframe: "1h", end: now, range: 60, volume },
+    ),
+    "4h": candlesFromCloses(
+      Array.from({ length: 260 }, (_, t) => wave(t) + offset * 2),
+      { timeframe: "4h", end: now, range: 120, volume },
+    ),
+    "1d": candlesFromCloses(
+      Array.from({ length: 260 }, (_, t) => wave(t) + offset * 2),
+      { timeframe: "1d", end: now, range: 600, volume },
+    ),
+  }));
+  const price = candles.binance!["1h"]!.at(-1)!.close;
+  return {
+    now,
+    candles,
+    books: Object.fromEntries(VENUES.map((venue, offset) => [venue, bookAround(venue, now, price + offset * 2, { levels: 40, size: 2, tick: 10 })])),
+    walls: [],
+    funding: {
+      venue: "binance-futures",
+      symbol: "BTCUSDT",
+      time: now,
+      rate: 0.0001,
+      nextFundingTime: now + 4 * 3_600_000,
+      markPrice: price + 5,
+      indexPrice: price,
+    },
+    openInterest: { venue: "binance-futures", symbol: "BTCUSDT", time: now, size: 80_000, valueUsd: 80_000 * price },
+    liquidations: [],
+    cmeBasis: {
+      time: now,
+      contract: "BTCZ6",
+      expiry: now + 30 * 86_400_000,
+      futuresPrice: price * 1.006,
+      spotPrice: price,
+      basisUsd: price * 0.006,
+      annualizedBasisPct: 7.3,
+    },
+    exchangeReserves: [
+      { exchange: "binance", time: now, reserveBtc: 580_000, netflow24hBtc: 0 },
+      { exchange: "coinbase", time: now, reserveBtc: 820_000, netflow24hBtc: 0 },
+    ],
+    whaleTransfers: [],
+    valuation: { time: now, price, realizedPrice: price / 1.9, mvrv: 1.9, nupl: 0.47, supplyInProfit: 0.8, circulatingSupply: 19_900_000 },
+    fearGreed: [{ time: now - 86_400_000, value: 52, classification: "Neutral" }],
+    regime: "quiet",
+  };
+}
