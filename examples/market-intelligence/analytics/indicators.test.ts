@@ -2,7 +2,7 @@
 // MACD, Bollinger, EMA and ATR on series whose values are known in closed form.
 import { describe, expect, it } from "vitest";
 import type { Candle } from "../model/types.ts";
-import { indicatorSeries, InsufficientCandlesError, MIN_INDICATOR_CANDLES, trendSeries } from "./indicators.ts";
+import { IndicatorCache, indicatorSeries, InsufficientCandlesError, MIN_INDICATOR_CANDLES, trendSeries, type TrendPoint } from "./indicators.ts";
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 0, 5);
@@ -104,5 +104,54 @@ describe("trendSeries", () => {
     expect(last.adx14).toBeGreaterThan(90);
     expect(last.plusDi14).toBeGreaterThan(last.minusDi14!);
     expect(last.minusDi14).toBeCloseTo(0, 9);
+  });
+});
+
+describe("IndicatorCache", () => {
+  /** Every number of two points, to 6 decimals (the library's replace undoes sums in floating point). */
+  function expectSamePoint(actual: TrendPoint, expected: TrendPoint) {
+    const flat = (point: TrendPoint) => JSON.parse(JSON.stringify(point)) as Record<string, unknown>;
+    const a = flat(actual);
+    const e = flat(expected);
+    expect(Object.keys(a)).toEqual(Object.keys(e));
+    for (const key of Object.keys(e)) {
+      const [x, y] = [a[key], e[key]];
+      if (typeof y === "number") expect(x, key).toBeCloseTo(y, 6);
+      else if (y && typeof y === "object")
+        for (const [inner, value] of Object.entries(y)) expect((x as Record<string, number>)[inner], `${key}.${inner}`).toBeCloseTo(value as number, 6);
+      else expect(x, key).toBe(y);
+    }
+  }
+
+  it("answers what trendSeries computes while the forming candle moves, a new candle opens and a closed one is revised", () => {
+    const cache = new IndicatorCache();
+    const closes = Array.from({ length: 260 }, (_, t) => 85_000 + 900 * Math.sin(t / 6) + 3 * t);
+    let candles = candlesFromCloses(closes, { range: 40, volume: 3 }).slice(0, 250);
+    const check = () => {
+      const cached = cache.series("binance:1h", candles);
+      const fresh = trendSeries(candles);
+      expect(cached).toHaveLength(fresh.length);
+      expectSamePoint(cached.at(-1)!, fresh.at(-1)!);
+      expectSamePoint(cached.at(-2)!, fresh.at(-2)!);
+    };
+    check();
+    // The forming candle's close moves up, then down through the previous close, volume grows.
+    for (const [delta, volume] of [
+      [150, 4],
+      [-400, 6],
+      [20, 9],
+    ]) {
+      const last = candles.at(-1)!;
+      const close = closes[249] + delta;
+      candles = [...candles.slice(0, -1), { ...last, close, high: Math.max(last.high, close), low: Math.min(last.low, close), volume }];
+      check();
+    }
+    // A new candle opens: the window slides by one.
+    candles = candlesFromCloses(closes, { range: 40, volume: 3 }).slice(1, 251);
+    check();
+    // A closed candle is revised (a late trade): recomputed, not replaced.
+    candles = candles.map((candle, index) => (index === candles.length - 2 ? { ...candle, close: candle.close + 75, high: candle.high + 75 } : candle));
+    check();
+    expect(() => cache.series("binance:1h", candles.slice(0, 13))).toThrow(InsufficientCandlesError);
   });
 });

@@ -55,53 +55,117 @@ export function indicatorSeries(candles: Candle[]): IndicatorPoint[] {
 /** `indicatorSeries` plus ADX(14) and the directional indices, for trend classification. */
 export function trendSeries(candles: Candle[]): TrendPoint[] {
   if (candles.length < MIN_INDICATOR_CANDLES) throw new InsufficientCandlesError(candles.length);
-  const rsi = new RSI(14);
-  const macd = new MACD(new EMA(12), new EMA(26), new EMA(9));
-  const bollinger = new BollingerBands(20, 2);
-  const atr = new ATR(14);
-  const adx = new ADX(14);
-  const ema20 = new EMA(20);
-  const ema50 = new EMA(50);
-  const ema200 = new EMA(200);
-  const intraday = candles.length > 1 && candles[1].time - candles[0].time < TIMEFRAME_MS["1d"];
-  let vwap = new VWAP();
-  let session = utcDay(candles[0].time);
+  const stepper = new IndicatorStepper(isIntraday(candles));
+  return candles.map((candle) => stepper.add(candle));
+}
 
-  return candles.map((candle) => {
-    if (intraday && utcDay(candle.time) !== session) {
-      session = utcDay(candle.time);
-      vwap = new VWAP();
+/**
+ * The indicators of one series, fed a candle at a time. `replaceLast` swaps the newest candle for a
+ * newer reading of the same candle (the forming candle whose close moved) using the library's own
+ * replace, so a request costs one update instead of the whole series.
+ */
+class IndicatorStepper {
+  private readonly rsi = new RSI(14);
+  private readonly macd = new MACD(new EMA(12), new EMA(26), new EMA(9));
+  private readonly bollinger = new BollingerBands(20, 2);
+  private readonly atr = new ATR(14);
+  private readonly adx = new ADX(14);
+  private readonly ema20 = new EMA(20);
+  private readonly ema50 = new EMA(50);
+  private readonly ema200 = new EMA(200);
+  private vwap = new VWAP();
+  private session: number | null = null;
+  private inputs = 0;
+  private macdResults = 0;
+  private lastHadMacd = false;
+
+  constructor(private readonly intraday: boolean) {}
+
+  add(candle: Candle): TrendPoint {
+    if (this.session === null || (this.intraday && utcDay(candle.time) !== this.session)) {
+      this.session = utcDay(candle.time);
+      this.vwap = new VWAP();
     }
+    this.inputs += 1;
+    return this.update(candle, false);
+  }
+
+  replaceLast(candle: Candle): TrendPoint {
+    return this.update(candle, true);
+  }
+
+  private update(candle: Candle, replace: boolean): TrendPoint {
     const hlc = { high: candle.high, low: candle.low, close: candle.close };
-    rsi.add(candle.close);
-    const macdValue = macd.add(candle.close);
-    const bands = bollinger.add(candle.close);
-    atr.add(hlc);
-    adx.add(hlc);
-    ema20.add(candle.close);
-    ema50.add(candle.close);
-    ema200.add(candle.close);
-    vwap.add({ ...hlc, volume: candle.volume });
+    this.rsi.update(candle.close, replace);
+    const macdValue = this.macd.update(candle.close, replace);
+    if (replace && this.lastHadMacd) this.macdResults -= 1;
+    this.lastHadMacd = macdValue !== null;
+    if (macdValue) this.macdResults += 1;
+    const bands = this.bollinger.update(candle.close, replace);
+    this.atr.update(hlc, replace);
+    this.adx.update(hlc, replace);
+    const ema20 = this.ema20.update(candle.close, replace);
+    const ema50 = this.ema50.update(candle.close, replace);
+    const ema200 = this.ema200.update(candle.close, replace);
+    this.vwap.update({ ...hlc, volume: candle.volume }, replace);
+    const adx = this.adx.getResult();
     return {
       time: candle.time,
       close: candle.close,
-      rsi14: stable(rsi),
-      macd: macdValue && macd.signal.isStable ? { macd: macdValue.macd, signal: macdValue.signal, histogram: macdValue.histogram } : null,
-      bollinger: bollinger.isStable && bands ? { upper: bands.upper, middle: bands.middle, lower: bands.lower } : null,
-      atr14: stable(atr),
-      ema20: stable(ema20),
-      ema50: stable(ema50),
-      ema200: stable(ema200),
-      vwap: vwap.getResult(),
-      adx14: stable(adx),
-      plusDi14: adx.isStable && typeof adx.pdi === "number" ? adx.pdi * 100 : null,
-      minusDi14: adx.isStable && typeof adx.mdi === "number" ? adx.mdi * 100 : null,
+      rsi14: this.rsi.getResult(),
+      // The signal line is an EMA(9) of MACD values: stable once it has 9 of them.
+      macd:
+        macdValue && this.macdResults >= this.macd.signal.interval ? { macd: macdValue.macd, signal: macdValue.signal, histogram: macdValue.histogram } : null,
+      bollinger: bands ? { upper: bands.upper, middle: bands.middle, lower: bands.lower } : null,
+      atr14: this.atr.getResult(),
+      // An EMA answers from its first input and is stable after `interval` inputs. Counting them
+      // here spares EMA.isStable, which throws (and catches) an error on every call before then.
+      ema20: this.inputs >= this.ema20.interval ? ema20 : null,
+      ema50: this.inputs >= this.ema50.interval ? ema50 : null,
+      ema200: this.inputs >= this.ema200.interval ? ema200 : null,
+      vwap: this.vwap.getResult(),
+      adx14: adx,
+      plusDi14: adx !== null && typeof this.adx.pdi === "number" ? this.adx.pdi * 100 : null,
+      minusDi14: adx !== null && typeof this.adx.mdi === "number" ? this.adx.mdi * 100 : null,
     };
-  });
+  }
 }
 
-function stable(indicator: { isStable: boolean; getResult(): number | null }): number | null {
-  return indicator.isStable ? indicator.getResult() : null;
+/**
+ * Keeps, per slot (say venue and timeframe), the indicators over a series' closed candles, so a
+ * repeated request replaces only the forming candle instead of recomputing ~250 candles (about
+ * 10 ms). The closed part is recognised by its length, first and last candle; anything else
+ * recomputes the series. Results equal `trendSeries` (indicators.test.ts holds it).
+ */
+export class IndicatorCache {
+  private readonly slots = new Map<string, { key: string; closed: TrendPoint[]; stepper: IndicatorStepper; lastTime: number }>();
+
+  constructor(private readonly maxSlots = 64) {}
+
+  series(slot: string, candles: Candle[]): TrendPoint[] {
+    if (candles.length < MIN_INDICATOR_CANDLES) throw new InsufficientCandlesError(candles.length);
+    const key = closedKey(candles);
+    const last = candles[candles.length - 1];
+    const entry = this.slots.get(slot);
+    if (entry && entry.key === key && entry.lastTime === last.time) return [...entry.closed, entry.stepper.replaceLast(last)];
+    const stepper = new IndicatorStepper(isIntraday(candles));
+    const closed = candles.slice(0, -1).map((candle) => stepper.add(candle));
+    const point = stepper.add(last);
+    this.slots.delete(slot);
+    this.slots.set(slot, { key, closed, stepper, lastTime: last.time });
+    if (this.slots.size > this.maxSlots) this.slots.delete(this.slots.keys().next().value!);
+    return [...closed, point];
+  }
+}
+
+function closedKey(candles: Candle[]): string {
+  const first = candles[0];
+  const lastClosed = candles[candles.length - 2];
+  return `${candles.length}|${first.time}|${first.close}|${lastClosed.time}|${lastClosed.open}|${lastClosed.high}|${lastClosed.low}|${lastClosed.close}|${lastClosed.volume}`;
+}
+
+function isIntraday(candles: Candle[]): boolean {
+  return candles.length > 1 && candles[1].time - candles[0].time < TIMEFRAME_MS["1d"];
 }
 
 function utcDay(time: number): number {

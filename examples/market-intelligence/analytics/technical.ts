@@ -4,7 +4,7 @@
 // docs/market-verdict.md ("Technical readings").
 import { getAverage } from "trading-signals";
 import type { Candle, MarketSource, Timeframe, Venue } from "../model/types.ts";
-import { InsufficientCandlesError, MIN_INDICATOR_CANDLES, trendSeries, type TrendPoint } from "./indicators.ts";
+import { IndicatorCache, InsufficientCandlesError, MIN_INDICATOR_CANDLES, type TrendPoint } from "./indicators.ts";
 
 /** The indicators and entry timing read hourly candles: short enough to act on, long enough for EMA 200 (8 days). */
 export const INDICATOR_TIMEFRAME: Timeframe = "1h";
@@ -29,6 +29,18 @@ export async function recentCandles(source: MarketSource, venue: Venue, timefram
   const candles = await source.candles(venue, timeframe, { limit });
   if (candles.length < MIN_INDICATOR_CANDLES) throw new InsufficientCandlesError(candles.length);
   return candles;
+}
+
+const caches = new WeakMap<MarketSource, IndicatorCache>();
+
+/**
+ * The indicator series of a venue's candles, through a per-source IndicatorCache: a repeated
+ * request while the newest candle forms costs one update, not the whole series.
+ */
+export function venueIndicators(source: MarketSource, venue: Venue, timeframe: Timeframe, candles: Candle[]): TrendPoint[] {
+  let cache = caches.get(source);
+  if (!cache) caches.set(source, (cache = new IndicatorCache()));
+  return cache.series(`${venue}:${timeframe}:${candles.length}`, candles);
 }
 
 // ---- latest indicators -----------------------------------------------------------------------
@@ -144,7 +156,7 @@ export async function venueTrend(source: MarketSource, venue: Venue): Promise<Co
   let shortest: InsufficientCandlesError | null = null;
   for (const timeframe of TREND_TIMEFRAMES) {
     try {
-      readings.push(trendReading(timeframe, trendSeries(await recentCandles(source, venue, timeframe))));
+      readings.push(trendReading(timeframe, venueIndicators(source, venue, timeframe, await recentCandles(source, venue, timeframe))));
     } catch (error) {
       if (!(error instanceof InsufficientCandlesError)) throw error;
       shortest = error;
@@ -359,7 +371,7 @@ export async function technicalSection(
   { exchange, detail }: { exchange: Venue; detail: "full" | "summary" },
 ): Promise<Record<string, unknown>> {
   const candles = await recentCandles(deps.source, exchange, INDICATOR_TIMEFRAME);
-  const points = trendSeries(candles);
+  const points = venueIndicators(deps.source, exchange, INDICATOR_TIMEFRAME, candles);
   const readings = latestReadings(points);
   const trend = await venueTrend(deps.source, exchange);
   const entry = entryTiming(candles, points);

@@ -5,7 +5,7 @@
 // the last 7 days of hourly candles. Fewer than 14 candles is a 422 `insufficient_candles`.
 import { z } from "zod";
 import { exchangeParam, jsonEndpoint, responseMeta, responseMetaSchema, type EndpointAnswer } from "../endpoint.ts";
-import { InsufficientCandlesError, MIN_INDICATOR_CANDLES, trendSeries } from "../analytics/indicators.ts";
+import { InsufficientCandlesError, MIN_INDICATOR_CANDLES } from "../analytics/indicators.ts";
 import {
   ENTRY_WEIGHTS,
   entryTiming,
@@ -17,6 +17,7 @@ import {
   TREND_TIMEFRAMES,
   TREND_WEIGHTS,
   VALUE_AREA_SHARE,
+  venueIndicators,
   venueTrend,
   VOLUME_PROFILE_BUCKETS,
   VOLUME_PROFILE_CANDLES,
@@ -134,7 +135,7 @@ export const indicatorsEndpoint = jsonEndpoint({
         exchange,
         timeframe: INDICATOR_TIMEFRAME,
         candles: candles.length,
-        indicators: latestReadings(trendSeries(candles)),
+        indicators: latestReadings(venueIndicators(deps.source, exchange, INDICATOR_TIMEFRAME, candles)),
         meta: responseMeta(deps.source, {
           window: { from: new Date(candles[0].time).toISOString(), to: new Date(candles[candles.length - 1].time).toISOString() },
         }),
@@ -174,7 +175,7 @@ export const entryTimingEndpoint = jsonEndpoint({
         exchange,
         timeframe: INDICATOR_TIMEFRAME,
         price: candles[candles.length - 1].close,
-        entry_timing: entryTiming(candles, trendSeries(candles)),
+        entry_timing: entryTiming(candles, venueIndicators(deps.source, exchange, INDICATOR_TIMEFRAME, candles)),
         meta: responseMeta(deps.source),
       };
     }),

@@ -4,9 +4,8 @@
 // A figure the source cannot give makes its item unavailable, which lowers `data_completeness`.
 // Thresholds and formulas: docs/market-verdict.md ("Evidence").
 import { DEFAULT_VENUE, type MarketSource, type Venue } from "../../model/types.ts";
-import { trendSeries } from "../indicators.ts";
 import { anomalyReport, manipulationReport, type RiskLevel } from "../risk.ts";
-import { INDICATOR_TIMEFRAME, recentCandles, venueTrend } from "../technical.ts";
+import { INDICATOR_TIMEFRAME, recentCandles, venueIndicators, venueTrend } from "../technical.ts";
 
 export type EvidenceCategory = "derivatives" | "spot" | "onchain" | "sentiment" | "risk";
 
@@ -150,7 +149,7 @@ export async function gatherEvidence(
     features.price = last.close;
     features.return1hPct = ((last.close - series[series.length - 2].close) / series[series.length - 2].close) * 100;
     features.return24hPct = ((last.close - series[series.length - 25].close) / series[series.length - 25].close) * 100;
-    const atr = trendSeries(series).at(-1)!.atr14;
+    const atr = venueIndicators(source, VERDICT_VENUE, INDICATOR_TIMEFRAME, series).at(-1)!.atr14;
     features.atrPct = atr === null ? null : (atr / last.close) * 100;
     drafts.push({
       id: "volatility",
