@@ -9,7 +9,7 @@ import { classifyState, type VerdictState } from "./verdict/classify.ts";
 import { VerdictEngine, type VerdictTransition } from "./verdict/engine.ts";
 import type { MarketFeatures } from "./verdict/evidence.ts";
 import { Debounced } from "./verdict/hysteresis.ts";
-import { matchesIfNoneMatch, verdictSection } from "./verdict/view.ts";
+import { matchesIfNoneMatch, transitionAlert, verdictSection } from "./verdict/view.ts";
 import { steadyMarket, TestMarketSource } from "./test-source.ts";
 
 const START = Date.UTC(2026, 10, 26, 12, 0);
@@ -143,6 +143,9 @@ describe("VerdictEngine", () => {
     });
     expect(flipped.changed!.fields).toContain("state");
     expect(transitions).toEqual([flipped.changed]);
+    const alert = transitionAlert(flipped.changed!, flipped);
+    expect(alert).toMatchObject({ id: "verdict-13", type: "verdict", severity: "warning", time: flipped.changed!.at, data: { state: "LEVERAGED_CHOP" } });
+    expect(alert.title).toContain("state QUIET → LEVERAGED_CHOP");
 
     // The calm reading must persist 3 computes too before the state returns; `changed` holds meanwhile.
     const held = await compute();

@@ -2,7 +2,7 @@
 // published enums and the last transition only, so it stays the same from one transition to the
 // next while the scalars move under it (a weak validator: the same verdict, not the same bytes).
 import { createHash } from "node:crypto";
-import type { Verdict, VerdictEngine } from "./engine.ts";
+import type { Verdict, VerdictEngine, VerdictTransition } from "./engine.ts";
 
 export type VerdictView = "full" | "summary";
 
@@ -58,4 +58,28 @@ export function matchesIfNoneMatch(header: string | string[] | undefined, etag: 
 export async function verdictSection(deps: { verdict: VerdictEngine }, { detail }: { detail: "full" | "summary" }): Promise<Record<string, unknown>> {
   const verdict = await deps.verdict.ready();
   return detail === "summary" ? summaryView(verdict) : fullView(verdict);
+}
+
+/**
+ * A transition as an alert of the alerts stream (event `verdict`), in the alert bus's shape: critical
+ * when the new verdict reads HIGH risk, capitulation or deleveraging; warning for ELEVATED risk or a
+ * leveraged state; info otherwise. Wire it with `engine.onTransition((t, v) => bus.publish(transitionAlert(t, v)))`.
+ */
+export function transitionAlert(transition: VerdictTransition, verdict: Verdict) {
+  const to = transition.to;
+  const severity: "info" | "warning" | "critical" =
+    to.risk === "HIGH" || to.state === "CAPITULATION" || to.state === "DELEVERAGING"
+      ? "critical"
+      : to.risk === "ELEVATED" || to.state === "LEVERAGED_RALLY" || to.state === "LEVERAGED_CHOP"
+        ? "warning"
+        : "info";
+  const moves = transition.fields.map((field) => `${field} ${transition.from[field]} → ${to[field]}`).join(", ");
+  return {
+    id: `verdict-${transition.compute}`,
+    type: "verdict" as const,
+    severity,
+    title: `Verdict: ${moves}`,
+    time: transition.at,
+    data: { ...summaryView(verdict), changed: transition, headline: verdict.headline },
+  };
 }
