@@ -180,7 +180,7 @@ export async function gatherEvidence(
       weight: 1.5,
       signal: trend.value.score,
       value: { direction: trend.value.direction, strength: trend.value.strength, score: trend.value.score },
-      summary: `${trend.value.strength} ${trend.value.direction} trend across 1h/4h/1d (score ${trend.value.score.toFixed(2)})`,
+      summary: `${trend.value.strength} ${trend.value.direction} trend across 1h/4h/1d (score ${signed(trend.value.score, 2)})`,
     });
   } else missing({ id: "spot_trend", category: "spot", endpoint: "/v1/technical/trend", weight: 1.5 }, trend.reason);
 
