@@ -139,6 +139,7 @@ describe("VerdictEngine", () => {
       to: { state: "LEVERAGED_CHOP" },
       after_computes: 3,
       at: new Date(time()).toISOString(),
+      held_computes: 12,
       compute: 13,
     });
     expect(flipped.changed!.fields).toContain("state");
@@ -154,7 +155,7 @@ describe("VerdictEngine", () => {
     expect(heldAgain.changed).toEqual(flipped.changed);
     const returned = await compute();
     expect(returned.state).toBe("QUIET");
-    expect(returned.changed).toMatchObject({ from: { state: "LEVERAGED_CHOP" }, to: { state: "QUIET" }, after_computes: 3, compute: 16 });
+    expect(returned.changed).toMatchObject({ from: { state: "LEVERAGED_CHOP" }, to: { state: "QUIET" }, after_computes: 3, held_computes: 3, compute: 16 });
     expect(transitions).toHaveLength(2);
   });
 

@@ -25,6 +25,7 @@ const changedSchema = z
     to: enumsSchema,
     at: z.iso.datetime().describe("The compute at which the new reading had persisted long enough"),
     after_computes: z.number().int().describe(`Consecutive computes the new reading held before the flip (${VERDICT_PERSISTENCE})`),
+    held_computes: z.number().int().describe("How many computes the previous verdict was published for"),
     compute: z.number().int(),
   })
   .nullable()

@@ -28,6 +28,8 @@ export interface VerdictTransition {
   to: VerdictEnums;
   at: string;
   after_computes: number;
+  /** How many computes the previous verdict was published for before this transition. */
+  held_computes: number;
   /** The engine's compute count at the transition. */
   compute: number;
 }
@@ -69,6 +71,8 @@ export class VerdictEngine {
   private readonly listeners = new Set<TransitionListener>();
   private latest: Verdict | null = null;
   private lastTransition: VerdictTransition | null = null;
+  /** The compute at which the published enums last changed (the first compute publishes them). */
+  private publishedSince = 1;
   private count = 0;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -138,8 +142,10 @@ export class VerdictEngine {
         to: after,
         at: new Date(now).toISOString(),
         after_computes: Math.max(...flips.map(([, computes]) => computes)),
+        held_computes: this.count - this.publishedSince,
         compute: this.count,
       };
+      this.publishedSince = this.count;
     }
 
     const confidence = completeness * agreement;
