@@ -2,6 +2,7 @@
 // hysteresis (a reading that flickers for 2 computes never flips the enums; 3 do) and `changed`
 // following it, risk UNKNOWN (never LOW) on thin inputs, the evidence ranked and cited, and
 // /v1/verdict's two views with the summary's weak ETag and 304.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { EndpointRequest } from "../endpoint.ts";
 import { verdictEndpoint } from "../endpoints/verdict.ts";
@@ -98,6 +99,25 @@ describe("Debounced", () => {
     expect(value.feed("B")).toEqual({ from: "A", after: 3 });
     expect(value.value).toBe("B");
     expect(() => new Debounced(0)).toThrow(RangeError);
+  });
+
+  it("publishes a value only after it was read 3 times in a row, and flips exactly then (any reading sequence)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("A", "B", "C"), { minLength: 1, maxLength: 60 }), (readings) => {
+        const value = new Debounced<string>(3);
+        let published = readings[0];
+        readings.forEach((reading, index) => {
+          const flip = value.feed(reading);
+          const lastThree = readings.slice(Math.max(0, index - 2), index + 1);
+          const persisted = index >= 2 && lastThree.every((r) => r === reading);
+          if (index > 0 && reading !== published && persisted) {
+            expect(flip).toEqual({ from: published, after: 3 });
+            published = reading;
+          } else expect(flip).toBeNull();
+          expect(value.value).toBe(published);
+        });
+      }),
+    );
   });
 });
 
