@@ -3,7 +3,7 @@
 // following it, risk UNKNOWN (never LOW) on thin inputs, the evidence ranked and cited, and
 // /v1/verdict's two views with the summary's weak ETag and 304.
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { EndpointRequest } from "../endpoint.ts";
 import { verdictEndpoint } from "../endpoints/verdict.ts";
 import { classifyState, type VerdictState } from "./verdict/classify.ts";
@@ -242,6 +242,36 @@ describe("VerdictEngine", () => {
     for (let i = 4; i <= 6; i++) await engine.tick(START + i);
     expect(engine.current()!.state).toBe("LEVERAGED_CHOP");
     expect(heard).toEqual([]);
+  });
+});
+
+describe("VerdictEngine.start", () => {
+  it("ticks once per interval until stopped, reporting failed computes to onError", async () => {
+    vi.useFakeTimers();
+    try {
+      const { engine, source, data } = setup();
+      const errors: unknown[] = [];
+      const heard: string[] = [];
+      engine.onTransition(() => {
+        throw new Error("listener broke");
+      });
+      engine.onTransition((transition) => heard.push(transition.to.state));
+      const stop = engine.start(60_000, (error) => errors.push(error));
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(engine.current()).toMatchObject({ computes: 1, state: "QUIET" });
+      source.update({ funding: { ...data.funding!, rate: CROWDED_FUNDING } });
+      await vi.advanceTimersByTimeAsync(3 * 60_000);
+      // The flip is published and heard by the other listener; the throwing one is reported, not fatal.
+      expect(engine.current()).toMatchObject({ computes: 4, state: "LEVERAGED_CHOP" });
+      expect(heard).toEqual(["LEVERAGED_CHOP"]);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toBeInstanceOf(AggregateError);
+      stop();
+      await vi.advanceTimersByTimeAsync(3 * 60_000);
+      expect(engine.current()!.computes).toBe(4);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
