@@ -6,21 +6,20 @@ import type { AnalogOutcome } from "./store.ts";
 export const MAX_ANALOG_SAMPLE = 500;
 
 /**
- * Non-overlapping matches, newest first: walking back from the newest hour, an hour is taken when its
- * horizon ends at or before the start of the last one taken, so no two analogs share a candle of
- * what followed them. Input oldest first (as the store answers), output newest first, at most `max`.
+ * Non-overlapping matches, newest first: walking forward from the oldest matching hour, an hour is
+ * taken when it starts at or after the end of the last one taken's horizon, so a streak of matching
+ * hours counts once, from its first hour, and no two analogs share an hour of what followed them.
+ * Input oldest first (as the store answers); output newest first, the newest `max` of them.
  */
 export function pickNonOverlapping(timesOldestFirst: number[], horizonMs: number, max = MAX_ANALOG_SAMPLE): number[] {
   const picked: number[] = [];
-  let boundary = Infinity;
-  for (let i = timesOldestFirst.length - 1; i >= 0 && picked.length < max; i--) {
-    const time = timesOldestFirst[i];
-    if (time + horizonMs <= boundary) {
-      picked.push(time);
-      boundary = time;
-    }
+  let free = -Infinity;
+  for (const time of timesOldestFirst) {
+    if (time < free) continue;
+    picked.push(time);
+    free = time + horizonMs;
   }
-  return picked;
+  return picked.slice(-max).reverse();
 }
 
 export interface AnalogMatch {

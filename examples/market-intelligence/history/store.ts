@@ -140,7 +140,7 @@ export async function openHistoryStore(options: HistoryStoreOptions = {}): Promi
 }
 
 const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
-const toTs = (placeholder: string) => `to_timestamp(${placeholder}::float8 / 1000)`;
+const toTs = (expression: string) => `to_timestamp((${expression})::float8 / 1000)`;
 
 export class HistoryStore {
   constructor(
