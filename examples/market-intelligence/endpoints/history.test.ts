@@ -179,7 +179,8 @@ describe("/v1/history endpoints", () => {
       { time: T0, open: 100, high: 130, low: 90, close: 123, volume: 24 },
       { time: T0 + DAY, open: 123, high: 150, low: 120, close: 147, volume: 24 },
     ]);
-    await store.insertSourceSnapshot({ source: "mempool", time: T0, available: true, payload: {} });
+    // The source's clock is T0 + 200 h: two of the three fall in its last 24 hours.
+    for (const time of [T0, T0 + 198 * HOUR, T0 + 199 * HOUR]) await store.insertSourceSnapshot({ source: "mempool", time, available: true, payload: {} });
     const answer = await call(historySummary);
     expect(answer.status).toBe(200);
     expect(answer.body.coverage).toEqual([
@@ -196,7 +197,9 @@ describe("/v1/history endpoints", () => {
       return_pct: Number(((171 / 147 - 1) * 100).toFixed(4)),
     });
     expect(answer.body.returns.slice(1).every((r: { return_pct: number | null }) => r.return_pct === null)).toBe(true);
-    expect(answer.body.snapshots).toEqual([{ kind: "source", key: "mempool", count: 1, first: iso(T0), last: iso(T0) }]);
+    expect(answer.body.snapshots).toHaveLength(10);
+    expect(answer.body.snapshots).toContainEqual({ kind: "source", key: "mempool", first: iso(T0), last: iso(T0 + 199 * HOUR), count_24h: 2 });
+    expect(answer.body.snapshots).toContainEqual({ kind: "heatmap", key: "BTCUSDT", first: null, last: null, count_24h: 0 });
   });
 
   describe("analogs", () => {
@@ -295,6 +298,24 @@ describe("/v1/history endpoints", () => {
       const none = await call(historyAnalogs, { regime: "bullish" });
       expect(none.body.matches).toEqual([]);
       expect(none.body.aggregates).toMatchObject({ count: 0, median_return_pct: null, hit_rate: null });
+    });
+
+    it("sees hours recorded after its previous answer", async () => {
+      const before = await call(historyAnalogs, { regime: "bearish", horizon_hours: "4" });
+      expect(before.body.aggregates.count).toBe(2);
+      await store.insertCandles(
+        "binance",
+        "1h",
+        candlesOf(
+          Array.from({ length: 10 }, () => 100),
+          T0 + 100 * HOUR,
+        ),
+      );
+      await store.insertStates(Array.from({ length: 10 }, (_, k) => ({ ...state(0, "bearish", 20, 10), time: T0 + (100 + k) * HOUR })));
+      const after = await call(historyAnalogs, { regime: "bearish", horizon_hours: "4" });
+      // Hour 97's four hours have now passed; of the bearish hours 100–109, 101 and 105 start new
+      // horizons (100 is inside 97's) and 109 has none yet.
+      expect(after.body.matches.map((m: { time: string }) => m.time)).toEqual([105, 101, 97, 60, 10].map((h) => iso(T0 + h * HOUR)));
     });
 
     it("skips an hour whose horizon has a gap in the recorded candles", async () => {

@@ -7,11 +7,12 @@ import { z } from "zod";
 import { errorAnswer } from "../../shared/origin-server.ts";
 import { InsufficientCandlesError, MIN_INDICATOR_CANDLES, indicatorSeries } from "../analytics/indicators.ts";
 import { exchangeParam, instantParam, jsonEndpoint, limitParam, offsetParam, responseMeta, responseMetaSchema, type EndpointAnswer } from "../endpoint.ts";
+import { AnalogSeries } from "../history/analog-series.ts";
 import { aggregateAnalogs, analogMatch, MAX_ANALOG_SAMPLE, pickNonOverlapping } from "../history/analogs.ts";
 import { SNAPSHOT_SOURCES } from "../history/recorder.ts";
 import { snakeCaseKeys } from "../history/snake-case.ts";
 import { DEFAULT_RETENTION, HISTORY_TIMEFRAMES, SPOT_SYMBOL, TRENDS, type HistoryStore, type Page } from "../history/store.ts";
-import { PERP_SYMBOL, TIMEFRAME_MS, type MarketSource } from "../model/types.ts";
+import { DEFAULT_VENUE, PERP_SYMBOL, TIMEFRAME_MS, type MarketSource } from "../model/types.ts";
 
 export interface HistoryDeps {
   store: HistoryStore;
@@ -375,7 +376,7 @@ export const historySummary = jsonEndpoint({
   price: PRICE,
   summary: "What the history holds for one venue",
   description:
-    "Coverage per timeframe (count, expected, completeness, first and last candle), the high and low of the last 365 days, the last close and its returns over 24h, 7d, 30d, 90d and 365d, and the snapshot counts.",
+    "Coverage per timeframe (count, expected, completeness, first and last candle), the high and low of the last 365 days, the last close and its returns over 24h, 7d, 30d, 90d and 365d, and per snapshot kind its first and last snapshot and how many the last 24 hours hold.",
   params: z.object({ exchange: exchangeParam }).strict(),
   response: z.object({
     exchange: z.string(),
@@ -400,15 +401,17 @@ export const historySummary = jsonEndpoint({
         return_pct: z.number().nullable().describe("Last close vs the close that far back, percent; null without history that old"),
       }),
     ),
-    snapshots: z.array(
-      z.object({
-        kind: z.enum(["heatmap", "walls", "source"]),
-        key: z.string(),
-        count: z.number().int(),
-        first: z.string().nullable(),
-        last: z.string().nullable(),
-      }),
-    ),
+    snapshots: z
+      .array(
+        z.object({
+          kind: z.enum(["heatmap", "walls", "source"]),
+          key: z.string().describe("The heatmap's or walls' symbol, or the source's name"),
+          first: z.string().nullable(),
+          last: z.string().nullable(),
+          count_24h: z.number().int().describe("Snapshots taken in the last 24 hours"),
+        }),
+      )
+      .describe("What the recorder has snapshotted: one row per heatmap symbol, wall symbol and source"),
     retention_days: z.object({ candles_1h: z.number(), candles_4h: z.number(), candles_1d: z.number(), snapshots: z.number(), states: z.number() }),
     meta: responseMetaSchema,
   }),
@@ -416,7 +419,10 @@ export const historySummary = jsonEndpoint({
   async handle(deps: HistoryDeps, params, request) {
     if (request.probe) return probeAnswer;
     const venue = params.exchange;
-    const [coverage, snapshots] = await Promise.all([deps.store.coverage(venue), deps.store.snapshotCoverage()]);
+    const [coverage, snapshots] = await Promise.all([
+      deps.store.coverage(venue),
+      deps.store.snapshotCoverage({ heatmap: [PERP_SYMBOL], walls: [SPOT_SYMBOL], source: [...SNAPSHOT_SOURCES] }, deps.source.now() - DAY),
+    ]);
     const hourly = coverage.find((c) => c.timeframe === "1h");
     const lastTime = hourly?.last ?? null;
     const [closes, range] =
@@ -455,13 +461,7 @@ export const historySummary = jsonEndpoint({
             return_pct: valid ? Number(((lastClose / past.close! - 1) * 100).toFixed(4)) : null,
           };
         }),
-        snapshots: snapshots.map((s) => ({
-          kind: s.kind as "heatmap" | "walls" | "source",
-          key: s.key,
-          count: s.count,
-          first: isoOrNull(s.first),
-          last: isoOrNull(s.last),
-        })),
+        snapshots: snapshots.map((s) => ({ kind: s.kind, key: s.key, first: isoOrNull(s.first), last: isoOrNull(s.last), count_24h: s.recent })),
         retention_days: {
           candles_1h: DEFAULT_RETENTION.candles["1h"],
           candles_4h: DEFAULT_RETENTION.candles["4h"],
@@ -478,6 +478,16 @@ export const historySummary = jsonEndpoint({
 // ---- /v1/history/analogs -----------------------------------------------------------------------
 
 export const ANALOG_REGIMES = [...TRENDS, "any"] as const;
+
+/** The venue whose hours the analog search reads: the first-party default venue. */
+const ANALOG_VENUE = DEFAULT_VENUE;
+/** One in-memory analog series per store (the origin has one store). */
+const analogSeries = new WeakMap<HistoryStore, AnalogSeries>();
+function analogSeriesOf(store: HistoryStore): AnalogSeries {
+  let series = analogSeries.get(store);
+  if (!series) analogSeries.set(store, (series = new AnalogSeries(store, ANALOG_VENUE)));
+  return series;
+}
 
 export const historyAnalogs = jsonEndpoint({
   path: "/v1/history/analogs",
@@ -537,34 +547,28 @@ export const historyAnalogs = jsonEndpoint({
   example: { regime: "bearish", rsi_min: "0", rsi_max: "35", fg_max: "30", limit: "10", horizon_hours: "24" },
   async handle(deps: HistoryDeps, params, request) {
     if (request.probe) return probeAnswer;
-    const venue = "binance" as const;
+    const series = analogSeriesOf(deps.store);
+    await series.refresh();
     const horizonMs = params.horizon_hours * HOUR;
-    const latest = await deps.store.latestCandleTime(venue, "1h");
-    const candidates =
-      latest === null
-        ? []
-        : await deps.store.analogCandidates({
-            venue,
-            trend: params.regime === "any" ? null : params.regime,
-            rsiMin: params.rsi_min,
-            rsiMax: params.rsi_max,
-            fgMin: params.fg_min,
-            fgMax: params.fg_max,
-            before: latest - horizonMs + 1,
-          });
-    const picked = pickNonOverlapping(candidates, horizonMs);
-    // An hour whose horizon has a gap in the recorded candles is not measured.
-    const outcomes = (await deps.store.analogOutcomes(venue, picked, horizonMs)).filter((o) => o.candles === params.horizon_hours);
-    const matches = outcomes.map(analogMatch).sort((a, b) => b.time - a.time);
-    const listed = matches.slice(0, params.limit);
-    const states = new Map(
-      (
-        await deps.store.statesAt(
-          venue,
-          listed.map((m) => m.time),
-        )
-      ).map((s) => [s.time, s]),
+    const candidates = series.matchingHours({
+      trend: params.regime === "any" ? null : params.regime,
+      rsiMin: params.rsi_min,
+      rsiMax: params.rsi_max,
+      fgMin: params.fg_min,
+      fgMax: params.fg_max,
+      horizonHours: params.horizon_hours,
+    });
+    const hours = new Map(candidates.map((hour) => [hour.time, hour]));
+    const picked = pickNonOverlapping(
+      candidates.map((hour) => hour.time),
+      horizonMs,
     );
+    // An hour whose horizon has a gap in the recorded candles is not measured.
+    const matches = picked.flatMap((time) => {
+      const outcome = series.outcome(time, params.horizon_hours);
+      return outcome ? [analogMatch(outcome)] : [];
+    });
+    const listed = matches.slice(0, params.limit);
     const aggregates = aggregateAnalogs(matches);
     return {
       body: {
@@ -583,13 +587,13 @@ export const historyAnalogs = jsonEndpoint({
           median_max_runup_pct: aggregates.medianMaxRunupPct,
         },
         matches: listed.map((m) => {
-          const state = states.get(m.time);
+          const hour = hours.get(m.time)!;
           return {
             time: iso(m.time),
             close: m.entryClose,
-            rsi: state?.rsi ?? null,
-            fear_greed: state?.fearGreed ?? null,
-            trend: state?.trend ?? "neutral",
+            rsi: hour.rsi,
+            fear_greed: hour.fearGreed,
+            trend: hour.trend,
             exit_time: iso(m.time + horizonMs),
             exit_close: m.exitClose,
             return_pct: m.returnPct,
@@ -597,7 +601,7 @@ export const historyAnalogs = jsonEndpoint({
             max_runup_pct: m.maxRunupPct,
           };
         }),
-        meta: responseMeta(deps.source, { venue, latest_candle: isoOrNull(latest) }),
+        meta: responseMeta(deps.source, { venue: series.venue, latest_candle: isoOrNull(series.latestCandle) }),
       },
     };
   },

@@ -1,6 +1,6 @@
 // The analog search's arithmetic (pure): which matching hours count as separate analogs, what followed
-// each over the horizon, and the aggregates over them. The store finds the hours and the candles.
-import type { AnalogOutcome } from "./store.ts";
+// each over the horizon, and the aggregates over them. The analog series finds the hours and the candles.
+import type { AnalogOutcomeRow } from "./analog-series.ts";
 
 /** At most this many analogs (the newest) feed the aggregates: a bounded query however loose the filters. */
 export const MAX_ANALOG_SAMPLE = 500;
@@ -38,7 +38,7 @@ const pct = (to: number, from: number) => (to / from - 1) * 100;
 const round = (value: number, digits = 4) => Number(value.toFixed(digits));
 
 /** One analog's outcome in percent of its entry close. */
-export function analogMatch(outcome: AnalogOutcome): AnalogMatch {
+export function analogMatch(outcome: AnalogOutcomeRow): AnalogMatch {
   return {
     time: outcome.time,
     entryClose: outcome.entryClose,

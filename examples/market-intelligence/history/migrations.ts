@@ -68,6 +68,7 @@ export const MIGRATIONS: Migration[] = [
         sim_regime text,
         PRIMARY KEY (venue, time)
       );
+      CREATE INDEX hourly_states_trend ON {schema}.hourly_states (venue, trend, time);
     `,
   },
 ];

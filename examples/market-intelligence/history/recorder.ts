@@ -195,9 +195,13 @@ export class HistoryRecorder {
       }
       this.last.sources = now;
     }
-    if (due(this.last.prune, this.schedule.pruneMs)) {
+    // After a backfill (or any large catch-up), retention and VACUUM run at once: fresh statistics
+    // and visibility for the queries that follow.
+    const caughtUp = Object.values(report.candles).reduce((a, b) => a + b, 0) > 1000;
+    if (caughtUp || due(this.last.prune, this.schedule.pruneMs)) {
       try {
         report.pruned = await this.store.prune(now, this.options.retention ?? DEFAULT_RETENTION);
+        await this.store.vacuum();
         this.last.prune = now;
       } catch (err) {
         report.errors.push(`retention: ${message(err)}`);

@@ -83,26 +83,18 @@ export interface HourlyState {
   simRegime: string | null;
 }
 
-export interface AnalogFilter {
-  venue: Venue;
-  /** null matches every trend. */
-  trend: Trend | null;
-  rsiMin?: number;
-  rsiMax?: number;
-  fgMin?: number;
-  fgMax?: number;
-  /** Only hours whose horizon has ended by this time qualify. */
-  before: number;
+export interface AnalogFingerprint {
+  candles: number;
+  candleFirst: number | null;
+  candleLast: number | null;
+  states: number;
+  stateFirst: number | null;
+  stateLast: number | null;
 }
 
-/** What followed one hour over a horizon, from the 1h candles after it. */
-export interface AnalogOutcome {
-  time: number;
-  entryClose: number;
-  exitClose: number;
-  maxHigh: number;
-  minLow: number;
-  candles: number;
+export interface AnalogRows {
+  candles: Array<{ time: number; close: number; high: number; low: number }>;
+  states: Array<{ time: number; rsi: number | null; fearGreed: number | null; trend: Trend }>;
 }
 
 export interface CandleCoverage {
@@ -110,6 +102,15 @@ export interface CandleCoverage {
   count: number;
   first: number | null;
   last: number | null;
+}
+
+export interface SnapshotCoverage {
+  kind: "heatmap" | "walls" | "source";
+  key: string;
+  first: number | null;
+  last: number | null;
+  /** Snapshots taken since the time asked for. */
+  recent: number;
 }
 
 export interface HistoryStoreOptions {
@@ -302,57 +303,43 @@ export class HistoryStore {
     return row?.time ?? null;
   }
 
-  /** Hours matching the filter, oldest first (times only). */
-  async analogCandidates(filter: AnalogFilter): Promise<number[]> {
-    const conditions = ["venue = $1", `time < ${toTs("$2")}`];
-    const params: unknown[] = [filter.venue, filter.before];
-    const add = (condition: string, value: unknown) => {
-      params.push(value);
-      conditions.push(condition.replace("?", `$${params.length}`));
-    };
-    if (filter.trend) add("trend = ?", filter.trend);
-    if (filter.rsiMin !== undefined) add("rsi >= ?", filter.rsiMin);
-    if (filter.rsiMax !== undefined) add("rsi <= ?", filter.rsiMax);
-    if (filter.fgMin !== undefined) add("fear_greed >= ?", filter.fgMin);
-    if (filter.fgMax !== undefined) add("fear_greed <= ?", filter.fgMax);
-    const rows = await this.sql.query<{ time: number }>(
-      `SELECT ${ms("time")} AS time FROM ${this.t("hourly_states")} WHERE ${conditions.join(" AND ")} ORDER BY time`,
-      params,
-    );
-    return rows.map((r) => r.time);
-  }
-
-  /** States at the given hours (the analog matches' readings). */
+  /** States at the given hours. */
   async statesAt(venue: Venue, times: number[]): Promise<HourlyState[]> {
     if (times.length === 0) return [];
     return this.sql.query<HourlyState & Record<string, unknown>>(
-      `SELECT venue, ${ms("time")} AS time, close, rsi, fear_greed AS "fearGreed", trend, sim_regime AS "simRegime"
-       FROM ${this.t("hourly_states")} WHERE venue = $1 AND time IN (SELECT ${toTs("t")} FROM unnest($2::float8[]) AS u(t)) ORDER BY time`,
+      `SELECT venue, ${ms("s.time")} AS time, close, rsi, fear_greed AS "fearGreed", trend, sim_regime AS "simRegime"
+       FROM ${this.t("hourly_states")} s WHERE venue = $1 AND s.time IN (SELECT ${toTs("t")} FROM unnest($2::float8[]) AS u(t)) ORDER BY s.time`,
       [venue, times],
     );
   }
 
-  /**
-   * For each hour: its 1h close, and over the `horizonMs` that followed (the 1h candles opened in
-   * (t, t + horizon]) the last close, highest high and lowest low. Hours without a full horizon
-   * of candles come back with fewer `candles`; the caller decides.
-   */
-  async analogOutcomes(venue: Venue, times: number[], horizonMs: number): Promise<AnalogOutcome[]> {
-    if (times.length === 0) return [];
-    return this.sql.query<AnalogOutcome & Record<string, unknown>>(
-      `SELECT m.t AS time, entry.close AS "entryClose", after.exit_close AS "exitClose", after.max_high AS "maxHigh", after.min_low AS "minLow", after.n AS candles
-       FROM unnest($2::float8[]) AS m(t)
-       JOIN ${this.t("candles")} entry ON entry.venue = $1 AND entry.timeframe = '1h' AND entry.open_time = ${toTs("m.t")}
-       CROSS JOIN LATERAL (
-         SELECT max(c.high) AS max_high, min(c.low) AS min_low, count(*)::int AS n,
-                (array_agg(c.close ORDER BY c.open_time DESC))[1] AS exit_close
-         FROM ${this.t("candles")} c
-         WHERE c.venue = $1 AND c.timeframe = '1h' AND c.open_time > ${toTs("m.t")} AND c.open_time <= ${toTs("m.t + $3")}
-       ) after
-       WHERE after.n > 0
-       ORDER BY m.t`,
-      [venue, times, horizonMs],
+  /** Counts and first/last hour of one venue's 1h candles and states: what the analog series checks before each use. */
+  async analogFingerprint(venue: Venue): Promise<AnalogFingerprint> {
+    const [row] = await this.sql.query<AnalogFingerprint & Record<string, unknown>>(
+      `SELECT c.n AS candles, c.first AS "candleFirst", c.last AS "candleLast", s.n AS states, s.first AS "stateFirst", s.last AS "stateLast"
+       FROM (SELECT count(*)::int AS n, ${ms("min(open_time)")} AS first, ${ms("max(open_time)")} AS last
+             FROM ${this.t("candles")} WHERE venue = $1 AND timeframe = '1h') c,
+            (SELECT count(*)::int AS n, ${ms("min(time)")} AS first, ${ms("max(time)")} AS last FROM ${this.t("hourly_states")} WHERE venue = $1) s`,
+      [venue],
     );
+    return row;
+  }
+
+  /** One venue's 1h candles and states after the given hours (null: all), oldest first. */
+  async analogRows(venue: Venue, candlesAfter: number | null, statesAfter: number | null): Promise<AnalogRows> {
+    const [candles, states] = await Promise.all([
+      this.sql.query<AnalogRows["candles"][number] & Record<string, unknown>>(
+        `SELECT ${ms("c.open_time")} AS time, close, high, low FROM ${this.t("candles")} c
+         WHERE venue = $1 AND timeframe = '1h' AND c.open_time > ${toTs("$2")} ORDER BY c.open_time`,
+        [venue, candlesAfter ?? -1],
+      ),
+      this.sql.query<AnalogRows["states"][number] & Record<string, unknown>>(
+        `SELECT ${ms("s.time")} AS time, rsi, fear_greed AS "fearGreed", trend FROM ${this.t("hourly_states")} s
+         WHERE venue = $1 AND s.time > ${toTs("$2")} ORDER BY s.time`,
+        [venue, statesAfter ?? -1],
+      ),
+    ]);
+    return { candles, states };
   }
 
   // ---- summary ---------------------------------------------------------------------------------
@@ -394,16 +381,30 @@ export class HistoryStore {
     );
   }
 
-  /** Row count, first and last time of each snapshot kind. */
-  async snapshotCoverage(): Promise<Array<{ kind: string; key: string; count: number; first: number | null; last: number | null }>> {
+  /**
+   * First and last snapshot of each kind and key, and how many were taken since `since`: index
+   * lookups and one short range scan each, not a count over 90 days of snapshots.
+   */
+  async snapshotCoverage(keys: { heatmap: string[]; walls: string[]; source: string[] }, since: number): Promise<SnapshotCoverage[]> {
+    const part = (kind: keyof typeof keys, table: string, column: string, param: number) => `
+      SELECT '${kind}' AS kind, k.key,
+        (SELECT ${ms("x.time")} FROM ${this.t(table)} x WHERE x.${column} = k.key ORDER BY x.time LIMIT 1) AS first,
+        (SELECT ${ms("x.time")} FROM ${this.t(table)} x WHERE x.${column} = k.key ORDER BY x.time DESC LIMIT 1) AS last,
+        (SELECT count(*)::int FROM ${this.t(table)} x WHERE x.${column} = k.key AND x.time >= ${toTs("$4")}) AS recent
+      FROM unnest($${param}::text[]) AS k(key)`;
     return this.sql.query(
-      `SELECT 'heatmap' AS kind, symbol AS key, count(*)::int AS count, ${ms("min(time)")} AS first, ${ms("max(time)")} AS last FROM ${this.t("heatmaps")} GROUP BY symbol
-       UNION ALL
-       SELECT 'walls', symbol, count(*)::int, ${ms("min(time)")}, ${ms("max(time)")} FROM ${this.t("wall_snapshots")} GROUP BY symbol
-       UNION ALL
-       SELECT 'source', source, count(*)::int, ${ms("min(time)")}, ${ms("max(time)")} FROM ${this.t("source_snapshots")} GROUP BY source
-       ORDER BY 1, 2`,
+      `${part("heatmap", "heatmaps", "symbol", 1)} UNION ALL ${part("walls", "wall_snapshots", "symbol", 2)} UNION ALL ${part("source", "source_snapshots", "source", 3)}`,
+      [keys.heatmap, keys.walls, keys.source, since],
     );
+  }
+
+  /**
+   * Reclaims pruned rows and refreshes the planner's statistics and the visibility map (so counts
+   * run as index-only scans). PGlite runs no autovacuum; on PostgreSQL this only hurries it along.
+   */
+  async vacuum(): Promise<void> {
+    for (const table of ["candles", "heatmaps", "wall_snapshots", "source_snapshots", "hourly_states"])
+      await this.sql.query(`VACUUM (ANALYZE) ${this.t(table)}`);
   }
 
   // ---- retention -------------------------------------------------------------------------------
@@ -431,20 +432,21 @@ export class HistoryStore {
     const params: unknown[] = [];
     const conditions = Object.entries(options.keys).map(([column, value]) => {
       params.push(value);
-      return `${column} = $${params.length}`;
+      return `r.${column} = $${params.length}`;
     });
     if (query.start !== undefined) {
       params.push(query.start);
-      conditions.push(`${options.timeColumn} >= ${toTs(`$${params.length}`)}`);
+      conditions.push(`r.${options.timeColumn} >= ${toTs(`$${params.length}`)}`);
     }
     if (query.end !== undefined) {
       params.push(query.end);
-      conditions.push(`${options.timeColumn} < ${toTs(`$${params.length}`)}`);
+      conditions.push(`r.${options.timeColumn} < ${toTs(`$${params.length}`)}`);
     }
     params.push(query.limit + 1, query.offset);
     const rows = await this.sql.query<T & Record<string, unknown>>(
-      `SELECT ${options.columns} FROM ${this.t(options.table)} WHERE ${conditions.join(" AND ") || "true"}
-       ORDER BY ${options.timeColumn} DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      // `r.` matters: a bare `time` in ORDER BY would name the output column (epoch ms), which no index serves.
+      `SELECT ${options.columns} FROM ${this.t(options.table)} r WHERE ${conditions.join(" AND ") || "true"}
+       ORDER BY r.${options.timeColumn} DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
     return { items: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
