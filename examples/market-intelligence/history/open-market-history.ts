@@ -14,7 +14,7 @@ export interface MarketHistoryOptions {
   /** The origin's DATA_DIR; PGlite keeps the history in DATA_DIR/market-history. */
   dataDir: string;
   /** The process environment: MARKET_DATABASE_URL selects PostgreSQL. */
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string | undefined>;
   log?: (line: Record<string, unknown>) => void;
   /** Recorder settings beyond the defaults (backfill days, schedule, retention). */
   recorder?: Omit<HistoryRecorderOptions, "store" | "source" | "log">;
@@ -28,7 +28,7 @@ export interface MarketHistory {
 }
 
 /** MARKET_DATABASE_URL when set (a postgres:// or postgresql:// URL), else null for PGlite. */
-export function marketDatabaseUrl(env: NodeJS.ProcessEnv): string | null {
+export function marketDatabaseUrl(env: Record<string, string | undefined>): string | null {
   const url = env.MARKET_DATABASE_URL?.trim();
   if (!url) return null;
   if (!/^postgres(ql)?:\/\//.test(url))

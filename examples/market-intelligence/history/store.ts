@@ -392,7 +392,7 @@ export class HistoryStore {
         (SELECT ${ms("x.time")} FROM ${this.t(table)} x WHERE x.${column} = k.key ORDER BY x.time DESC LIMIT 1) AS last,
         (SELECT count(*)::int FROM ${this.t(table)} x WHERE x.${column} = k.key AND x.time >= ${toTs("$4")}) AS recent
       FROM unnest($${param}::text[]) AS k(key)`;
-    return this.sql.query(
+    return this.sql.query<SnapshotCoverage & Record<string, unknown>>(
       `${part("heatmap", "heatmaps", "symbol", 1)} UNION ALL ${part("walls", "wall_snapshots", "symbol", 2)} UNION ALL ${part("source", "source_snapshots", "source", 3)}`,
       [keys.heatmap, keys.walls, keys.source, since],
     );
