@@ -130,7 +130,11 @@ export class HistoryRecorder {
     const fire = () => {
       const run = this.tick();
       run?.then(
-        (report) => this.options.log?.({ level: report.errors.length ? "warn" : "info", msg: "history tick", ...report }),
+        // Quiet when routine: a line for failures and for long ticks (the backfill, a catch-up).
+        (report) => {
+          if (report.errors.length || report.millis >= 1000)
+            this.options.log?.({ level: report.errors.length ? "warn" : "info", msg: "history tick", ...report });
+        },
         (err: unknown) => this.options.log?.({ level: "error", msg: "history tick failed", error: err instanceof Error ? err.message : String(err) }),
       );
     };
