@@ -197,6 +197,11 @@ describe("/v1/history endpoints", () => {
       return_pct: Number(((171 / 147 - 1) * 100).toFixed(4)),
     });
     expect(answer.body.returns.slice(1).every((r: { return_pct: number | null }) => r.return_pct === null)).toBe(true);
+    // The candle figures are kept until the candles change, then recomputed.
+    await store.insertCandles("binance", "1h", [{ time: T0 + 72 * HOUR, open: 171, high: 180, low: 170, close: 175, volume: 1 }]);
+    const later = await call(historySummary);
+    expect(later.body.last_close).toBe(175);
+    expect(later.body.coverage[0]).toMatchObject({ count: 72, expected: 73 });
     expect(answer.body.snapshots).toHaveLength(10);
     expect(answer.body.snapshots).toContainEqual({ kind: "source", key: "mempool", first: iso(T0), last: iso(T0 + 199 * HOUR), count_24h: 2 });
     expect(answer.body.snapshots).toContainEqual({ kind: "heatmap", key: "BTCUSDT", first: null, last: null, count_24h: 0 });

@@ -12,7 +12,7 @@ import { aggregateAnalogs, analogMatch, MAX_ANALOG_SAMPLE, pickNonOverlapping } 
 import { SNAPSHOT_SOURCES } from "../history/recorder.ts";
 import { snakeCaseKeys } from "../history/snake-case.ts";
 import { DEFAULT_RETENTION, HISTORY_TIMEFRAMES, SPOT_SYMBOL, TRENDS, type HistoryStore, type Page } from "../history/store.ts";
-import { DEFAULT_VENUE, PERP_SYMBOL, TIMEFRAME_MS, type MarketSource } from "../model/types.ts";
+import { DEFAULT_VENUE, PERP_SYMBOL, TIMEFRAME_MS, type MarketSource, type Venue } from "../model/types.ts";
 
 export interface HistoryDeps {
   store: HistoryStore;
@@ -371,6 +371,31 @@ const RETURN_WINDOWS = [
   { window: "365d", ms: 365 * DAY },
 ] as const;
 
+/** The candle half of a venue's summary: counts over a year of candles, so kept until the candles change. */
+async function readCandleSummary(store: HistoryStore, venue: Venue) {
+  const coverage = await store.coverage(venue);
+  const lastTime = coverage.find((c) => c.timeframe === "1h")?.last ?? null;
+  if (lastTime === null) return { coverage, closes: [], range: { high: null, low: null, highTime: null, lowTime: null } };
+  const [closes, range] = await Promise.all([
+    store.closesAtOrBefore(venue, [lastTime, ...RETURN_WINDOWS.map((w) => lastTime - w.ms)]),
+    store.range(venue, lastTime + HOUR - 365 * DAY),
+  ]);
+  return { coverage, closes, range };
+}
+type CandleSummary = Awaited<ReturnType<typeof readCandleSummary>>;
+const candleSummaries = new WeakMap<HistoryStore, Map<Venue, { generation: number; summary: CandleSummary }>>();
+
+async function candleSummary(store: HistoryStore, venue: Venue): Promise<CandleSummary> {
+  const generation = await store.candleGeneration();
+  let byVenue = candleSummaries.get(store);
+  if (!byVenue) candleSummaries.set(store, (byVenue = new Map()));
+  const cached = byVenue.get(venue);
+  if (cached?.generation === generation) return cached.summary;
+  const summary = await readCandleSummary(store, venue);
+  byVenue.set(venue, { generation, summary });
+  return summary;
+}
+
 export const historySummary = jsonEndpoint({
   path: "/v1/history/summary",
   price: PRICE,
@@ -419,19 +444,11 @@ export const historySummary = jsonEndpoint({
   async handle(deps: HistoryDeps, params, request) {
     if (request.probe) return probeAnswer;
     const venue = params.exchange;
-    const [coverage, snapshots] = await Promise.all([
-      deps.store.coverage(venue),
+    const [{ coverage, closes, range }, snapshots] = await Promise.all([
+      candleSummary(deps.store, venue),
       deps.store.snapshotCoverage({ heatmap: [PERP_SYMBOL], walls: [SPOT_SYMBOL], source: [...SNAPSHOT_SOURCES] }, deps.source.now() - DAY),
     ]);
-    const hourly = coverage.find((c) => c.timeframe === "1h");
-    const lastTime = hourly?.last ?? null;
-    const [closes, range] =
-      lastTime === null
-        ? [[], { high: null, low: null, highTime: null, lowTime: null }]
-        : await Promise.all([
-            deps.store.closesAtOrBefore(venue, [lastTime, ...RETURN_WINDOWS.map((w) => lastTime - w.ms)]),
-            deps.store.range(venue, lastTime + HOUR - 365 * DAY),
-          ]);
+    const lastTime = coverage.find((c) => c.timeframe === "1h")?.last ?? null;
     const lastClose = closes[0]?.close ?? null;
     return {
       body: {

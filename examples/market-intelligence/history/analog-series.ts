@@ -1,8 +1,9 @@
 // The analog search's working set, in memory: one venue's hourly closes, highs and lows and its
 // hourly states (RSI, fear & greed, trend) as typed arrays, about 250 KB for a year. The search then
 // scans arrays instead of moving thousands of rows out of the database per request. Before each use
-// one index-only query fingerprints the tables (count, first and last hour); new hours at the end are
-// appended, anything else (retention, a gap filled, another writer) reloads the series.
+// it reads the store's candle generation (one row, bumped by a trigger on every change); when that
+// moved, it fingerprints the tables (count, first and last hour): new hours at the end are appended,
+// anything else (retention, a gap filled, another writer) reloads the series.
 import { TIMEFRAME_MS, type Venue } from "../model/types.ts";
 import { TRENDS, type AnalogFingerprint, type AnalogRows, type HistoryStore, type Trend } from "./store.ts";
 
@@ -76,10 +77,19 @@ export class AnalogSeries {
     return this.pending;
   }
 
+  private generation: number | null = null;
+
   private async update(): Promise<void> {
+    // One row says whether anything changed; only then are the tables fingerprinted.
+    const generation = await this.store.candleGeneration();
+    if (generation === this.generation) return;
     const now = await this.store.analogFingerprint(this.venue);
     const was = this.fingerprint;
-    if (was && now.candles === was.candles && now.states === was.states && now.candleLast === was.candleLast && now.stateLast === was.stateLast) return;
+    // Same counts and ends: the change was another venue's (rows are never updated in place).
+    if (was && now.candles === was.candles && now.states === was.states && now.candleLast === was.candleLast && now.stateLast === was.stateLast) {
+      this.generation = generation;
+      return;
+    }
     const appendOnly = was !== null && now.candleFirst === was.candleFirst && now.stateFirst === was.stateFirst;
     const candlesAfter = appendOnly ? was.candleLast : null;
     const statesAfter = appendOnly ? was.stateLast : null;
@@ -87,12 +97,16 @@ export class AnalogSeries {
     const consistent = appendOnly && this.candles.length + rows.candles.length === now.candles && this.states.length + rows.states.length === now.states;
     if (!consistent && appendOnly) {
       // Rows changed somewhere in the middle: start over from the whole series.
-      this.fingerprint = null;
-      return this.reload(now);
+      await this.reload(now);
+      this.generation = generation;
+      return;
     }
-    if (!appendOnly) return this.reload(now, rows);
-    this.append(rows);
-    this.fingerprint = now;
+    if (!appendOnly) await this.reload(now, rows);
+    else {
+      this.append(rows);
+      this.fingerprint = now;
+    }
+    this.generation = generation;
   }
 
   private async reload(now: Fingerprint, rows?: AnalogRows): Promise<void> {

@@ -92,6 +92,21 @@ async function main() {
       ["/v1/history/analogs", { regime: "any", horizon_hours: "1" }],
       ["/v1/history/analogs", { regime: "bearish", rsi_max: "35", fg_max: "40", horizon_hours: "72" }],
     ];
+    // The floor under every figure on this machine: one trivial round trip, and the analog series' freshness check.
+    const floor: Array<[string, () => Promise<unknown>]> = [
+      ["SELECT 1", () => store.sql.query("SELECT 1")],
+      ["analog fingerprint", () => store.analogFingerprint("binance")],
+    ];
+    for (const [name, run] of floor) {
+      const times: number[] = [];
+      for (let i = 0; i < 60; i++) {
+        const t0 = performance.now();
+        await run();
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      console.log(`${name}: p50 ${times[30].toFixed(1)} ms, p95 ${times[57].toFixed(1)} ms`);
+    }
     for (const [pathName, query] of cases) {
       const endpoint = historyEndpoints.find((e) => e.path === pathName) as JsonEndpoint<HistoryDeps, z.ZodType>;
       const params = endpoint.params.parse(query);

@@ -3,6 +3,10 @@
 // keeps two origins starting together on one PostgreSQL from applying a step twice. Migrations are
 // append-only: a released step is never edited, a change is a new step.
 //
+// `candle_generation` counts every statement that changes candles or hourly states (a trigger, so
+// raw SQL counts too): readers that keep a copy (the analog series, the summary's coverage) check
+// one row instead of recounting a year of candles.
+//
 // Every table lives in one PostgreSQL schema (default `market_history`), so the example can share a
 // database with the platform (or a test run) without touching its tables. Times are timestamptz.
 // Each primary key ends in the time column: newest-first paging within one key (venue and
@@ -69,6 +73,11 @@ export const MIGRATIONS: Migration[] = [
         PRIMARY KEY (venue, time)
       );
       CREATE INDEX hourly_states_trend ON {schema}.hourly_states (venue, trend, time);
+      CREATE TABLE {schema}.candle_generation (id integer PRIMARY KEY CHECK (id = 1), n bigint NOT NULL);
+      INSERT INTO {schema}.candle_generation VALUES (1, 0);
+      CREATE FUNCTION {schema}.bump_candle_generation() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE {schema}.candle_generation SET n = n + 1 WHERE id = 1; RETURN NULL; END $$;
+      CREATE TRIGGER candles_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON {schema}.candles FOR EACH STATEMENT EXECUTE FUNCTION {schema}.bump_candle_generation();
+      CREATE TRIGGER hourly_states_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON {schema}.hourly_states FOR EACH STATEMENT EXECUTE FUNCTION {schema}.bump_candle_generation();
     `,
   },
 ];
@@ -94,10 +103,13 @@ export async function migrateHistory(sql: HistorySql, schema: string): Promise<n
   return current;
 }
 
-/** One statement per query: the extended protocol (parameters) takes one statement at a time. */
+/**
+ * One statement per query: the extended protocol (parameters) takes one statement at a time. A
+ * statement ends with `;` at the end of its line (a function body keeps its `;`s on one line).
+ */
 function splitStatements(text: string): string[] {
   return text
-    .split(";")
+    .split(/;\s*\n/)
     .map((s) => s.trim())
     .filter(Boolean);
 }

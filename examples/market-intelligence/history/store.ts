@@ -313,6 +313,12 @@ export class HistoryStore {
     );
   }
 
+  /** Changes so far to candles and hourly states (any venue): unchanged means every copy of them is current. */
+  async candleGeneration(): Promise<number> {
+    const [row] = await this.sql.query<{ n: number }>(`SELECT n::float8 AS n FROM ${this.t("candle_generation")} WHERE id = 1`);
+    return row?.n ?? 0;
+  }
+
   /** Counts and first/last hour of one venue's 1h candles and states: what the analog series checks before each use. */
   async analogFingerprint(venue: Venue): Promise<AnalogFingerprint> {
     const [row] = await this.sql.query<AnalogFingerprint & Record<string, unknown>>(
