@@ -24,7 +24,8 @@ describe("openMarketHistory", () => {
     expect(await second.store.latestCandleTime("binance", "1h")).toBe(T0 + 47 * 3_600_000);
     expect((await second.recorder.tick()!).candles["binance:1h"]).toBe(0);
     await second.close();
-  });
+    // Two on-disk PGlite opens with migrations: seconds alone, much longer on a loaded CI machine.
+  }, 180_000);
 
   it("reads MARKET_DATABASE_URL, refusing what is not a PostgreSQL URL", () => {
     expect(marketDatabaseUrl({})).toBeNull();
