@@ -11,7 +11,7 @@ import type { Config } from "@/lib/config/index.ts";
 import { Prisma, type PrismaClient } from "@/lib/db/client.ts";
 import { endpointDisplayOrder, endpointRowSelect, listingRowSelect, toDirectoryEntry, toListingDirectoryEntry } from "./entry-shape.ts";
 import { listDirectoryTags } from "./list-tags.ts";
-import { listedListingSql, listedTenantSql } from "./listing-rule.ts";
+import { listedListingSql, listedListingWhere, listedTenantSql, listedTenantWhere } from "./listing-rule.ts";
 import { loadListingQuality, loadQuality } from "./quality.ts";
 import type { DirectoryEntry, DirectoryList, DirectoryQuery } from "./schemas.ts";
 import { parseSearch, searchCondition, searchRank, type DirectorySearch } from "./search-query.ts";
@@ -104,6 +104,15 @@ export async function listDirectory(options: ListDirectoryOptions): Promise<Dire
     total,
     hasMore: page * limit < total,
   };
+}
+
+/** How many APIs are listed: listed tenants plus approved external listings. */
+export async function countListedApis({ prisma }: { prisma: PrismaClient }): Promise<number> {
+  const [tenants, listings] = await Promise.all([
+    prisma.tenant.count({ where: listedTenantWhere }),
+    prisma.externalListing.count({ where: listedListingWhere }),
+  ]);
+  return tenants + listings;
 }
 
 /**

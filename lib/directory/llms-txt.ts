@@ -9,8 +9,17 @@ import type { PrismaClient } from "@/lib/db/client.ts";
 import { describePrice, describePriceRange } from "@/lib/pricing/describe-price.ts";
 import { prettyJson } from "@/lib/format/pretty-json.ts";
 import { callExample } from "./call-example.ts";
-import { endpointDisplayOrder, listingEndpoints, listingRowSelect, type ListingRow, toDirectoryEntry, toEndpointDetail, toListingDirectoryEntry } from "./entry-shape.ts";
+import {
+  endpointDisplayOrder,
+  listingEndpoints,
+  listingRowSelect,
+  type ListingRow,
+  toDirectoryEntry,
+  toEndpointDetail,
+  toListingDirectoryEntry,
+} from "./entry-shape.ts";
 import { listedListingWhere, listedTenantWhere } from "./listing-rule.ts";
+import { countListedApis } from "./list-directory.ts";
 import { paymentSteps, pricingModelGuide } from "./payment-guide.ts";
 import { noSamplesQuality } from "./quality.ts";
 import type { DirectoryEntry } from "./schemas.ts";
@@ -53,6 +62,9 @@ function introduction(total: number): string[] {
 export function buildLlmsTxt(options: { config: LlmsConfig; top: DirectoryEntry[]; total: number }): string {
   const { config, top, total } = options;
   const lines = introduction(total);
+  // Per-API routes are shown with a real slug, so the link works when followed; only hosted APIs
+  // have an MCP config.
+  const hostedExample = top.find((entry) => !entry.isExternal);
   lines.push("## APIs", "");
   if (top.length === 0) lines.push(`- [Directory](${config.siteUrl}/directory): no APIs are listed yet`);
   for (const entry of top) {
@@ -72,12 +84,9 @@ export function buildLlmsTxt(options: { config: LlmsConfig; top: DirectoryEntry[
     "## Directory API",
     "",
     `- [List and search](${config.apiUrl}/directory): JSON; parameters search, tag, page (1-1000), limit (max 50), sort (relevance or recent)`,
-    // Per-API routes are shown with a real slug, so the link works when followed.
-    ...(top[0]
-      ? [
-          `- [API details](${config.apiUrl}/directory/${top[0].slug}): JSON of one API by slug, with endpoints, prices and examples`,
-          `- [MCP config](${config.apiUrl}/directory/${top[0].slug}/mcp-config): ready-to-paste MCP client config of one API by slug`,
-        ]
+    ...(top[0] ? [`- [API details](${config.apiUrl}/directory/${top[0].slug}): JSON of one API by slug, with endpoints, prices and examples`] : []),
+    ...(hostedExample
+      ? [`- [MCP config](${config.apiUrl}/directory/${hostedExample.slug}/mcp-config): ready-to-paste MCP client config of one API by slug`]
       : []),
     `- [Categories](${config.apiUrl}/directory/categories): tags with the number of APIs carrying each`,
     `- [JSON Feed](${config.apiUrl}/directory/feed.json): newly listed APIs (JSON Feed 1.1)`,
@@ -130,11 +139,7 @@ const fullPageSize = 100;
 
 /** Streams llms-full.txt: the introduction, then every listed API by slug, one page at a time. */
 export async function* streamLlmsFull({ prisma, config }: { prisma: PrismaClient; config: LlmsConfig }): AsyncGenerator<string> {
-  const [tenantCount, listingCount] = await Promise.all([
-    prisma.tenant.count({ where: listedTenantWhere }),
-    prisma.externalListing.count({ where: listedListingWhere }),
-  ]);
-  const total = tenantCount + listingCount;
+  const total = await countListedApis({ prisma });
   yield introduction(total).join("\n").replace("# L402 Hub", "# L402 Hub: every listed API") + "\n";
   let cursor: string | undefined;
   for (;;) {

@@ -113,7 +113,15 @@ export async function loadQuality({ prisma, tenantIds, now = new Date() }: LoadQ
  * rounds (ExternalListingHealthDay, written by lib/health/probe-listings.ts): every probed endpoint
  * counts as a probe; isHealthy is false when the latest round in the window had a failure.
  */
-export async function loadListingQuality({ prisma, listingIds, now = new Date() }: { prisma: PrismaClient; listingIds: string[]; now?: Date }): Promise<Map<string, HealthQuality>> {
+export async function loadListingQuality({
+  prisma,
+  listingIds,
+  now = new Date(),
+}: {
+  prisma: PrismaClient;
+  listingIds: string[];
+  now?: Date;
+}): Promise<Map<string, HealthQuality>> {
   const result = new Map<string, HealthQuality>(listingIds.map((id) => [id, noSamplesQuality]));
   if (listingIds.length === 0) return result;
   const rows = await prisma.$queryRaw<{ listingId: string; total: number; ok: number; avgOkLatencyMs: number | null; lastOk: boolean }[]>(Prisma.sql`
