@@ -31,6 +31,9 @@ function fieldOrder(form: ListingFormInput): string[] {
   return ["name", "slug", "description", "tags", "gatewayUrl", "contactEmail", "endpoints", ...rows];
 }
 
+/** The input an API field name belongs to: an item of the tag list (`tags.3`) is the tags input. */
+const inputField = (field: string) => (/^tags\.\d+$/.test(field) ? "tags" : field);
+
 /** Input ids: `listing-<field>` with dots as dashes (`endpoints.0.path` -> `listing-endpoints-0-path`). */
 const inputId = (field: string) => `listing-${field.replace(/\./g, "-")}`;
 
@@ -56,7 +59,8 @@ export function ListApiForm({ initialSlug }: { initialSlug?: string }) {
 
   function showErrors(found: Record<string, string>) {
     setErrors(found);
-    const first = fieldOrder(form).find((field) => field in found);
+    const named = new Set(Object.keys(found).map(inputField));
+    const first = fieldOrder(form).find((field) => named.has(field));
     if (first) requestAnimationFrame(() => (formRef.current?.querySelector(`#${inputId(first)}`) as HTMLElement | null)?.focus());
   }
 
@@ -85,7 +89,7 @@ export function ListApiForm({ initialSlug }: { initialSlug?: string }) {
       // A taken slug (409) belongs beside the slug even when the body names no field.
       if (res.status === 409 && !Object.keys(fields).length) fields.slug = (body as { error?: { message?: string } })?.error?.message ?? "is already taken";
       const shown = new Set(fieldOrder(form));
-      const elsewhere = Object.entries(fields).filter(([field]) => !shown.has(field));
+      const elsewhere = Object.entries(fields).filter(([field]) => !shown.has(inputField(field)));
       if (Object.keys(fields).length) showErrors(fields);
       const message = (body as { error?: { message?: string } } | null)?.error?.message;
       if (!Object.keys(fields).length || elsewhere.length)

@@ -127,7 +127,7 @@ export function checkListingForm(form: ListingFormInput): Record<string, string>
   else if (form.name.trim().length > listingBounds.nameMax) errors.name = `must be at most ${listingBounds.nameMax} characters`;
   if (form.description.trim().length > listingBounds.descriptionMax) errors.description = `must be at most ${listingBounds.descriptionMax} characters`;
   if (tagsOf(form.tags).length > listingBounds.tagsMax) errors.tags = `at most ${listingBounds.tagsMax} tags`;
-  let url: URL | null = null;
+  let url: URL | null;
   try {
     url = new URL(form.gatewayUrl.trim());
   } catch {
