@@ -3,6 +3,10 @@
 // an approved listing's API page marked as independently operated, a suspended one gone. Listings
 // are seeded through the development-only POST /api/dev/external-listings (the server's embedded
 // database belongs to its process).
+import { readFileSync } from "node:fs";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 
 /** A slug per browser project: both projects run every test against one server. */
@@ -74,8 +78,10 @@ test("the API's 422 field errors land beside the fields they name", async ({ pag
   await fillValidForm(page, slugFor("sky-422", testInfo.project.name));
   await page.getByRole("button", { name: "Submit for review" }).click();
   await expect(page.getByLabel("Gateway address")).toHaveAccessibleDescription(/must not point to a private or reserved address/);
-  await expect(page.getByLabel("Gateway address")).toBeFocused();
+  // An item of the tag list (`tags.1`) belongs to the tags input, the first field with a problem.
   await expect(page.getByLabel("Tags")).toHaveAccessibleDescription(/must be at most 64 characters/);
+  await expect(page.getByLabel("Tags")).toBeFocused();
+  await expect(page.locator("#listing-form-error")).toHaveCount(0);
   await expect(page.getByLabel("Slug")).toHaveAttribute("aria-invalid", "false");
 });
 
@@ -130,20 +136,36 @@ test("an approved listing has an API page marked as independently operated; a su
 });
 
 // Needs POST /api/external-listings and GET /api/external-listings/:slug/status (branch
-// listings-review, not on main yet): the lead enables this at merge.
+// listings-review, not on main yet): the lead enables this at merge. The gateway is a loopback
+// HTTPS server with the e2e certificate the server trusts (as dashboard-ops.spec.ts's receiver),
+// answering 200 without any L402 challenge, so the review decides against it and says why.
 test.fixme("a submission is accepted and its live status is shown until the review decides", async ({ page }, testInfo) => {
-  const slug = slugFor("sky-submitted", testInfo.project.name);
-  await page.goto("/list-your-api");
-  await fillValidForm(page, slug);
-  await page.getByRole("button", { name: "Submit for review" }).click();
-  await expect(page).toHaveURL(`/list-your-api?slug=${slug}`);
-  await expect(page.getByRole("heading", { name: `Listing status: ${slug}` })).toBeVisible();
-  await expect(page.getByRole("status")).toContainText(/Under review|Rejected|Approved/);
-  // gw.sky-oracle.example does not exist: the review decides against it and says why.
-  await expect(page.getByRole("status")).toContainText("Rejected", { timeout: 60_000 });
-  await expect(page.getByRole("heading", { name: "Review findings" })).toBeVisible();
-  await expect(page.getByRole("listitem").filter({ hasText: "Failed" }).first()).toBeVisible();
-  // The status survives a reload.
-  await page.reload();
-  await expect(page.getByRole("status")).toContainText("Rejected");
+  const dir = process.env.E2E_WEBHOOK_CERT_DIR;
+  if (!dir) throw new Error("E2E_WEBHOOK_CERT_DIR is set by playwright.config.ts");
+  const gateway = https.createServer({ cert: readFileSync(path.join(dir, "cert.pem")), key: readFileSync(path.join(dir, "key.pem")) }, (_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+  });
+  await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
+  try {
+    const slug = slugFor("sky-submitted", testInfo.project.name);
+    await page.goto("/list-your-api");
+    await fillValidForm(page, slug);
+    await page.getByLabel("Gateway address").fill(`https://127.0.0.1:${(gateway.address() as AddressInfo).port}`);
+    await page.getByRole("button", { name: "Add an endpoint" }).click();
+    const endpoint = page.getByRole("group", { name: "Endpoint 1" });
+    await endpoint.getByLabel("Path").fill("/v1/forecast");
+    await endpoint.getByLabel("Price (sats)").fill("5");
+    await page.getByRole("button", { name: "Submit for review" }).click();
+    await expect(page).toHaveURL(`/list-your-api?slug=${slug}`);
+    await expect(page.getByRole("heading", { name: `Listing status: ${slug}` })).toBeVisible();
+    await expect(page.getByRole("status")).toContainText(/Under review|Rejected/);
+    await expect(page.getByRole("status")).toContainText("Rejected", { timeout: 90_000 });
+    await expect(page.getByRole("heading", { name: "Review findings" })).toBeVisible();
+    await expect(page.getByRole("listitem").filter({ hasText: "Failed" }).first()).toBeVisible();
+    // The status survives a reload.
+    await page.reload();
+    await expect(page.getByRole("status")).toContainText("Rejected");
+  } finally {
+    await new Promise<void>((resolve) => gateway.close(() => resolve()));
+  }
 });
