@@ -103,7 +103,8 @@ export function ListApiForm({ initialSlug }: { initialSlug?: string }) {
     }
   }
 
-  if (trackedSlug) return <ListingStatus slug={trackedSlug} onStartOver={() => (setTrackedSlug(null), window.history.replaceState(null, "", "?"))} />;
+  if (trackedSlug)
+    return <ListingStatus slug={trackedSlug} onStartOver={() => (setTrackedSlug(null), window.history.replaceState(null, "", window.location.pathname))} />;
 
   const rowError = (i: number, field: string) => errors[`endpoints.${i}.${field}`];
   return (
