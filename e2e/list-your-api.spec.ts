@@ -1,6 +1,7 @@
 // The "List your L402 API" page and an external listing in the directory, against the real server:
 // problems shown beside their fields (the browser's own checks, and the API's 422 as documented),
-// an approved listing's API page marked as independently operated, a suspended one gone. Listings
+// a real submission followed until the review decides, an approved listing's API page marked as
+// independently operated, a suspended one gone. Listings
 // are seeded through the development-only POST /api/dev/external-listings (the server's embedded
 // database belongs to its process).
 import { readFileSync } from "node:fs";
@@ -135,11 +136,12 @@ test("an approved listing has an API page marked as independently operated; a su
   expect(gone?.status()).toBe(404);
 });
 
-// Needs POST /api/external-listings and GET /api/external-listings/:slug/status (branch
-// listings-review, not on main yet): the lead enables this at merge. The gateway is a loopback
+// The submission route and the review (lib/listings) against a real gateway: the gateway is a loopback
 // HTTPS server with the e2e certificate the server trusts (as dashboard-ops.spec.ts's receiver),
 // answering 200 without any L402 challenge, so the review decides against it and says why.
-test.fixme("a submission is accepted and its live status is shown until the review decides", async ({ page }, testInfo) => {
+test("a submission is accepted and its live status is shown until the review decides", async ({ page }, testInfo) => {
+  // The review job runs every 5 s and calls the gateway; the decision takes a few seconds more.
+  test.setTimeout(150_000);
   const dir = process.env.E2E_WEBHOOK_CERT_DIR;
   if (!dir) throw new Error("E2E_WEBHOOK_CERT_DIR is set by playwright.config.ts");
   const gateway = https.createServer({ cert: readFileSync(path.join(dir, "cert.pem")), key: readFileSync(path.join(dir, "key.pem")) }, (_req, res) => {

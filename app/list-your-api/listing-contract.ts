@@ -47,7 +47,7 @@ export type ListingSubmission = {
 export type ListingStatusValue = "pending" | "approved" | "rejected" | "suspended";
 
 /** One check of the automated review. */
-export type ListingFinding = { endpoint?: string; check: string; ok: boolean; message: string };
+export type ListingFinding = { endpoint?: string | null; check: string; ok: boolean; message: string };
 
 /** GET /external-listings/:slug/status: the spec 2.5 status view plus the findings once decided. */
 export type ListingStatusView = { slug: string; name: string; status: ListingStatusValue; createdAt: string; findings?: ListingFinding[] };
@@ -138,7 +138,8 @@ export function checkListingForm(form: ListingFormInput): Record<string, string>
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.contactEmail.trim())) errors.contactEmail = "must be an e-mail address";
   form.endpoints.forEach((row, i) => {
     if (!row.path.trim().startsWith("/")) errors[`endpoints.${i}.path`] = "must start with /";
-    if (row.pricingModel && !/^\d+$/.test(row.priceSats.trim())) errors[`endpoints.${i}.priceSats`] = "must be a whole number of sats";
+    if (row.pricingModel && !(/^\d+$/.test(row.priceSats.trim()) && Number(row.priceSats) >= 1))
+      errors[`endpoints.${i}.priceSats`] = "must be a whole number of sats, at least 1";
   });
   return errors;
 }
