@@ -163,6 +163,7 @@ test("a submission is accepted and its live status is shown until the review dec
     await expect(page.getByRole("status")).toContainText(/Under review|Rejected/);
     await expect(page.getByRole("status")).toContainText("Rejected", { timeout: 90_000 });
     await expect(page.getByRole("heading", { name: "Review findings" })).toBeVisible();
+    await expect(page.getByRole("term").filter({ hasText: "Review" })).toBeVisible();
     await expect(page.getByRole("listitem").filter({ hasText: "Failed" }).first()).toBeVisible();
     // The status survives a reload.
     await page.reload();

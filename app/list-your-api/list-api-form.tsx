@@ -365,6 +365,12 @@ function ListingStatus({ slug, onStartOver }: { slug: string; onStartOver: () =>
           <dd>
             <time dateTime={view.createdAt}>{new Date(view.createdAt).toUTCString()}</time>
           </dd>
+          {view.summary ? (
+            <>
+              <dt className="text-muted">Review</dt>
+              <dd>{view.summary}</dd>
+            </>
+          ) : null}
         </dl>
       ) : null}
       {view?.findings?.length ? (

@@ -49,8 +49,16 @@ export type ListingStatusValue = "pending" | "approved" | "rejected" | "suspende
 /** One check of the automated review. */
 export type ListingFinding = { endpoint?: string | null; check: string; ok: boolean; message: string };
 
-/** GET /external-listings/:slug/status: the spec 2.5 status view plus the findings once decided. */
-export type ListingStatusView = { slug: string; name: string; status: ListingStatusValue; createdAt: string; findings?: ListingFinding[] };
+/** GET /external-listings/:slug/status: the spec 2.5 status view plus, once decided, the review's summary and findings. */
+export type ListingStatusView = {
+  slug: string;
+  name: string;
+  status: ListingStatusValue;
+  createdAt: string;
+  reviewedAt?: string;
+  summary?: string;
+  findings?: ListingFinding[];
+};
 
 /** Statuses after which the page stops polling. */
 export function isDecided(status: ListingStatusValue): boolean {
