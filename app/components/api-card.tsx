@@ -3,6 +3,7 @@
 import Link from "next/link";
 import type { DirectoryEntry } from "@/lib/directory/schemas.ts";
 import { describePriceRange, describePricingModels } from "@/lib/pricing/describe-price.ts";
+import { ExternalBadge } from "./external-badge.tsx";
 import { HealthIndicator } from "./health-indicator.tsx";
 import { TagList } from "./tag-list.tsx";
 
@@ -22,7 +23,10 @@ export function ApiCard({ entry, headingLevel = 3 }: { entry: DirectoryEntry; he
         </Heading>
         <span className="mt-0.5 shrink-0 font-mono text-xs text-muted">{entry.slug}</span>
       </div>
-      <HealthIndicator quality={entry.quality} className="mt-1.5" />
+      <div className="mt-1.5 flex flex-wrap items-center gap-2">
+        <HealthIndicator quality={entry.quality} />
+        {entry.isExternal ? <ExternalBadge /> : null}
+      </div>
       <p className="mt-3 line-clamp-3 text-sm leading-6 text-muted">{entry.description || "No description yet."}</p>
       {entry.tags.length ? <TagList tags={entry.tags} className="mt-4" /> : null}
       <div className="mt-auto pt-5">

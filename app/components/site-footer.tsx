@@ -28,6 +28,11 @@ export function SiteFooter() {
                 API directory
               </Link>
             </li>
+            <li>
+              <Link href="/list-your-api" className="hover:text-foreground">
+                List your L402 API
+              </Link>
+            </li>
           </ul>
         </nav>
       </div>

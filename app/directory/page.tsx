@@ -98,6 +98,13 @@ export default async function DirectoryPage({ searchParams }: PageProps) {
       <header className="max-w-2xl">
         <h1 className="text-3xl font-semibold tracking-tight">{heading(query)}</h1>
         <p className="mt-2 text-muted">HTTP APIs you pay per call with Lightning. No accounts or keys: each request carries its own payment.</p>
+        <p className="mt-2 text-sm text-muted">
+          Run your own L402 gateway?{" "}
+          <Link href="/list-your-api" className="font-medium text-accent hover:underline">
+            List your L402 API
+          </Link>{" "}
+          here for free.
+        </p>
       </header>
 
       <div className="mt-8 max-w-2xl">
@@ -148,7 +155,7 @@ export default async function DirectoryPage({ searchParams }: PageProps) {
         {result.entries.length ? (
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {result.entries.map((entry) => (
-              <li key={entry.slug}>
+              <li key={`${entry.isExternal ? "external" : "hosted"}:${entry.slug}`}>
                 <ApiCard entry={entry} headingLevel={2} />
               </li>
             ))}

@@ -65,6 +65,8 @@ const envSchema = z.object({
   CREDIT_TTL_DAYS: positiveInt.default(30),
   INVOICE_EXPIRY_SECONDS: positiveInt.default(600),
   HEALTH_INTERVAL_SECONDS: positiveInt.default(300),
+  LISTING_SUSPEND_AFTER_HOURS: positiveInt.default(24),
+  LISTING_RECOVER_AFTER_HOURS: positiveInt.default(1),
   TRUSTED_PROXIES: z.string().default(""),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -140,6 +142,10 @@ export type Config = {
   creditTtlDays: number;
   invoiceExpirySeconds: number;
   healthIntervalSeconds: number;
+  /** An approved external listing whose probes fail this long is suspended (docs/listings-directory.md). */
+  listingSuspendAfterHours: number;
+  /** A health-suspended listing whose probes succeed this long is approved again. */
+  listingRecoverAfterHours: number;
   trustedProxies: string[];
   logLevel: "debug" | "info" | "warn" | "error";
   /** Auth.js signing/encryption secret; derived from appSecret unless AUTH_SECRET is set. */
@@ -288,6 +294,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     creditTtlDays: e.CREDIT_TTL_DAYS,
     invoiceExpirySeconds: e.INVOICE_EXPIRY_SECONDS,
     healthIntervalSeconds: e.HEALTH_INTERVAL_SECONDS,
+    listingSuspendAfterHours: e.LISTING_SUSPEND_AFTER_HOURS,
+    listingRecoverAfterHours: e.LISTING_RECOVER_AFTER_HOURS,
     trustedProxies: e.TRUSTED_PROXIES.split(",")
       .map((s) => s.trim())
       .filter(Boolean),

@@ -1,11 +1,13 @@
 // `{api_url}/directory/feed.json`: JSON Feed 1.1 of the most recently listed APIs (spec 2.4, 4.3),
 // each item carrying the `_hub` extension {slug, gateway, endpointCount, endpoints}. Served as
-// application/feed+json. Recency is the tenant's creation time, as `sort=recent` in the list.
+// application/feed+json. Recency is the creation time, as `sort=recent` in the list. Approved
+// external listings are items like hosted APIs, with `_hub.isExternal: true` and their own gateway.
 import { gatewayUrlFor, type Config } from "@/lib/config/index.ts";
 import type { PrismaClient } from "@/lib/db/client.ts";
 import { describePriceRange, describePricingModels } from "@/lib/pricing/describe-price.ts";
-import { endpointDisplayOrder, toEndpointEntry } from "./entry-shape.ts";
-import { listedTenantWhere } from "./listing-rule.ts";
+import { endpointDisplayOrder, listingEndpoints, listingGatewayBase, toEndpointEntry } from "./entry-shape.ts";
+import { listedListingWhere, listedTenantWhere } from "./listing-rule.ts";
+import type { EndpointEntry } from "./schemas.ts";
 
 /** Items in the feed: feed readers poll, so the newest listings are what matters. */
 export const feedItemCount = 50;
@@ -21,6 +23,8 @@ export type HubFeedExtension = {
   gateway: string;
   endpointCount: number;
   endpoints: { method: string; path: string; pricingModel: string | null; priceSats: number }[];
+  /** An external listing (a self-hosted gateway) rather than a hosted API; beyond the spec's four fields. */
+  isExternal: boolean;
 };
 
 export type JsonFeedItem = {
@@ -45,6 +49,20 @@ export type JsonFeed = {
   items: JsonFeedItem[];
 };
 
+/** What an item is made of, for either kind. */
+type FeedApi = {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  tags: string[];
+  createdAt: Date;
+  updatedAt: Date;
+  gateway: string;
+  endpoints: EndpointEntry[];
+  isExternal: boolean;
+};
+
 /** Builds the feed from the database: the newest listed APIs first. */
 export async function buildDirectoryFeed({
   prisma,
@@ -55,12 +73,22 @@ export async function buildDirectoryFeed({
   config: FeedConfig;
   limit?: number;
 }): Promise<JsonFeed> {
-  const tenants = await prisma.tenant.findMany({
-    where: listedTenantWhere,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: limit,
-    include: { endpoints: { where: { isActive: true }, orderBy: [...endpointDisplayOrder] } },
-  });
+  const [tenants, listings] = await Promise.all([
+    prisma.tenant.findMany({
+      where: listedTenantWhere,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: limit,
+      include: { endpoints: { where: { isActive: true }, orderBy: [...endpointDisplayOrder] } },
+    }),
+    prisma.externalListing.findMany({ where: listedListingWhere, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit }),
+  ]);
+  // The newest `limit` of both kinds: each query already holds its kind's newest `limit`.
+  const apis: FeedApi[] = [
+    ...tenants.map((t) => ({ ...t, gateway: gatewayUrlFor(config, t.slug), endpoints: t.endpoints.map(toEndpointEntry), isExternal: false })),
+    ...listings.map((l) => ({ ...l, gateway: listingGatewayBase(l.gatewayUrl), endpoints: listingEndpoints(l.endpoints), isExternal: true })),
+  ]
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .slice(0, limit);
   return {
     version: jsonFeedVersion,
     title: "L402 Hub: newly listed APIs",
@@ -68,24 +96,26 @@ export async function buildDirectoryFeed({
     feed_url: `${config.apiUrl}/directory/feed.json`,
     description: "Pay-per-call HTTP APIs newly listed in the L402 Hub directory, payable over Lightning (L402).",
     language: "en",
-    items: tenants.map((tenant) => {
-      const endpoints = tenant.endpoints.map(toEndpointEntry);
-      const url = `${config.siteUrl}/directory/${tenant.slug}`;
-      const facts = `${endpoints.length} ${endpoints.length === 1 ? "endpoint" : "endpoints"}; price ${describePriceRange(endpoints)}; ${describePricingModels(endpoints).join(", ")}.`;
+    items: apis.map((api) => {
+      const endpoints = api.endpoints;
+      const url = `${config.siteUrl}/directory/${api.slug}`;
+      const operated = api.isExternal ? " Independently operated gateway, listed by its operator." : "";
+      const facts = `${endpoints.length} ${endpoints.length === 1 ? "endpoint" : "endpoints"}; price ${describePriceRange(endpoints)}; ${describePricingModels(endpoints).join(", ")}.${operated}`;
       return {
         id: url,
         url,
-        title: tenant.name,
-        content_text: [tenant.description, facts].filter(Boolean).join("\n\n"),
-        ...(tenant.description ? { summary: tenant.description } : {}),
-        date_published: tenant.createdAt.toISOString(),
-        date_modified: tenant.updatedAt.toISOString(),
-        ...(tenant.tags?.length ? { tags: tenant.tags } : {}),
+        title: api.name,
+        content_text: [api.description, facts].filter(Boolean).join("\n\n"),
+        ...(api.description ? { summary: api.description } : {}),
+        date_published: api.createdAt.toISOString(),
+        date_modified: api.updatedAt.toISOString(),
+        ...(api.tags?.length ? { tags: api.tags } : {}),
         _hub: {
-          slug: tenant.slug,
-          gateway: gatewayUrlFor(config, tenant.slug),
+          slug: api.slug,
+          gateway: api.gateway,
           endpointCount: endpoints.length,
           endpoints: endpoints.map((e) => ({ method: e.method, path: e.path, pricingModel: e.pricingModel, priceSats: e.priceSats })),
+          isExternal: api.isExternal,
         },
       };
     }),

@@ -16,3 +16,12 @@ export const listedTenantWhere = {
 
 /** The same rule as listedTenantWhere, for raw queries aliasing "Tenant" as `t`. */
 export const listedTenantSql = Prisma.sql`t."directoryListed" = true`;
+
+/**
+ * An external listing (spec 2.5) is listed while its status is `approved`: pending, rejected and
+ * suspended listings never appear (docs/listings-directory.md).
+ */
+export const listedListingWhere = { status: "approved" } satisfies Prisma.ExternalListingWhereInput;
+
+/** The same rule as listedListingWhere, for raw queries aliasing "ExternalListing" as `t`. */
+export const listedListingSql = Prisma.sql`t."status" = 'approved'`;

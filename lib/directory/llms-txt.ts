@@ -2,14 +2,24 @@
 // `> summary`, free markdown without headings, then `## Section` lists of `- [name](url): notes`)
 // with how to pay, the five pricing models and the top 20 APIs; and `/llms-full.txt` with every
 // listed API and every endpoint (price, parameters, example), streamed page by page so a directory
-// of thousands of APIs never sits in memory at once.
+// of thousands of APIs never sits in memory at once. Approved external listings are APIs like the
+// others, marked as independently operated, without the OpenAPI link only hosted gateways serve.
 import type { Config } from "@/lib/config/index.ts";
 import type { PrismaClient } from "@/lib/db/client.ts";
 import { describePrice, describePriceRange } from "@/lib/pricing/describe-price.ts";
 import { prettyJson } from "@/lib/format/pretty-json.ts";
 import { callExample } from "./call-example.ts";
-import { endpointDisplayOrder, toDirectoryEntry, toEndpointDetail } from "./entry-shape.ts";
-import { listedTenantWhere } from "./listing-rule.ts";
+import {
+  endpointDisplayOrder,
+  listingEndpoints,
+  listingRowSelect,
+  type ListingRow,
+  toDirectoryEntry,
+  toEndpointDetail,
+  toListingDirectoryEntry,
+} from "./entry-shape.ts";
+import { listedListingWhere, listedTenantWhere } from "./listing-rule.ts";
+import { countListedApis } from "./list-directory.ts";
 import { paymentSteps, pricingModelGuide } from "./payment-guide.ts";
 import { noSamplesQuality } from "./quality.ts";
 import type { DirectoryEntry } from "./schemas.ts";
@@ -52,6 +62,9 @@ function introduction(total: number): string[] {
 export function buildLlmsTxt(options: { config: LlmsConfig; top: DirectoryEntry[]; total: number }): string {
   const { config, top, total } = options;
   const lines = introduction(total);
+  // Per-API routes are shown with a real slug, so the link works when followed; only hosted APIs
+  // have an MCP config.
+  const hostedExample = top.find((entry) => !entry.isExternal);
   lines.push("## APIs", "");
   if (top.length === 0) lines.push(`- [Directory](${config.siteUrl}/directory): no APIs are listed yet`);
   for (const entry of top) {
@@ -59,7 +72,7 @@ export function buildLlmsTxt(options: { config: LlmsConfig; top: DirectoryEntry[
       entry.description,
       `${describePriceRange(entry.endpoints)}; ${entry.endpointCount} ${entry.endpointCount === 1 ? "endpoint" : "endpoints"}`,
       `gateway ${entry.gatewayDomain}`,
-      `OpenAPI ${entry.gatewayDomain}/.well-known/openapi.json`,
+      entry.isExternal ? externalNote : `OpenAPI ${entry.gatewayDomain}/.well-known/openapi.json`,
     ]
       .filter(Boolean)
       .map(oneLine)
@@ -71,12 +84,9 @@ export function buildLlmsTxt(options: { config: LlmsConfig; top: DirectoryEntry[
     "## Directory API",
     "",
     `- [List and search](${config.apiUrl}/directory): JSON; parameters search, tag, page (1-1000), limit (max 50), sort (relevance or recent)`,
-    // Per-API routes are shown with a real slug, so the link works when followed.
-    ...(top[0]
-      ? [
-          `- [API details](${config.apiUrl}/directory/${top[0].slug}): JSON of one API by slug, with endpoints, prices and examples`,
-          `- [MCP config](${config.apiUrl}/directory/${top[0].slug}/mcp-config): ready-to-paste MCP client config of one API by slug`,
-        ]
+    ...(top[0] ? [`- [API details](${config.apiUrl}/directory/${top[0].slug}): JSON of one API by slug, with endpoints, prices and examples`] : []),
+    ...(hostedExample
+      ? [`- [MCP config](${config.apiUrl}/directory/${hostedExample.slug}/mcp-config): ready-to-paste MCP client config of one API by slug`]
       : []),
     `- [Categories](${config.apiUrl}/directory/categories): tags with the number of APIs carrying each`,
     `- [JSON Feed](${config.apiUrl}/directory/feed.json): newly listed APIs (JSON Feed 1.1)`,
@@ -98,7 +108,8 @@ export function buildLlmsTxt(options: { config: LlmsConfig; top: DirectoryEntry[
 export function llmsFullSection(entry: DirectoryEntry & { endpoints: ReturnType<typeof toEndpointDetail>[] }): string {
   const lines = [`## ${oneLine(entry.name)}`, ""];
   if (entry.description) lines.push(oneLine(entry.description), "");
-  lines.push(`- Slug: ${entry.slug}`, `- Gateway: ${entry.gatewayDomain}`, `- OpenAPI: ${entry.gatewayDomain}/.well-known/openapi.json`);
+  lines.push(`- Slug: ${entry.slug}`, `- Gateway: ${entry.gatewayDomain}`);
+  lines.push(entry.isExternal ? `- Operator: ${externalNote}` : `- OpenAPI: ${entry.gatewayDomain}/.well-known/openapi.json`);
   if (entry.tags.length) lines.push(`- Tags: ${entry.tags.join(", ")}`);
   lines.push("");
   for (const endpoint of entry.endpoints) {
@@ -120,12 +131,15 @@ export function llmsFullSection(entry: DirectoryEntry & { endpoints: ReturnType<
   return lines.join("\n");
 }
 
+/** How llms.txt and llms-full.txt mark an external listing. */
+export const externalNote = "external listing, an independently operated L402 gateway (not run by L402 Hub)";
+
 /** APIs read per database round trip while streaming llms-full.txt. */
 const fullPageSize = 100;
 
 /** Streams llms-full.txt: the introduction, then every listed API by slug, one page at a time. */
 export async function* streamLlmsFull({ prisma, config }: { prisma: PrismaClient; config: LlmsConfig }): AsyncGenerator<string> {
-  const total = await prisma.tenant.count({ where: listedTenantWhere });
+  const total = await countListedApis({ prisma });
   yield introduction(total).join("\n").replace("# L402 Hub", "# L402 Hub: every listed API") + "\n";
   let cursor: string | undefined;
   for (;;) {
@@ -135,12 +149,27 @@ export async function* streamLlmsFull({ prisma, config }: { prisma: PrismaClient
       take: fullPageSize,
       include: { endpoints: { where: { isActive: true }, orderBy: [...endpointDisplayOrder] } },
     });
-    if (tenants.length === 0) return;
+    if (tenants.length === 0) break;
     for (const tenant of tenants) {
       // Health numbers change every few minutes and belong to the live API, not to this file.
       const entry = { ...toDirectoryEntry(config, tenant, noSamplesQuality), endpoints: tenant.endpoints.map(toEndpointDetail) };
       yield llmsFullSection(entry) + "\n";
     }
     cursor = tenants[tenants.length - 1].slug;
+  }
+  // Then the external listings, the same way.
+  let listingCursor: string | undefined;
+  for (;;) {
+    const listings: ListingRow[] = await prisma.externalListing.findMany({
+      where: { ...listedListingWhere, ...(listingCursor ? { slug: { gt: listingCursor } } : {}) },
+      orderBy: { slug: "asc" },
+      take: fullPageSize,
+      select: listingRowSelect,
+    });
+    if (listings.length === 0) return;
+    for (const listing of listings) {
+      yield llmsFullSection({ ...toListingDirectoryEntry(listing, noSamplesQuality), endpoints: listingEndpoints(listing.endpoints) }) + "\n";
+    }
+    listingCursor = listings[listings.length - 1].slug;
   }
 }

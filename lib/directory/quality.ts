@@ -107,3 +107,42 @@ export async function loadQuality({ prisma, tenantIds, now = new Date() }: LoadQ
   }
   return result;
 }
+
+/**
+ * Quality of each approved external listing in one round trip, by the same rule from its probe
+ * rounds (ExternalListingHealthDay, written by lib/health/probe-listings.ts): every probed endpoint
+ * counts as a probe; isHealthy is false when the latest round in the window had a failure.
+ */
+export async function loadListingQuality({
+  prisma,
+  listingIds,
+  now = new Date(),
+}: {
+  prisma: PrismaClient;
+  listingIds: string[];
+  now?: Date;
+}): Promise<Map<string, HealthQuality>> {
+  const result = new Map<string, HealthQuality>(listingIds.map((id) => [id, noSamplesQuality]));
+  if (listingIds.length === 0) return result;
+  const rows = await prisma.$queryRaw<{ listingId: string; total: number; ok: number; avgOkLatencyMs: number | null; lastOk: boolean }[]>(Prisma.sql`
+    SELECT d."listingId",
+      sum(d."total")::int AS "total",
+      sum(d."ok")::int AS "ok",
+      (sum(d."okLatencySum")::float8 / NULLIF(sum(d."okLatencyCount"), 0)) AS "avgOkLatencyMs",
+      (array_agg(d."lastOk" ORDER BY d."day" DESC))[1] AS "lastOk"
+    FROM "ExternalListingHealthDay" d
+    WHERE d."listingId" IN (${Prisma.join(listingIds)}) AND d."day" >= CAST(${qualityWindowStart(now)} AS date)
+    GROUP BY d."listingId"`);
+  for (const row of rows) {
+    result.set(
+      row.listingId,
+      qualityFromStats({
+        total: Number(row.total),
+        ok: Number(row.ok),
+        avgOkLatencyMs: row.avgOkLatencyMs === null ? null : Number(row.avgOkLatencyMs),
+        failingEndpoints: row.lastOk ? 0 : 1,
+      }),
+    );
+  }
+  return result;
+}

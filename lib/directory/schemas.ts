@@ -107,6 +107,11 @@ export const directoryEntrySchema = z.object({
   endpointCount: z.number().int().nonnegative(),
   quality: healthQualitySchema,
   endpoints: z.array(endpointEntrySchema),
+  /**
+   * An external listing (a self-hosted L402 gateway, spec 2.5) rather than a hosted tenant. The
+   * spec names it in the detail view; list entries carry it too so every surface can mark them.
+   */
+  isExternal: z.boolean(),
 });
 export type DirectoryEntry = z.infer<typeof directoryEntrySchema>;
 
@@ -136,7 +141,6 @@ export const directoryDetailSchema = directoryEntrySchema.extend({
   endpoints: z.array(endpointDetailSchema),
   /** Hex public key of the provider's node; null when the wallet has not reported one. */
   walletPubkey: z.string().nullable(),
-  isExternal: z.boolean(),
 });
 export type DirectoryDetail = z.infer<typeof directoryDetailSchema>;
 

@@ -52,8 +52,8 @@ type ProbeResult = { ok: boolean; statusCode: number | null; latencyMs: number |
 
 export const healthDefaults = { concurrency: 16, timeoutMs: 10_000, roundBudgetMs: 240_000 };
 
-/** A counting semaphore: at most `size` holders at once, FIFO. */
-class Semaphore {
+/** A counting semaphore: at most `size` holders at once, FIFO (also bounds ./probe-listings.ts). */
+export class Semaphore {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   constructor(private readonly size: number) {}

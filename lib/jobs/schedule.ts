@@ -15,7 +15,8 @@ import { originDispatcher } from "@/lib/origin/origin-policy.ts";
 import { checkNodeCapacity } from "@/lib/webhooks/capacity-monitor.ts";
 import { WebhookSender } from "@/lib/webhooks/deliver.ts";
 import { dispatchOutbox } from "@/lib/webhooks/dispatch-outbox.ts";
-import { targetPolicyFor } from "@/lib/origin/ssrf.ts";
+import { createPinnedDispatcher, targetPolicyFor } from "@/lib/origin/ssrf.ts";
+import { probeListings } from "@/lib/health/probe-listings.ts";
 import { walletTargetPolicy } from "@/lib/lightning/wallet-network.ts";
 import { openWalletBackend } from "@/lib/wallets/open-wallet.ts";
 import { WalletBackendCache } from "@/lib/wallets/wallet-backend-cache.ts";
@@ -29,6 +30,7 @@ export function platformJobs(deps: { prisma: PrismaClient; store: KeyValueStore;
   const config = () => deps.config ?? getConfig();
   let sender: WebhookSender | null = null;
   let health: HealthMonitor | null = null;
+  let listingDispatcher: ReturnType<typeof createPinnedDispatcher> | null = null;
   // Each pass takes the next page of pending invoices, so a flood of them is walked through in
   // turn (kept per worker: whichever worker holds the lease continues its own round).
   let settlementCursor: SettlementCursor = null;
@@ -154,6 +156,29 @@ export function platformJobs(deps: { prisma: PrismaClient; store: KeyValueStore;
         });
         const round = await health.runRound();
         if (round.transitions || round.skipped) deps.log.info("health probes", round);
+      },
+    },
+    {
+      // External listings' gateways (lib/health/probe-listings.ts): unsigned probes through the
+      // webhook SSRF policy; suspension and recovery are conditional updates, so exactly once.
+      name: "listing-health",
+      intervalMs: config().healthIntervalSeconds * 1000,
+      singleton: true,
+      run: async () => {
+        listingDispatcher ??= createPinnedDispatcher({ ...targetPolicyFor(config()), connectionsPerOrigin: 4, keepAliveTimeoutMs: 10_000 });
+        const round = await probeListings({
+          prisma: deps.prisma,
+          dispatcher: listingDispatcher,
+          log: deps.log.child({ job: "listing-health" }),
+          suspendAfterHours: config().listingSuspendAfterHours,
+          recoverAfterHours: config().listingRecoverAfterHours,
+        });
+        if (round.suspended.length || round.recovered.length) deps.log.info("listing health", round);
+      },
+      close: async () => {
+        const dispatcher = listingDispatcher;
+        listingDispatcher = null;
+        await dispatcher?.close();
       },
     },
     {

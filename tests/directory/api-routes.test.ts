@@ -231,6 +231,7 @@ describe("GET /api/directory/feed.json", () => {
         { method: "GET", path: "/v1/current", pricingModel: "per_request", priceSats: 3 },
         { method: "GET", path: "/v1/ping", pricingModel: null, priceSats: 0 },
       ],
+      isExternal: false,
     });
     expect(feed.items[0].content_text).toContain("Current weather by city.");
   });

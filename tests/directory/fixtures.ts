@@ -64,3 +64,34 @@ export async function addSample(
     },
   });
 }
+
+export type ListingFixture = {
+  slug: string;
+  name?: string;
+  description?: string;
+  tags?: string[];
+  status?: "pending" | "approved" | "rejected" | "suspended";
+  gatewayUrl?: string;
+  endpoints?: unknown;
+  createdAt?: Date;
+};
+
+/** An external listing row (spec 2.5) as the review leaves it: approved by default. */
+export async function createListing(prisma: PrismaClient, fixture: ListingFixture): Promise<string> {
+  const listing = await prisma.externalListing.create({
+    data: {
+      slug: fixture.slug,
+      name: fixture.name ?? `Listing ${fixture.slug}`,
+      description: fixture.description ?? "",
+      tags: fixture.tags ?? [],
+      gatewayUrl: fixture.gatewayUrl ?? `https://${fixture.slug}.example.com`,
+      contactEmail: `ops+${fixture.slug}@example.com`,
+      endpoints: (fixture.endpoints ?? [
+        { path: "/v1/quote", method: "GET", title: "Quote", description: "", pricingModel: "per_request", priceSats: 7 },
+      ]) as Prisma.InputJsonValue,
+      status: fixture.status ?? "approved",
+      ...(fixture.createdAt ? { createdAt: fixture.createdAt } : {}),
+    },
+  });
+  return listing.id;
+}

@@ -47,7 +47,9 @@ describe("listDirectory shape", () => {
     expect(result).toMatchObject({ total: 1, hasMore: false, tags: ["geo", "weather"] });
 
     const [entry] = result.entries;
-    expect(Object.keys(entry).sort()).toEqual(["description", "endpointCount", "endpoints", "gatewayDomain", "name", "quality", "slug", "tags"].sort());
+    expect(Object.keys(entry).sort()).toEqual(
+      ["description", "endpointCount", "endpoints", "gatewayDomain", "isExternal", "name", "quality", "slug", "tags"].sort(),
+    );
     expect(entry).toMatchObject({
       slug: "weather",
       name: "Weather Now",

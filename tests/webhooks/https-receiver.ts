@@ -64,8 +64,8 @@ export type HttpsReceiver = {
   close(): Promise<void>;
 };
 
-/** Starts a receiver on 127.0.0.1 with a random port. */
-export async function startHttpsReceiver(): Promise<HttpsReceiver> {
+/** Starts a receiver on 127.0.0.1 with a random port, or `port` (a server coming back where it was). */
+export async function startHttpsReceiver(options: { port?: number } = {}): Promise<HttpsReceiver> {
   const { cert, key } = selfSignedCertificate();
   const received: ReceivedRequest[] = [];
   let answerFn: (req: ReceivedRequest, index: number) => ReceiverAnswer = () => ({ status: 200, body: "ok" });
@@ -91,7 +91,7 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
       res.end(answer.body ?? "");
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     port,

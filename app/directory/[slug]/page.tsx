@@ -1,6 +1,9 @@
 // /directory/:slug: one API in full: gateway address, endpoints with prices in words, parameters,
 // examples, how to call it with curl, its 7-day health history, the badge embed snippet, the MCP
-// client config and the OpenAPI document.
+// client config and the OpenAPI document. An external listing (`isExternal`: a self-hosted L402
+// gateway listed by its operator) shows its declared endpoints and its own gateway address, marked
+// as independently operated, without try-it, MCP config, OpenAPI link or health history: those
+// come from a hosted gateway (docs/listings-directory.md says why).
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, permanentRedirect } from "next/navigation";
@@ -15,6 +18,7 @@ import { getServerContext } from "@/lib/server-context.ts";
 import { findBasemapPath } from "@/lib/try-it/basemap-source.ts";
 import { CodeBlock } from "@/app/components/code-block.tsx";
 import { EndpointCard, endpointAnchor } from "@/app/components/endpoint-card.tsx";
+import { ExternalBadge } from "@/app/components/external-badge.tsx";
 import { HealthIndicator, formatUptime } from "@/app/components/health-indicator.tsx";
 import { HealthSparkline } from "@/app/components/health-sparkline.tsx";
 import { MethodBadge } from "@/app/components/method-badge.tsx";
@@ -59,10 +63,11 @@ export default async function ApiPage({ params }: PageProps) {
   // A slug typed in another case finds the API; send the reader to its one canonical address.
   if (entry.slug !== slug) permanentRedirect(`/directory/${entry.slug}`);
   const { db } = await getServerContext();
-  const tenant = await db.prisma.tenant.findUnique({ where: { slug: entry.slug }, select: { id: true } });
+  const external = entry.isExternal;
+  const tenant = external ? null : await db.prisma.tenant.findUnique({ where: { slug: entry.slug }, select: { id: true } });
   const [history, documented] = await Promise.all([
     tenant ? loadHealthHistory({ prisma: db.prisma, tenantId: tenant.id }) : Promise.resolve([]),
-    loadListedDocumentedApi({ prisma: db.prisma, config, slug: entry.slug }),
+    external ? Promise.resolve(null) : loadListedDocumentedApi({ prisma: db.prisma, config, slug: entry.slug }),
   ]);
   const mcpConfig = documented ? JSON.stringify(buildMcpConfig({ config, api: documented }), null, 2) : null;
   const openApiUrl = `${entry.gatewayDomain}/.well-known/openapi.json`;
@@ -96,16 +101,27 @@ export default async function ApiPage({ params }: PageProps) {
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
           <h1 className="text-3xl font-semibold tracking-tight text-balance sm:text-4xl">{entry.name}</h1>
           <HealthIndicator quality={quality} className="text-sm" />
+          {external ? <ExternalBadge /> : null}
         </div>
         {entry.description ? <p className="mt-4 text-lg leading-8 text-pretty text-muted">{entry.description}</p> : null}
         {entry.tags.length ? <TagList tags={entry.tags} linked className="mt-5" /> : null}
+        {external ? (
+          <p
+            role="note"
+            className="mt-5 rounded-2xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm leading-6 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+          >
+            <strong className="font-semibold">Independently operated.</strong> This API runs on its own L402 gateway, listed here by its operator. L402 Hub does
+            not run it, does not see its payments and cannot refund them; its endpoints and prices are what the operator declared and our automated review
+            checked. The hub only checks that the gateway answers.
+          </p>
+        ) : null}
       </header>
 
       <section aria-labelledby="gateway-heading" className="mt-8 max-w-xl">
         <h2 id="gateway-heading" className="text-sm font-semibold">
           Gateway address
         </h2>
-        <p className="mt-1 text-sm text-muted">Every endpoint path below is relative to this address.</p>
+        <p className="mt-1 text-sm text-muted">Every endpoint path below is relative to this address{external ? ", the operator's own gateway" : ""}.</p>
         <CodeBlock code={entry.gatewayDomain} copyLabel="Copy gateway address" wrap className="mt-3" />
       </section>
 
@@ -131,13 +147,15 @@ export default async function ApiPage({ params }: PageProps) {
             <div className="mt-6 space-y-6">
               {entry.endpoints.map((endpoint) => (
                 <EndpointCard key={endpointAnchor(endpoint)} endpoint={endpoint}>
-                  <TryIt
-                    endpoint={endpoint}
-                    gatewayBase={entry.gatewayDomain}
-                    devWallet={config.lightningDevNode}
-                    signedIn={signedIn}
-                    basemapPath={basemapPath}
-                  />
+                  {external ? null : (
+                    <TryIt
+                      endpoint={endpoint}
+                      gatewayBase={entry.gatewayDomain}
+                      devWallet={config.lightningDevNode}
+                      signedIn={signedIn}
+                      basemapPath={basemapPath}
+                    />
+                  )}
                 </EndpointCard>
               ))}
             </div>
@@ -157,21 +175,23 @@ export default async function ApiPage({ params }: PageProps) {
             </section>
           ) : null}
 
-          <section aria-labelledby="agents-heading">
-            <h2 id="agents-heading" className="text-xl font-semibold tracking-tight">
-              Use it from an agent
-            </h2>
-            <p className="mt-2 max-w-2xl text-sm leading-6 text-muted">
-              Paste this into your MCP client&apos;s configuration: it starts an MCP server (the <code className="font-mono">@l402-hub/sdk</code> package,
-              through <code className="font-mono">npx</code>; Node 20+) that offers each endpoint as a tool and pays for calls from the wallet in its{" "}
-              <code className="font-mono">env</code>, within the budget. The{" "}
-              <a href={openApiUrl} className="font-medium text-accent hover:underline">
-                OpenAPI document
-              </a>{" "}
-              describes the same endpoints with their prices.
-            </p>
-            {mcpConfig ? <CodeBlock caption="MCP config" code={mcpConfig} copyLabel="Copy MCP config" className="mt-4" /> : null}
-          </section>
+          {external ? null : (
+            <section aria-labelledby="agents-heading">
+              <h2 id="agents-heading" className="text-xl font-semibold tracking-tight">
+                Use it from an agent
+              </h2>
+              <p className="mt-2 max-w-2xl text-sm leading-6 text-muted">
+                Paste this into your MCP client&apos;s configuration: it starts an MCP server (the <code className="font-mono">@l402-hub/sdk</code> package,
+                through <code className="font-mono">npx</code>; Node 20+) that offers each endpoint as a tool and pays for calls from the wallet in its{" "}
+                <code className="font-mono">env</code>, within the budget. The{" "}
+                <a href={openApiUrl} className="font-medium text-accent hover:underline">
+                  OpenAPI document
+                </a>{" "}
+                describes the same endpoints with their prices.
+              </p>
+              {mcpConfig ? <CodeBlock caption="MCP config" code={mcpConfig} copyLabel="Copy MCP config" className="mt-4" /> : null}
+            </section>
+          )}
 
           <section aria-labelledby="badge-heading">
             <h2 id="badge-heading" className="text-xl font-semibold tracking-tight">
@@ -194,6 +214,7 @@ export default async function ApiPage({ params }: PageProps) {
               {entry.endpointCount}
               {paid && free ? ` (${paid} paid, ${free} free)` : ""}
             </Fact>
+            {external ? <Fact term="Operated by">Its provider (external)</Fact> : null}
             <Fact term="Uptime, 7 days">{quality.uptimePercentage === null ? "Not checked yet" : formatUptime(quality.uptimePercentage)}</Fact>
             <Fact term="Avg. response">{quality.avgResponseTimeMs === null ? "—" : `${quality.avgResponseTimeMs} ms`}</Fact>
             {entry.walletPubkey ? (
@@ -205,19 +226,23 @@ export default async function ApiPage({ params }: PageProps) {
               </div>
             ) : null}
           </dl>
-          <section aria-labelledby="history-heading" className="rounded-2xl border border-line bg-surface px-4 py-3">
-            <h2 id="history-heading" className="text-sm font-semibold">
-              Health, last 7 days
-            </h2>
-            <div className="mt-2">
-              <HealthSparkline buckets={history} />
-            </div>
-          </section>
-          <p className="text-sm">
-            <a href={openApiUrl} className="font-medium text-accent hover:underline">
-              OpenAPI document
-            </a>
-          </p>
+          {external ? null : (
+            <>
+              <section aria-labelledby="history-heading" className="rounded-2xl border border-line bg-surface px-4 py-3">
+                <h2 id="history-heading" className="text-sm font-semibold">
+                  Health, last 7 days
+                </h2>
+                <div className="mt-2">
+                  <HealthSparkline buckets={history} />
+                </div>
+              </section>
+              <p className="text-sm">
+                <a href={openApiUrl} className="font-medium text-accent hover:underline">
+                  OpenAPI document
+                </a>
+              </p>
+            </>
+          )}
           <p className="text-xs leading-5 text-muted">Payments go straight to the provider&apos;s wallet. L402 Hub never holds funds.</p>
         </aside>
       </div>
