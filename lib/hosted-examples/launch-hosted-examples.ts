@@ -133,6 +133,7 @@ function startOrigin(options: LaunchOptions, example: HostedExample, secrets: Or
   const previous = secrets.previous
     ? { ORIGIN_PREVIOUS_GATEWAY_SECRET: secrets.previous.gatewaySecret, ORIGIN_PREVIOUS_HMAC_SECRET: secrets.previous.hmacSecret }
     : {};
+  const passed = Object.fromEntries((example.passEnv ?? []).filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]));
   const child = fork(path.join(options.root, example.entry), [], {
     execArgv: ["--import", "tsx"],
     cwd: options.root,
@@ -146,6 +147,7 @@ function startOrigin(options: LaunchOptions, example: HostedExample, secrets: Or
       ORIGIN_GATEWAY_SECRET: secrets.gatewaySecret,
       ORIGIN_HMAC_SECRET: secrets.hmacSecret,
       ...previous,
+      ...passed,
     },
   });
   forked.add(child);

@@ -124,8 +124,18 @@ export class Venues {
     return candle;
   }
 
-  /** Ticker at a minute: the venue's 1m close, its spread, and the 24 h volume of its 1m candles. */
+  private readonly tickers = new Map<Venue, { minute: number; ticker: ReturnType<Venues["computeTicker"]> }>();
+
+  /** Ticker at a minute (computed once per venue and minute): the venue's 1m close, its spread, and the 24 h volume of its 1m candles. */
   ticker(venue: Venue, nowMinute: number, now: number) {
+    const cached = this.tickers.get(venue);
+    if (cached?.minute === nowMinute) return { ...cached.ticker, time: now };
+    const ticker = this.computeTicker(venue, nowMinute, now);
+    this.tickers.set(venue, { minute: nowMinute, ticker });
+    return ticker;
+  }
+
+  private computeTicker(venue: Venue, nowMinute: number, now: number) {
     const candle = this.minuteCandle(venue, nowMinute);
     const halfSpread = VENUE_PROFILE[venue].halfSpread;
     let volume24h = 0;
