@@ -109,7 +109,8 @@ export class LiquidationEngine {
     // Stray liquidations of over-levered retail: more when the minute moves hard and leverage is high.
     const { sigma } = REGIME_PARAMS[this.path.regimeAt(start)];
     const move = Math.log(bar.close / bar.open);
-    const strays = Math.floor(random() * (1 + 3 * this.path.leverageAt(start) * Math.min(4, Math.abs(move) / sigma)));
+    // A few a minute in calm markets (as on a real perpetual), many more when it moves.
+    const strays = 1 + Math.floor(random() * (4 + 8 * this.path.leverageAt(start) * Math.min(4, Math.abs(move) / sigma)));
     for (let i = 0; i < strays; i++) {
       const side = random() < (move < 0 ? 0.8 : 0.2) ? "SELL" : "BUY";
       const size = Math.round(0.002 * Math.exp(2.2 * random() + 1.2 * random()) * 1e3) / 1e3 + 0.001;
