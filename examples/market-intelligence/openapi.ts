@@ -58,7 +58,10 @@ export function buildOpenApiDocument(options: {
 }): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const endpoint of options.endpoints) {
-    const operationId = endpoint.path.replace(/^\/v1\//, "").replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+/g, "_");
+    const operationId = endpoint.path
+      .replace(/^\/v1\//, "")
+      .replace(/[{}]/g, "")
+      .replace(/[^A-Za-z0-9]+/g, "_");
     const common = {
       operationId,
       summary: endpoint.summary,
@@ -66,7 +69,8 @@ export function buildOpenApiDocument(options: {
       security: [{ L402: [] }],
     };
     const payment = {
-      description: "Payment required: pay the Lightning invoice of the WWW-Authenticate challenge, then repeat with `Authorization: L402 <macaroon>:<preimage>`",
+      description:
+        "Payment required: pay the Lightning invoice of the WWW-Authenticate challenge, then repeat with `Authorization: L402 <macaroon>:<preimage>`",
     };
     if (endpoint.kind === "json") {
       paths[endpoint.path] = {
@@ -76,7 +80,12 @@ export function buildOpenApiDocument(options: {
           responses: {
             "200": {
               description: "The answer",
-              content: { "application/json": { schema: jsonSchema(endpoint.response, "output"), ...(options.examples[endpoint.path] !== undefined ? { example: options.examples[endpoint.path] } : {}) } },
+              content: {
+                "application/json": {
+                  schema: jsonSchema(endpoint.response, "output"),
+                  ...(options.examples[endpoint.path] !== undefined ? { example: options.examples[endpoint.path] } : {}),
+                },
+              },
             },
             "402": payment,
           },

@@ -30,7 +30,7 @@ beforeAll(async () => {
     log: () => undefined,
   });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
+}, 120_000);
 afterAll(async () => {
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
@@ -79,7 +79,7 @@ describe("over HTTP", () => {
     const reading = (async () => {
       const decoder = new TextDecoder();
       try {
-        for await (const chunk of res.body!) parser.feed(decoder.decode(chunk, { stream: true }));
+        for await (const chunk of res.body! as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
       } catch {
         // aborted below
       }
@@ -112,7 +112,13 @@ describe("the OpenAPI document", () => {
     const converted = endpointsFromOpenApi(openApiImportSchema.parse(document));
     if (!converted.ok) throw new Error(JSON.stringify(converted.problems));
     const byPath = Object.fromEntries(converted.endpoints.map((e) => [e.path, e]));
-    expect(byPath["/v1/derivatives/liquidations/stream"]).toMatchObject({ method: "GET", pricingModel: "time_pass", priceSats: 100, durationMinutes: 60, streaming: true });
+    expect(byPath["/v1/derivatives/liquidations/stream"]).toMatchObject({
+      method: "GET",
+      pricingModel: "time_pass",
+      priceSats: 100,
+      durationMinutes: 60,
+      streaming: true,
+    });
     expect(byPath["/v1/alerts/stream"]).toMatchObject({ pricingModel: "time_pass", priceSats: 800, durationMinutes: 1440, streaming: true });
     expect(byPath["/v1/market/intelligence"]).toMatchObject({ pricingModel: "per_request", priceSats: 12, streaming: false });
     for (const endpoint of t.app.endpoints) expect(byPath[endpoint.path]?.priceSats, endpoint.path).toBe(endpoint.price);
@@ -123,6 +129,19 @@ describe("the OpenAPI document", () => {
     const windowHours = document.paths["/v1/derivatives/liquidations"].get.parameters[0];
     expect(windowHours).toMatchObject({ name: "window_hours", in: "query", example: 4, schema: { type: "number", minimum: 0.1, maximum: 72, default: 4 } });
     expect(document.paths["/v1/alerts/stream"].get["x-sse-events"].verdict).toBeDefined();
-    for (const endpoint of converted.endpoints.filter((e) => !e.streaming)) expect(endpoint.exampleResponse, endpoint.path).toMatchObject({ meta: { source: "simulated" } });
+    for (const endpoint of converted.endpoints.filter((e) => !e.streaming))
+      expect(endpoint.exampleResponse, endpoint.path).toMatchObject({ meta: { source: "simulated" } });
+  });
+});
+
+describe("docs/market-intelligence.md", () => {
+  it("documents every endpoint with its price", async () => {
+    const { readFileSync } = await import("node:fs");
+    const doc = readFileSync("docs/market-intelligence.md", "utf8");
+    for (const endpoint of t.app.endpoints) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| \`${endpoint.path}\` |`));
+      expect(row, endpoint.path).toBeDefined();
+      expect(row!.split("|")[2].trim().startsWith(String(endpoint.price)), endpoint.path).toBe(true);
+    }
   });
 });

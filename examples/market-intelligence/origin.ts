@@ -72,7 +72,8 @@ export function createMarketOrigin<Deps extends { source: MarketSource }>(option
     routes,
     async handle(request: OriginRequest): Promise<OriginAnswer> {
       if (request.path === "/healthz" || request.path === OPENAPI_PATH) {
-        if (request.method !== "GET" && request.method !== "HEAD") return { ...errorAnswer(405, "method_not_allowed", `${request.path} takes GET`), headers: { allow: "GET" } };
+        if (request.method !== "GET" && request.method !== "HEAD")
+          return { ...errorAnswer(405, "method_not_allowed", `${request.path} takes GET`), headers: { allow: "GET" } };
         if (request.path === "/healthz") return { status: 200, body: { ok: true, source: deps.source.kind } };
         return { status: 200, body: options.openapi(), headers: { "cache-control": "public, max-age=300" } };
       }

@@ -1,5 +1,7 @@
 // The market API on an injected clock for the contract tests: the simulated source (a short
 // backfill keeps the tests quick), no timers, and `get` calling the origin as the server would.
+// Bodies are `any` to the tests, as tests/helpers/gateway.ts's `json` is: each test reads the fields it checks.
+/* eslint-disable @typescript-eslint/no-explicit-any */
 import type { JsonAnswer, OriginAnswer, StreamAnswer } from "../shared/origin-server.ts";
 import { createMarketApp } from "./app.ts";
 import { SimulatedMarketSource } from "./model/simulated/index.ts";

@@ -182,21 +182,18 @@ class OpenStreams {
       res.write(text);
     };
     this.open.add(res);
-    let unsubscribe: (() => void) | undefined;
-    let closed = false;
+    const unsubscribe = answer.stream({ event: (name, data, id) => write(sseFrame(name, data, id)), comment: (text) => write(`: ${text}\n\n`) });
     const close = () => {
-      if (closed) return;
-      closed = true;
-      this.open.delete(res);
-      unsubscribe?.();
+      if (!this.open.delete(res)) return;
+      unsubscribe();
       if (!this.open.size) this.stopTimer();
     };
     res.once("close", close);
     req.once("close", () => {
       if (req.destroyed && !res.writableEnded) res.destroy();
     });
-    unsubscribe = answer.stream({ event: (name, data, id) => write(sseFrame(name, data, id)), comment: (text) => write(`: ${text}\n\n`) });
-    if (closed) unsubscribe();
+    // The client may have gone while the stream opened: its close event has passed.
+    if (res.destroyed) close();
     this.startTimer();
   }
 

@@ -79,7 +79,11 @@ describe("the market tenant as npm start seeds it", () => {
     expect(tenant.description).toMatch(/SIMULATED/);
     const byPath = Object.fromEntries(tenant.endpoints.map((e) => [`${e.method} ${e.path}`, e]));
     for (const endpoint of endpoints) {
-      expect(byPath[`GET ${endpoint.path}`], endpoint.path).toMatchObject({ pricingModel: endpoint.model, priceSats: endpoint.price, streaming: endpoint.kind === "stream" });
+      expect(byPath[`GET ${endpoint.path}`], endpoint.path).toMatchObject({
+        pricingModel: endpoint.model,
+        priceSats: endpoint.price,
+        streaming: endpoint.kind === "stream",
+      });
     }
     expect(byPath["GET /v1/derivatives/liquidations/stream"]).toMatchObject({ pricingModel: "time_pass", priceSats: 100, durationMinutes: 60 });
     expect(byPath["GET /v1/alerts/stream"]).toMatchObject({ pricingModel: "time_pass", priceSats: 800, durationMinutes: 1440 });

@@ -99,7 +99,14 @@ export class AlertProducer {
       severity: total >= 4 * ALERT_RULES.cascadeUsd ? "critical" : "warning",
       title: `${longs ? "Long" : "Short"} liquidation cascade: $${(total / 1e6).toFixed(1)}M in 60 s near $${Math.round(event.price).toLocaleString("en-US")}`,
       time: iso(event.time),
-      data: { side: event.side, liquidated: longs ? "longs" : "shorts", value_usd: Math.round(total), count: sideEvents.length, price: event.price, window_seconds: 60 },
+      data: {
+        side: event.side,
+        liquidated: longs ? "longs" : "shorts",
+        value_usd: Math.round(total),
+        count: sideEvents.length,
+        price: event.price,
+        window_seconds: 60,
+      },
     });
   }
 
@@ -115,7 +122,12 @@ export class AlertProducer {
         severity: "warning",
         title: `Funding ${funding.rate > 0 ? "extremely positive" : "extremely negative"}: ${(funding.rate * 100).toFixed(4)} % per 8 h`,
         time: iso(now),
-        data: { rate: funding.rate, rate_pct: round(funding.rate * 100, 4), threshold: ALERT_RULES.fundingExtreme, crowded: funding.rate > 0 ? "longs" : "shorts" },
+        data: {
+          rate: funding.rate,
+          rate_pct: round(funding.rate * 100, 4),
+          threshold: ALERT_RULES.fundingExtreme,
+          crowded: funding.rate > 0 ? "longs" : "shorts",
+        },
       });
     }
     this.fundingExtreme = extreme;
@@ -128,7 +140,14 @@ export class AlertProducer {
           severity: t.amountBtc >= 5 * ALERT_RULES.whaleBtc ? "critical" : "info",
           title: `${Math.round(t.amountBtc).toLocaleString("en-US")} BTC ${t.kind.replace("_", " ")}: ${t.from.entity?.entity ?? "unknown"} → ${t.to.entity?.entity ?? "unknown"}`,
           time: iso(t.time),
-          data: { txid: t.txid, amount_btc: t.amountBtc, value_usd: t.valueUsd, kind: t.kind, from: t.from.entity?.entity ?? null, to: t.to.entity?.entity ?? null },
+          data: {
+            txid: t.txid,
+            amount_btc: t.amountBtc,
+            value_usd: t.valueUsd,
+            kind: t.kind,
+            from: t.from.entity?.entity ?? null,
+            to: t.to.entity?.entity ?? null,
+          },
         });
       }
       this.whalesSince = now;

@@ -7,7 +7,7 @@ let t: TestMarketApp;
 let twin: TestMarketApp;
 beforeAll(async () => {
   [t, twin] = await Promise.all([testMarketApp(), testMarketApp()]);
-});
+}, 120_000);
 afterAll(async () => {
   await Promise.all([t?.app.close(), twin?.app.close()]);
 });

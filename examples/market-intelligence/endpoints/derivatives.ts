@@ -24,7 +24,8 @@ const outputs = new WeakMap<Liquidation, z.output<typeof liquidationEventSchema>
 /** The API shape of a liquidation, made once per event however many streams deliver it. */
 export function liquidationOut(e: Liquidation): z.output<typeof liquidationEventSchema> {
   let out = outputs.get(e);
-  if (!out) outputs.set(e, (out = { id: e.id, symbol: PERP_SYMBOL, side: e.side, size: e.size, price: e.price, value_usd: e.valueUsd, timestamp: iso(e.time) }));
+  if (!out)
+    outputs.set(e, (out = { id: e.id, symbol: PERP_SYMBOL, side: e.side, size: e.size, price: e.price, value_usd: e.valueUsd, timestamp: iso(e.time) }));
   return out;
 }
 
@@ -38,7 +39,8 @@ const overview = jsonEndpoint({
   path: "/v1/derivatives/overview",
   price: 3,
   summary: "Perpetual funding, open interest, basis and liquidations at a glance",
-  description: "The BTCUSDT perpetual: mark and index price, premium, funding (per 8 h and annualized), open interest and its 24 h change, the last 24 h of liquidations, and the options and CME headline figures.",
+  description:
+    "The BTCUSDT perpetual: mark and index price, premium, funding (per 8 h and annualized), open interest and its 24 h change, the last 24 h of liquidations, and the options and CME headline figures.",
   params: noParams,
   response: withMeta({
     symbol: z.literal(PERP_SYMBOL),
@@ -70,7 +72,12 @@ const overview = jsonEndpoint({
       mark_price: funding.markPrice,
       index_price: funding.indexPrice,
       premium_pct: round((funding.markPrice / funding.indexPrice - 1) * 100, 4),
-      funding: { rate: funding.rate, rate_pct: round(funding.rate * 100, 5), annualized_pct: round(funding.rate * 3 * 365 * 100, 2), next_funding_time: iso(funding.nextFundingTime) },
+      funding: {
+        rate: funding.rate,
+        rate_pct: round(funding.rate * 100, 5),
+        annualized_pct: round(funding.rate * 3 * 365 * 100, 2),
+        next_funding_time: iso(funding.nextFundingTime),
+      },
       open_interest: { btc: oi.size, usd: oi.valueUsd, change_24h_pct: positioning.open_interest_change_24h_pct },
       liquidations_24h: { ...sums(liquidations), count: liquidations.length },
       options: options.available ? { atm_iv: options.data.atmIv, skew_25d: options.data.skew25d, put_call_ratio: options.data.putCallRatio } : null,
@@ -127,7 +134,15 @@ const options = jsonEndpoint({
     put_call_ratio: z.number(),
     open_interest_btc: z.number(),
     expiries: z.array(
-      z.object({ expiry: isoSchema, days_to_expiry: z.number(), max_pain: z.number(), call_open_interest: z.number(), put_open_interest: z.number(), put_call_ratio: z.number(), atm_iv: z.number() }),
+      z.object({
+        expiry: isoSchema,
+        days_to_expiry: z.number(),
+        max_pain: z.number(),
+        call_open_interest: z.number(),
+        put_open_interest: z.number(),
+        put_call_ratio: z.number(),
+        atm_iv: z.number(),
+      }),
     ),
   }),
   example: {},
@@ -253,7 +268,12 @@ const heatmap = jsonEndpoint({
   example: {},
   handle: async (deps: CoreDeps) => {
     const map = await deps.source.liquidationHeatmap();
-    const buckets = map.buckets.map((b) => ({ price_low: b.priceLow, price_high: b.priceHigh, long_liquidation_usd: b.longLiquidationUsd, short_liquidation_usd: b.shortLiquidationUsd }));
+    const buckets = map.buckets.map((b) => ({
+      price_low: b.priceLow,
+      price_high: b.priceHigh,
+      long_liquidation_usd: b.longLiquidationUsd,
+      short_liquidation_usd: b.shortLiquidationUsd,
+    }));
     const largest = (key: "long_liquidation_usd" | "short_liquidation_usd") =>
       buckets.reduce<(typeof buckets)[number] | null>((a, b) => (b[key] > 0 && (!a || b[key] > a[key]) ? b : a), null);
     return ok({

@@ -7,7 +7,7 @@ import { INTELLIGENCE_SECTIONS } from "./intelligence.ts";
 let t: TestMarketApp;
 beforeAll(async () => {
   t = await testMarketApp();
-});
+}, 120_000);
 afterAll(async () => {
   await t?.app.close();
 });

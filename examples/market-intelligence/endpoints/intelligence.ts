@@ -57,10 +57,19 @@ const sourcesParam = z
   .string()
   .max(500)
   .optional()
-  .describe(`Comma-separated sections, default all: ${"market, derivatives, positioning, liquidations, onchain, exchange_reserves, valuation, sentiment, macro, events"} (and technical, verdict when offered)`)
+  .describe(
+    `Comma-separated sections, default all: ${"market, derivatives, positioning, liquidations, onchain, exchange_reserves, valuation, sentiment, macro, events"} (and technical, verdict when offered)`,
+  )
   .transform((value, ctx) => {
     if (value === undefined || value.trim() === "") return sectionNames();
-    const names = [...new Set(value.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))];
+    const names = [
+      ...new Set(
+        value
+          .split(",")
+          .map((s) => s.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ];
     const unknown = names.filter((n) => !sectionNames().includes(n));
     if (unknown.length) {
       ctx.addIssue({ code: "custom", message: `unknown section${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; known: ${sectionNames().join(", ")}` });
@@ -111,7 +120,13 @@ const intelligence = jsonEndpoint({
     );
     // Sections in registry order, whatever order they finished in.
     const ordered = Object.fromEntries(chosen.filter((s) => sections[s.name]).map((s) => [s.name, sections[s.name]]));
-    return ok({ detail: params.detail, exchange: params.exchange, sections: ordered, unavailable, ...(includeMeta ? { meta: { sections: Object.keys(ordered) } } : {}) });
+    return ok({
+      detail: params.detail,
+      exchange: params.exchange,
+      sections: ordered,
+      unavailable,
+      ...(includeMeta ? { meta: { sections: Object.keys(ordered) } } : {}),
+    });
   },
 });
 

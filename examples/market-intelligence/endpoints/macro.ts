@@ -51,7 +51,8 @@ const correlations = jsonEndpoint({
   path: "/v1/macro/correlations",
   price: 3,
   summary: "Bitcoin's correlation with the dollar, equities, gold and rates",
-  description: "30- and 90-day Pearson correlations of daily log returns (weekdays) between BTC and DXY, SPX, NDX, GOLD and US10Y, with each series' latest value and 30-day change.",
+  description:
+    "30- and 90-day Pearson correlations of daily log returns (weekdays) between BTC and DXY, SPX, NDX, GOLD and US10Y, with each series' latest value and 30-day change.",
   params: noParams,
   response: availabilitySchema({
     btc_price: z.number(),
@@ -112,7 +113,12 @@ const stablecoins = jsonEndpoint({
         const total = coins.reduce((s, c) => s + c.supplyUsd, 0);
         const weekAgo = coins.reduce((s, c) => s + c.supplyUsd / (1 + c.change7dPct / 100), 0);
         return {
-          stablecoins: coins.map((c) => ({ symbol: c.symbol, supply_usd: c.supplyUsd, change_7d_pct: c.change7dPct, share_pct: round((c.supplyUsd / total) * 100, 2) })),
+          stablecoins: coins.map((c) => ({
+            symbol: c.symbol,
+            supply_usd: c.supplyUsd,
+            change_7d_pct: c.change7dPct,
+            share_pct: round((c.supplyUsd / total) * 100, 2),
+          })),
           total_supply_usd: total,
           total_change_7d_pct: round((total / weekAgo - 1) * 100, 3),
         };

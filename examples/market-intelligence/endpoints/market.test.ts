@@ -6,7 +6,7 @@ import { testMarketApp, type TestMarketApp } from "../test-app.ts";
 let t: TestMarketApp;
 beforeAll(async () => {
   t = await testMarketApp();
-});
+}, 120_000);
 afterAll(async () => {
   await t?.app.close();
 });

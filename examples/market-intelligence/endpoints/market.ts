@@ -113,7 +113,10 @@ const multiExchange = jsonEndpoint({
       price_gap_usd: round(Math.max(...tickers.map((t) => t.price)) - Math.min(...tickers.map((t) => t.price)), 2),
       best_bid: { exchange: bestBid.venue, price: bestBid.bid },
       best_ask: { exchange: bestAsk.venue, price: bestAsk.ask },
-      total_volume_24h_btc: round(tickers.reduce((s, t) => s + t.volume24h, 0), 4),
+      total_volume_24h_btc: round(
+        tickers.reduce((s, t) => s + t.volume24h, 0),
+        4,
+      ),
     });
   },
 });

@@ -5,7 +5,7 @@ import { testMarketApp, type TestMarketApp } from "../test-app.ts";
 let t: TestMarketApp;
 beforeAll(async () => {
   t = await testMarketApp();
-});
+}, 120_000);
 afterAll(async () => {
   await t?.app.close();
 });
@@ -46,7 +46,10 @@ describe("/v1/onchain/entity/{address}/balance-history", () => {
 describe("flows and valuation", () => {
   it("reserves sum, whale flows add up by kind, MVRV and NUPL follow from the realized price", async () => {
     const reserves = (await t.get("/v1/onchain/exchange-reserves")).body;
-    expect(reserves.total_reserve_btc).toBeCloseTo(reserves.exchanges.reduce((s: number, e: { reserve_btc: number }) => s + e.reserve_btc, 0), 1);
+    expect(reserves.total_reserve_btc).toBeCloseTo(
+      reserves.exchanges.reduce((s: number, e: { reserve_btc: number }) => s + e.reserve_btc, 0),
+      1,
+    );
     const metrics = (await t.get("/v1/onchain/metrics")).body;
     expect(metrics.net_exchange_flow_btc).toBeCloseTo(metrics.exchange_inflow_btc - metrics.exchange_outflow_btc, 3);
     for (const tx of metrics.whale_transactions) {

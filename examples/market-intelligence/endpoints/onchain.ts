@@ -55,7 +55,8 @@ const balanceHistory = jsonEndpoint({
   path: "/v1/onchain/entity/{address}/balance-history",
   price: 3,
   summary: "Daily balance of a tracked address",
-  description: "The balance at each day's start (00:00 UTC) over the last `days` days. An address outside the curated corpus answers an empty series with `tracked: false`.",
+  description:
+    "The balance at each day's start (00:00 UTC) over the last `days` days. An address outside the curated corpus answers an empty series with `tracked: false`.",
   params: z.strictObject({
     address: addressParam,
     days: z.coerce.number().int().min(1).max(365).default(30).describe("Days back, 1 to 365, default 30"),
@@ -102,7 +103,10 @@ const reserves = jsonEndpoint({
         const net = rows.reduce((s, r) => s + r.netflow24hBtc, 0);
         return {
           exchanges: rows.map((r) => ({ exchange: r.exchange, reserve_btc: r.reserveBtc, netflow_24h_btc: r.netflow24hBtc })),
-          total_reserve_btc: round(rows.reduce((s, r) => s + r.reserveBtc, 0), 2),
+          total_reserve_btc: round(
+            rows.reduce((s, r) => s + r.reserveBtc, 0),
+            2,
+          ),
           total_netflow_24h_btc: round(net, 2),
           trend: net > 500 ? "inflow" : net < -500 ? "outflow" : "flat",
         };
@@ -156,11 +160,18 @@ const metrics = jsonEndpoint({
     const now = deps.source.now();
     return ok(
       availabilityBody(await deps.source.whaleTransfers(now - DAY_MS), (transfers) => {
-        const volume = (kind: WhaleTransfer["kind"]) => round(transfers.filter((t) => t.kind === kind).reduce((s, t) => s + t.amountBtc, 0), 4);
+        const volume = (kind: WhaleTransfer["kind"]) =>
+          round(
+            transfers.filter((t) => t.kind === kind).reduce((s, t) => s + t.amountBtc, 0),
+            4,
+          );
         return {
           window_hours: 24,
           whale_transfer_count: transfers.length,
-          whale_volume_btc: round(transfers.reduce((s, t) => s + t.amountBtc, 0), 4),
+          whale_volume_btc: round(
+            transfers.reduce((s, t) => s + t.amountBtc, 0),
+            4,
+          ),
           exchange_inflow_btc: volume("exchange_inflow"),
           exchange_outflow_btc: volume("exchange_outflow"),
           net_exchange_flow_btc: round(volume("exchange_inflow") - volume("exchange_outflow"), 4),
@@ -185,7 +196,8 @@ const valuation = jsonEndpoint({
   path: "/v1/onchain/valuation",
   price: 3,
   summary: "MVRV, NUPL and the realized price",
-  description: "Market value against realized value: price, realized price (the average price at which coins last moved), MVRV, NUPL and its zone, supply in profit, circulating supply.",
+  description:
+    "Market value against realized value: price, realized price (the average price at which coins last moved), MVRV, NUPL and its zone, supply in profit, circulating supply.",
   params: noParams,
   response: availabilitySchema({
     price: z.number(),

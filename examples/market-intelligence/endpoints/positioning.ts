@@ -63,7 +63,10 @@ export class PositioningService {
     const oiDayAgo = await this.openInterestDayAgo(oi.size);
     let up = 0;
     let down = 0;
-    for (const c of candles) (c.close >= c.open ? (up += c.volume) : (down += c.volume));
+    for (const c of candles) {
+      if (c.close >= c.open) up += c.volume;
+      else down += c.volume;
+    }
     const taker = down > 0 ? up / down : 1;
     // Positive funding means longs pay: the crowd leans long in proportion.
     const lean = Math.max(-0.25, Math.min(0.25, funding.rate * 400 + (taker - 1) * 0.05));

@@ -16,7 +16,12 @@ const overview = jsonEndpoint({
   params: noParams,
   response: withMeta({
     fear_greed: z
-      .object({ value: z.number().int(), classification, change_7d: z.number().int(), history: z.array(z.object({ date: isoSchema, value: z.number().int(), classification })) })
+      .object({
+        value: z.number().int(),
+        classification,
+        change_7d: z.number().int(),
+        history: z.array(z.object({ date: isoSchema, value: z.number().int(), classification })),
+      })
       .nullable(),
     funding_sentiment: z.enum(["bullish", "neutral", "bearish"]),
     positioning_crowding: z.enum(["longs_crowded", "shorts_crowded", "balanced"]),
@@ -80,7 +85,14 @@ const events = jsonEndpoint({
     const high = list.find((e) => e.importance === "high");
     return ok({
       horizon_days: EVENTS_HORIZON_DAYS,
-      events: list.map((e) => ({ id: e.id, title: e.title, kind: e.kind, importance: e.importance, time: iso(e.time), in_hours: round((e.time - now) / 3_600_000, 1) })),
+      events: list.map((e) => ({
+        id: e.id,
+        title: e.title,
+        kind: e.kind,
+        importance: e.importance,
+        time: iso(e.time),
+        in_hours: round((e.time - now) / 3_600_000, 1),
+      })),
       next_high_importance: high ? { title: high.title, time: iso(high.time) } : null,
     });
   },

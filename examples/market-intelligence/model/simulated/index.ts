@@ -30,7 +30,19 @@ import {
   type Venue,
 } from "../types.ts";
 import { LiquidationEngine } from "./liquidations.ts";
-import { BLOCK_MINUTES, HOUR_MS, MINUTE_MS, MarketPath, REGIME_PARAMS, RESERVE_EXCHANGES, SIM_EPOCH, blockOf, hourOf, minuteOf, minuteStart } from "./market-path.ts";
+import {
+  BLOCK_MINUTES,
+  HOUR_MS,
+  MINUTE_MS,
+  MarketPath,
+  REGIME_PARAMS,
+  RESERVE_EXCHANGES,
+  SIM_EPOCH,
+  blockOf,
+  hourOf,
+  minuteOf,
+  minuteStart,
+} from "./market-path.ts";
 import { ADDRESS_CORPUS, OnchainLedger, corpusEntry } from "./onchain.ts";
 import { STREAM, gaussian, hash32, seededRandom, unit } from "./random.ts";
 import { DAY_MS, Series, blockHeight, circulatingSupply, round } from "./series.ts";
@@ -261,7 +273,15 @@ export class SimulatedMarketSource implements MarketSource {
     const puts = expiries.reduce((s, e) => s + e.putOpenInterest, 0);
     return {
       available: true,
-      data: { venue: OPTIONS_VENUE, time, atmIv: round(atmIv, 4), skew25d: round(skew25d, 4), putCallRatio: round(puts / calls, 3), openInterestBtc: round(calls + puts, 1), expiries },
+      data: {
+        venue: OPTIONS_VENUE,
+        time,
+        atmIv: round(atmIv, 4),
+        skew25d: round(skew25d, 4),
+        putCallRatio: round(puts / calls, 3),
+        openInterestBtc: round(calls + puts, 1),
+        expiries,
+      },
     };
   }
 

@@ -103,7 +103,15 @@ export class LiquidationEngine {
       for (const w of weights) {
         const price = c.liquidationPrice * (1 + (c.side === "long" ? -1 : 1) * 0.0004 * random());
         const valueUsd = (c.notionalUsd * w) / sum;
-        fired.push({ venue: DERIVATIVES_VENUE, symbol: PERP_SYMBOL, side: c.side === "long" ? "SELL" : "BUY", size: valueUsd / price, price, valueUsd, time: start + Math.floor(random() * 60_000) });
+        fired.push({
+          venue: DERIVATIVES_VENUE,
+          symbol: PERP_SYMBOL,
+          side: c.side === "long" ? "SELL" : "BUY",
+          size: valueUsd / price,
+          price,
+          valueUsd,
+          time: start + Math.floor(random() * 60_000),
+        });
       }
     }
     // Stray liquidations of over-levered retail: more when the minute moves hard and leverage is high.

@@ -38,7 +38,10 @@ function unlabelledAddress(seed: number, hour: number, i: number): string {
 
 function txid(seed: number, hour: number, i: number): string {
   let out = "";
-  for (let k = 0; k < 8; k++) out += hash32(seed, STREAM.whales, hour, i, 100 + k).toString(16).padStart(8, "0");
+  for (let k = 0; k < 8; k++)
+    out += hash32(seed, STREAM.whales, hour, i, 100 + k)
+      .toString(16)
+      .padStart(8, "0");
   return out;
 }
 
@@ -102,7 +105,8 @@ export class OnchainLedger {
     for (let i = 0; i < count; i++) {
       const amountBtc = Math.round(Math.min(20_000, Math.max(100, Math.exp(Math.log(450) + 0.9 * gaussian(random)))) * 1e4) / 1e4;
       const u = random();
-      const kind: WhaleTransfer["kind"] = u < INFLOW_SHARE[regime] ? "exchange_inflow" : u < INFLOW_SHARE[regime] + OUTFLOW_SHARE[regime] ? "exchange_outflow" : "transfer";
+      const kind: WhaleTransfer["kind"] =
+        u < INFLOW_SHARE[regime] ? "exchange_inflow" : u < INFLOW_SHARE[regime] + OUTFLOW_SHARE[regime] ? "exchange_outflow" : "transfer";
       const funded = (candidates: readonly CorpusEntry[]) => candidates.filter((c) => this.balances.get(c.address)! >= amountBtc + 1);
       const unlabelled = spelled ? unlabelledAddress(this.seed, hour, i) : "";
       const labelledOther = random() < 0.5;

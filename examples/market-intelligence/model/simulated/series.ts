@@ -92,7 +92,8 @@ export class Series {
       for (let d = Math.max(0, today - days + 1); d <= today; d++) out[name].push({ time: SIM_EPOCH + d * DAY_MS, value: round(this.macroDays[name][d], 4) });
     }
     out.BTC = [];
-    for (let d = Math.max(0, today - days + 1); d <= today; d++) out.BTC.push({ time: SIM_EPOCH + d * DAY_MS, value: round(this.path.anchorPrice(d * BLOCKS_PER_DAY), 2) });
+    for (let d = Math.max(0, today - days + 1); d <= today; d++)
+      out.BTC.push({ time: SIM_EPOCH + d * DAY_MS, value: round(this.path.anchorPrice(d * BLOCKS_PER_DAY), 2) });
     return out;
   }
 
@@ -190,8 +191,13 @@ export class Series {
       add(Date.UTC(year, month, 12, 13, 30), "US CPI release", "macro", "high");
       add(Date.UTC(year, month, firstWeekday(year, month, 5), 13, 30), "US nonfarm payrolls", "macro", "medium");
       const lastFriday = lastWeekday(year, month, 5);
-      const quarterly = ((month % 12) + 12) % 12 % 3 === 2;
-      add(Date.UTC(year, month, lastFriday, 8), quarterly ? "Deribit quarterly options expiry" : "Deribit monthly options expiry", "options_expiry", quarterly ? "high" : "medium");
+      const quarterly = (((month % 12) + 12) % 12) % 3 === 2;
+      add(
+        Date.UTC(year, month, lastFriday, 8),
+        quarterly ? "Deribit quarterly options expiry" : "Deribit monthly options expiry",
+        "options_expiry",
+        quarterly ? "high" : "medium",
+      );
       add(Date.UTC(year, month, lastFriday, 15), "CME bitcoin futures expiry", "futures_expiry", "medium");
     }
     for (let d = 0; d <= horizonDays; d++) {
@@ -223,9 +229,30 @@ export interface EcosystemFigures {
 
 /** Published FOMC decision days (the second day of each meeting). */
 const FOMC_DECISIONS = [
-  "2025-01-29", "2025-03-19", "2025-05-07", "2025-06-18", "2025-07-30", "2025-09-17", "2025-10-29", "2025-12-10",
-  "2026-01-28", "2026-03-18", "2026-04-29", "2026-06-17", "2026-07-29", "2026-09-16", "2026-10-28", "2026-12-09",
-  "2027-01-27", "2027-03-17", "2027-04-28", "2027-06-09", "2027-07-28", "2027-09-22", "2027-10-27", "2027-12-08",
+  "2025-01-29",
+  "2025-03-19",
+  "2025-05-07",
+  "2025-06-18",
+  "2025-07-30",
+  "2025-09-17",
+  "2025-10-29",
+  "2025-12-10",
+  "2026-01-28",
+  "2026-03-18",
+  "2026-04-29",
+  "2026-06-17",
+  "2026-07-29",
+  "2026-09-16",
+  "2026-10-28",
+  "2026-12-09",
+  "2027-01-27",
+  "2027-03-17",
+  "2027-04-28",
+  "2027-06-09",
+  "2027-07-28",
+  "2027-09-22",
+  "2027-10-27",
+  "2027-12-08",
 ];
 
 function firstWeekday(year: number, month: number, weekday: number): number {

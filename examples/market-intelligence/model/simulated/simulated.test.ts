@@ -55,7 +55,7 @@ describe("determinism", () => {
     for (; clock < NOW; clock += 60_000) b.poll();
     clock = NOW;
     expect(await everything(b)).toEqual(await everything(a));
-  });
+  }, 120_000);
 
   it("another seed gives another market", async () => {
     const a = await simulated(7, () => NOW).ticker("binance");
@@ -127,7 +127,7 @@ describe("coherence", () => {
       }
     }
     expect(checked).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
   it("poll delivers each liquidation once, when its time has come, and it is in liquidations()", async () => {
     let clock = NOW;
@@ -170,7 +170,13 @@ describe("coherence", () => {
     const whales = await source.whaleTransfers(from.time - 1);
     const day = whales.available ? whales.data.filter((t) => t.time < to.time && t.time >= from.time) : [];
     // Transfers are applied by the hour they start in: those of the last hour before midnight land that day too.
-    const delta = day.reduce((s, t) => s + (t.to.address === "34xp4vRoCGJym3xR7yCVPFHoCNxv4Twseo" ? t.amountBtc : 0) - (t.from.address === "34xp4vRoCGJym3xR7yCVPFHoCNxv4Twseo" ? t.amountBtc : 0), 0);
+    const delta = day.reduce(
+      (s, t) =>
+        s +
+        (t.to.address === "34xp4vRoCGJym3xR7yCVPFHoCNxv4Twseo" ? t.amountBtc : 0) -
+        (t.from.address === "34xp4vRoCGJym3xR7yCVPFHoCNxv4Twseo" ? t.amountBtc : 0),
+      0,
+    );
     expect(to.balanceBtc - from.balanceBtc).toBeCloseTo(delta, 2);
     expect(await source.balanceHistory("bc1qunknownaddressunknownaddress000000", 10)).toEqual({ tracked: false, points: [] });
   });
@@ -189,5 +195,5 @@ describe("the year of history", () => {
       expect(d.high).toBeLessThan(400_000);
       expect(d.low).toBeLessThanOrEqual(Math.min(d.open, d.close));
     }
-  });
+  }, 120_000);
 });

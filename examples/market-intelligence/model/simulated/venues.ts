@@ -29,7 +29,14 @@ export function round(value: number, step: number): number {
 
 /** Prices to the cent, volumes to 0.1 mBTC: what every candle answers. */
 function tidyCandle(c: Candle): Candle {
-  return { time: c.time, open: round(c.open, 0.01), high: round(c.high, 0.01), low: round(c.low, 0.01), close: round(c.close, 0.01), volume: round(c.volume, 0.0001) };
+  return {
+    time: c.time,
+    open: round(c.open, 0.01),
+    high: round(c.high, 0.01),
+    low: round(c.low, 0.01),
+    close: round(c.close, 0.01),
+    volume: round(c.volume, 0.0001),
+  };
 }
 
 export class Venues {
