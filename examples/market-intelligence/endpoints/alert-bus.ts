@@ -2,8 +2,8 @@
 // below watching the market; the verdict engine its transitions), every open stream is a
 // subscriber, and publishing costs one loop over the subscribers: no per-subscriber work upstream.
 import { z } from "zod";
-import { VENUES, type Liquidation, type MarketSource } from "../model/types.ts";
-import { iso, isoSchema, round } from "./common.ts";
+import type { Liquidation, MarketSource } from "../model/types.ts";
+import { iso, isoSchema, round } from "./format.ts";
 
 /** The alert event names (the SSE `event:` field), documented in docs/market-intelligence.md. */
 export const ALERT_TYPES = ["liquidation_cascade", "funding_extreme", "whale_transfer", "wall_appeared", "verdict"] as const;
@@ -176,5 +176,3 @@ export class AlertProducer {
     this.unsubscribe();
   }
 }
-
-export { VENUES };

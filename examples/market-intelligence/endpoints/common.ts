@@ -6,6 +6,8 @@ import type { Availability, MarketSource } from "../model/types.ts";
 import type { AlertBus } from "./alert-bus.ts";
 import type { PositioningService } from "./positioning.ts";
 
+export { iso, isoSchema, round } from "./format.ts";
+
 /** The dependencies of the core groups; the server's one deps object holds these and the other groups' own. */
 export interface CoreDeps {
   source: MarketSource;
@@ -39,14 +41,4 @@ export function ok(body: Record<string, unknown>, headers?: Record<string, strin
   return { status: 200, body, ...(headers ? { headers } : {}) };
 }
 
-export function iso(time: number): string {
-  return new Date(time).toISOString();
-}
-
-export function round(value: number, digits = 2): number {
-  const f = 10 ** digits;
-  return Math.round(value * f) / f;
-}
-
-export const isoSchema = z.iso.datetime().describe("ISO 8601 instant, UTC");
 export const noParams = z.strictObject({});

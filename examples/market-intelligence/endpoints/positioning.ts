@@ -3,7 +3,7 @@
 // than the snapshot (the timer not yet run, or a test clock) refreshes first, so the answer is
 // always the one of the current slot.
 import type { MarketSource } from "../model/types.ts";
-import { iso, round } from "./common.ts";
+import { iso, round } from "./format.ts";
 
 export const POSITIONING_REFRESH_MS = 300_000;
 

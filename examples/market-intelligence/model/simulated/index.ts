@@ -44,7 +44,7 @@ import {
   minuteStart,
 } from "./market-path.ts";
 import { ADDRESS_CORPUS, OnchainLedger, corpusEntry } from "./onchain.ts";
-import { STREAM, gaussian, hash32, seededRandom, unit } from "./random.ts";
+import { STREAM, gaussian, hash32, seededRandom } from "./random.ts";
 import { DAY_MS, Series, blockHeight, circulatingSupply, round } from "./series.ts";
 import { Venues } from "./venues.ts";
 
@@ -428,5 +428,3 @@ export function cmeExpiry(time: number): number {
   }
   return time + 30 * DAY_MS;
 }
-
-export { unit };

@@ -9,7 +9,7 @@
 // has every cluster that can be alive in it, so its liquidations do not depend on when the process
 // started. Events are served for the last 72 hours (the window_hours maximum).
 import { DERIVATIVES_VENUE, PERP_SYMBOL, type Liquidation, type LiquidationHeatmap } from "../types.ts";
-import { HOUR_MS, type MarketPath, hourOf, minuteStart, REGIME_PARAMS } from "./market-path.ts";
+import { HOUR_MS, type MarketPath, minuteStart, REGIME_PARAMS } from "./market-path.ts";
 import { STREAM, gaussian, hash32, seededRandom } from "./random.ts";
 
 const LEVERAGE_TIERS = [
@@ -175,5 +175,3 @@ export class LiquidationEngine {
     return { symbol: PERP_SYMBOL, time, referencePrice, bucketSizeUsd, buckets };
   }
 }
-
-export { hourOf };

@@ -4,7 +4,7 @@
 // filled. Candles of every timeframe aggregate the same minutes, so a venue's 1d candle, its 1h
 // candles and its 1m candles always agree, and its ticker is its newest 1m close.
 import { TIMEFRAME_MS, VENUES, type BookLevel, type Candle, type OrderBookWall, type Timeframe, type Venue } from "../types.ts";
-import { HOUR_MS, MINUTE_MS, SIM_EPOCH, type MarketPath, hourOf, minuteOf, minuteStart } from "./market-path.ts";
+import { HOUR_MS, MINUTE_MS, SIM_EPOCH, type MarketPath, minuteStart } from "./market-path.ts";
 import { STREAM, gaussian, hash32, seededRandom, unit } from "./random.ts";
 
 /** Per venue: mean premium over the base price, half spread (fractions), volume share, wall size scale. */
@@ -219,6 +219,10 @@ export class Venues {
 
   /** The walls resting on a venue at a minute (confirmed, and candidates younger than WALL_CONFIRM_MINUTES). */
   walls(venue: Venue, minute: number): OrderBookWall[] {
+    // Forget the end state of walls born long before anything asked about: the map stays small however long the process runs.
+    if (this.wallEnds.size > 20_000) {
+      for (const [id, state] of this.wallEnds) if (state.checkedUntil < minute - 2 * MAX_WALL_MINUTES) this.wallEnds.delete(id);
+    }
     const out: OrderBookWall[] = [];
     const nowHour = Math.floor(minute / 60);
     for (let hour = nowHour - Math.ceil(MAX_WALL_MINUTES / 60) - 1; hour <= nowHour; hour++) {
@@ -298,5 +302,3 @@ export class Venues {
     return { venue, time: minuteStart(minute), bids: tidy(bids), asks: tidy(asks) };
   }
 }
-
-export { hourOf, minuteOf };
