@@ -234,9 +234,12 @@ export class SimulatedMarketSource implements MarketSource {
     return this.liquidationEngine.heatmap(round(this.path.price(minute), 2), this.clock());
   }
 
-  /** Realized volatility of the last 7 days of hourly closes, annualized. */
+  private volatilityCache = { hour: -1, value: 0 };
+
+  /** Realized volatility of the last 7 days of hourly closes, annualized (once an hour). */
   private realizedVol(minute: number): number {
     const hour = Math.floor(minute / 60);
+    if (this.volatilityCache.hour === hour) return this.volatilityCache.value;
     let sum = 0;
     let sumSq = 0;
     for (let h = hour - 168; h < hour; h++) {
@@ -245,7 +248,8 @@ export class SimulatedMarketSource implements MarketSource {
       sumSq += r * r;
     }
     const variance = sumSq / 168 - (sum / 168) ** 2;
-    return Math.sqrt(Math.max(variance, 0) * 8_760);
+    this.volatilityCache = { hour, value: Math.sqrt(Math.max(variance, 0) * 8_760) };
+    return this.volatilityCache.value;
   }
 
   async options(): Promise<Availability<OptionsSummary>> {

@@ -217,8 +217,18 @@ export class Venues {
     return state.end && state.end.minute <= minute ? state.end : undefined;
   }
 
-  /** The walls resting on a venue at a minute (confirmed, and candidates younger than WALL_CONFIRM_MINUTES). */
+  private readonly wallsAt = new Map<Venue, { minute: number; walls: OrderBookWall[] }>();
+
+  /** The walls resting on a venue at a minute (confirmed, and candidates younger than WALL_CONFIRM_MINUTES), computed once a minute. */
   walls(venue: Venue, minute: number): OrderBookWall[] {
+    const cached = this.wallsAt.get(venue);
+    if (cached?.minute === minute) return cached.walls;
+    const walls = this.computeWalls(venue, minute);
+    this.wallsAt.set(venue, { minute, walls });
+    return walls;
+  }
+
+  private computeWalls(venue: Venue, minute: number): OrderBookWall[] {
     // Forget the end state of walls born long before anything asked about: the map stays small however long the process runs.
     if (this.wallEnds.size > 20_000) {
       for (const [id, state] of this.wallEnds) if (state.checkedUntil < minute - 2 * MAX_WALL_MINUTES) this.wallEnds.delete(id);
