@@ -33,7 +33,13 @@ export async function createMarketSource(env: Record<string, string | undefined>
     }
     if (typeof live.createLiveMarketSource !== "function")
       throw new MarketConfigError("MARKET_SOURCE=live: ./live/index.ts exports no createLiveMarketSource(env, options)");
-    return live.createLiveMarketSource(env, options);
+    try {
+      return await live.createLiveMarketSource(env, options);
+    } catch (err) {
+      // The live adapters' own configuration errors (an upstream URL that is not one) read as ours.
+      if (err instanceof Error && /ConfigError$/.test(err.constructor.name)) throw new MarketConfigError(`MARKET_SOURCE=live: ${err.message}`);
+      throw err;
+    }
   }
   throw new MarketConfigError(`MARKET_SOURCE must be "simulated" or "live", got "${kind}"`);
 }
