@@ -13,7 +13,7 @@ export interface HostedExample {
   openApiPath: string;
   /** How long a first start may take (building a road graph, backfilling history) before it counts as failed. */
   startTimeoutMs: number;
-  /** Environment variables of the hub's own environment handed to the origin (its documented settings). */
+  /** Variables of the hub's own environment handed to the origin (its documented settings); `PREFIX_*` names a prefix. */
   passEnv?: string[];
 }
 
@@ -40,6 +40,7 @@ export const hostedExamples: readonly HostedExample[] = [
     entry: "examples/market-intelligence/server.ts",
     openApiPath: "/v1/openapi.json",
     startTimeoutMs: 120_000,
-    passEnv: ["MARKET_SOURCE", "MARKET_SEED"],
+    // MARKET_SOURCE, MARKET_SEED, MARKET_DATABASE_URL and the live source's MARKET_LIVE_*_URL.
+    passEnv: ["MARKET_*"],
   },
 ];
