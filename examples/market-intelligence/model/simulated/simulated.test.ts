@@ -63,12 +63,15 @@ describe("determinism", () => {
     expect(a.price).not.toBe(b.price);
   });
 
-  it("MARKET_SOURCE chooses the source; live is a clear config error until its adapters exist, anything else too", async () => {
+  it("MARKET_SOURCE chooses the source; a bad live setting or an unknown source is a config error naming it", async () => {
     const source = await createMarketSource({ MARKET_SOURCE: "simulated", MARKET_SEED: "7" }, { now: () => NOW });
     opened.push(source as SimulatedMarketSource);
     expect(source.kind).toBe("simulated");
     expect((await source.ticker("coinbase")).price).toBe((await simulated(7, () => NOW).ticker("coinbase")).price);
-    await expect(createMarketSource({ MARKET_SOURCE: "paper" })).rejects.toThrow(MarketConfigError);
+    const live = await createMarketSource({ MARKET_SOURCE: "live" });
+    expect(live.kind).toBe("live");
+    await live.close();
+    await expect(createMarketSource({ MARKET_SOURCE: "live", MARKET_LIVE_BINANCE_URL: "ftp://x" })).rejects.toThrow(MarketConfigError);
     await expect(createMarketSource({ MARKET_SOURCE: "paper" })).rejects.toThrow(/MARKET_SOURCE must be "simulated" or "live"/);
   });
 });
