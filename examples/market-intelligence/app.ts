@@ -1,9 +1,11 @@
 // The market-intelligence API assembled: the source, the alert bus and its producer, the positioning
 // refresher, the endpoints, the OpenAPI document (with example answers computed at start) and the
 // origin that routes them. server.ts serves it; tests build it on an injected clock.
+import { VerdictEngine } from "./analytics/verdict/engine.ts";
 import type { MarketEndpoint } from "./endpoint.ts";
 import { AlertBus, AlertProducer } from "./endpoints/alert-bus.ts";
 import type { CoreDeps } from "./endpoints/common.ts";
+import type { VerdictDeps } from "./endpoints/verdict.ts";
 import { endpoints as allEndpoints } from "./endpoints/index.ts";
 import { PositioningService } from "./endpoints/positioning.ts";
 import type { MarketSource } from "./model/types.ts";
@@ -19,9 +21,12 @@ function shortenExample(value: unknown): unknown {
   return value;
 }
 
+/** What the handlers of every group read: one object satisfies each group's own deps structurally. */
+export type MarketDeps = CoreDeps & VerdictDeps;
+
 export interface MarketAppOptions {
   source: MarketSource;
-  endpoints?: MarketEndpoint<CoreDeps>[];
+  endpoints?: MarketEndpoint<MarketDeps>[];
   /** Timers for the positioning refresh and the alert checks (default true; tests drive them by hand). */
   background?: boolean;
 }
@@ -32,7 +37,20 @@ export async function createMarketApp(options: MarketAppOptions) {
   const alerts = new AlertBus();
   const producer = new AlertProducer(source, alerts, { autoCheck: options.background !== false });
   const positioning = new PositioningService(source, { background: options.background !== false });
-  const deps: CoreDeps = { source, alerts, positioning };
+  const verdict = new VerdictEngine({ source });
+  // A transition of the verdict is an alert: the alerts stream's `verdict` event.
+  const unfollowVerdict = verdict.onTransition((transition, current) =>
+    alerts.publish({
+      id: `verdict-${transition.compute}`,
+      type: "verdict",
+      severity: current.risk === "HIGH" || transition.to.state === "CAPITULATION" ? "critical" : "warning",
+      title: `Verdict ${transition.fields.map((f) => `${f} ${transition.from[f]} → ${transition.to[f]}`).join(", ")}`,
+      time: transition.at,
+      data: { ...transition },
+    }),
+  );
+  const stopVerdict = options.background !== false ? verdict.start() : () => undefined;
+  const deps: MarketDeps = { source, alerts, positioning, verdict };
   const examples: Record<string, unknown> = {};
   for (const endpoint of endpoints) {
     if (endpoint.kind !== "json") continue;
@@ -47,9 +65,12 @@ export async function createMarketApp(options: MarketAppOptions) {
     origin,
     openapi,
     producer,
+    verdict,
     async close() {
       producer.close();
       positioning.close();
+      stopVerdict();
+      unfollowVerdict();
       await source.close();
     },
   };

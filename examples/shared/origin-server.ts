@@ -146,6 +146,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 function writeJson(res: ServerResponse, answer: JsonAnswer) {
+  // 304 Not Modified and 204 No Content carry no body (and so no content-length).
+  if (answer.status === 304 || answer.status === 204) {
+    res.writeHead(answer.status, { "cache-control": "no-store", ...answer.headers });
+    return void res.end();
+  }
   const body = JSON.stringify(answer.body);
   res.writeHead(answer.status, {
     "content-type": "application/json; charset=utf-8",

@@ -1,8 +1,11 @@
 // Every endpoint group of the market-intelligence API, in the order the OpenAPI document lists them.
-// The technical, risk, verdict and history groups join this list at merge (one line each).
+// The history group joins this list with its store (endpoints/history.ts, history/open-market-history.ts).
 import type { MarketEndpoint } from "../endpoint.ts";
 import { alertsEndpoints } from "./alerts.ts";
 import type { CoreDeps } from "./common.ts";
+import { riskEndpoints } from "./risk.ts";
+import { technicalEndpoints } from "./technical.ts";
+import { verdictEndpoints, type VerdictDeps } from "./verdict.ts";
 import { derivativesEndpoints } from "./derivatives.ts";
 import { intelligenceEndpoints } from "./intelligence.ts";
 import { macroEndpoints } from "./macro.ts";
@@ -10,7 +13,9 @@ import { marketEndpoints } from "./market.ts";
 import { networkEndpoints, onchainEndpoints } from "./onchain.ts";
 import { ecosystemEndpoints, eventsEndpoints, sentimentEndpoints } from "./sentiment.ts";
 
-export const endpointGroups: Record<string, MarketEndpoint<CoreDeps>[]> = {
+type Deps = CoreDeps & VerdictDeps;
+
+export const endpointGroups: Record<string, MarketEndpoint<Deps>[]> = {
   market: [...marketEndpoints, ...intelligenceEndpoints] as MarketEndpoint<CoreDeps>[],
   derivatives: derivativesEndpoints as MarketEndpoint<CoreDeps>[],
   onchain: onchainEndpoints as MarketEndpoint<CoreDeps>[],
@@ -20,6 +25,9 @@ export const endpointGroups: Record<string, MarketEndpoint<CoreDeps>[]> = {
   events: eventsEndpoints as MarketEndpoint<CoreDeps>[],
   ecosystem: ecosystemEndpoints as MarketEndpoint<CoreDeps>[],
   alerts: alertsEndpoints as MarketEndpoint<CoreDeps>[],
+  technical: technicalEndpoints as MarketEndpoint<Deps>[],
+  risk: riskEndpoints as MarketEndpoint<Deps>[],
+  verdict: verdictEndpoints as MarketEndpoint<Deps>[],
 };
 
-export const endpoints: MarketEndpoint<CoreDeps>[] = Object.values(endpointGroups).flat();
+export const endpoints: MarketEndpoint<Deps>[] = Object.values(endpointGroups).flat();

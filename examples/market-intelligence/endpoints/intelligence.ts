@@ -15,6 +15,8 @@ import { correlationsEndpoint } from "./macro.ts";
 import { snapshotEndpoint } from "./market.ts";
 import { exchangeReservesEndpoint, onchainMetricsEndpoint, valuationEndpoint } from "./onchain.ts";
 import { eventsEndpoint, sentimentOverviewEndpoint } from "./sentiment.ts";
+import { indicatorsEndpoint } from "./technical.ts";
+import { verdictEndpoint } from "./verdict.ts";
 
 /** One section: the endpoint it calls, its query for a request, and what `summary` drops from it. */
 export interface IntelligenceSection {
@@ -47,6 +49,8 @@ export const INTELLIGENCE_SECTIONS: IntelligenceSection[] = [
   section("sentiment", sentimentOverviewEndpoint as never),
   section("macro", correlationsEndpoint as never),
   section("events", eventsEndpoint as never, () => ({}), ["events"]),
+  section("technical", indicatorsEndpoint as never, ({ exchange }) => ({ exchange })),
+  section("verdict", verdictEndpoint as never, () => ({ view: "full" }), ["evidence"]),
 ];
 
 export function sectionNames(): string[] {
