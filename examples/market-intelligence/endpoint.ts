@@ -57,6 +57,8 @@ export interface StreamEndpoint<Deps, Params extends z.ZodType = z.ZodType> {
   params: Params;
   /** The documented JSON shape of each data event, by SSE event name. */
   events: Record<string, z.ZodType>;
+  /** How long one paid time_pass lasts, minutes (the OpenAPI document's `x-l402-pricing.durationMinutes`). */
+  passMinutes: number;
   example: Record<string, string>;
   open(deps: Deps, params: z.output<Params>, sink: StreamSink): () => void;
 }

@@ -55,6 +55,41 @@ export interface JsonAnswer {
   headers?: Record<string, string>;
 }
 
+/** Where a stream writes its SSE frames: events (JSON data) and comments. */
+export interface SseSink {
+  event(name: string, data: unknown, id?: string): void;
+  comment(text: string): void;
+}
+
+/**
+ * An SSE answer: the server writes `text/event-stream` headers at once, then `open` writes frames
+ * into the sink until the client goes away, when the function `open` returned is called (it
+ * unsubscribes). A keep-alive comment goes to every open stream every `keepAliveMs`.
+ */
+export interface StreamAnswer {
+  status: 200;
+  stream: (sink: SseSink) => () => void;
+  headers?: Record<string, string>;
+}
+
+export type OriginAnswer = JsonAnswer | StreamAnswer;
+
+/** Streams whose unsent output grows past this are cut: a reader that stopped reading costs nothing more. */
+const MAX_STREAM_BACKLOG_BYTES = 1024 * 1024;
+
+/** One event's serialized data, made once however many streams send it (objects by identity). */
+const serialized = new WeakMap<object, string>();
+
+/** An SSE frame (spec 1 §4.7): `event:`, optional `id:`, `data:` lines, blank line. */
+export function sseFrame(name: string, data: unknown, id?: string): string {
+  let json: string;
+  if (data !== null && typeof data === "object") {
+    json = serialized.get(data) ?? JSON.stringify(data);
+    serialized.set(data, json);
+  } else json = JSON.stringify(data);
+  return `event: ${name}\n${id ? `id: ${id}\n` : ""}data: ${json}\n\n`;
+}
+
 /** The error body of every example origin: a stable code, a message, and the field it names. */
 export function errorAnswer(status: number, code: string, message: string, extra: Record<string, unknown> = {}): JsonAnswer {
   return { status, body: { error: { code, message, ...extra } } };
@@ -78,8 +113,10 @@ export interface OriginServerOptions {
   maxBodyBytes: number;
   /** Paths served without the gateway's signature: discovery and liveness only, never paid data. */
   publicPaths: ReadonlySet<string>;
-  handle(request: OriginRequest): JsonAnswer | Promise<JsonAnswer>;
+  handle(request: OriginRequest): OriginAnswer | Promise<OriginAnswer>;
   log?: (line: Record<string, unknown>) => void;
+  /** Milliseconds between the keep-alive comments of open SSE streams (default 15 s). */
+  keepAliveMs?: number;
 }
 
 /** The default log: one JSON line per entry on stdout, named by the origin. */
@@ -109,6 +146,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 function writeJson(res: ServerResponse, answer: JsonAnswer) {
+  // 304 Not Modified and 204 No Content carry no body (and so no content-length).
+  if (answer.status === 304 || answer.status === 204) {
+    res.writeHead(answer.status, { "cache-control": "no-store", ...answer.headers });
+    return void res.end();
+  }
   const body = JSON.stringify(answer.body);
   res.writeHead(answer.status, {
     "content-type": "application/json; charset=utf-8",
@@ -119,11 +161,67 @@ function writeJson(res: ServerResponse, answer: JsonAnswer) {
   res.end(body);
 }
 
-/** The request listener: body cap, signature check, JSON parse, the handler, errors as JSON. */
+/** The open SSE streams of one listener, and the one timer that keeps them all alive. */
+class OpenStreams {
+  private readonly open = new Set<ServerResponse>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly keepAliveMs: number) {}
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Writes the headers at once (spec 1 §4.7: within about a second), then hands the sink to `open`. */
+  start(req: IncomingMessage, res: ServerResponse, answer: StreamAnswer) {
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+      ...answer.headers,
+    });
+    res.flushHeaders();
+    const write = (text: string) => {
+      if (res.destroyed || res.writableEnded) return;
+      if (res.writableLength > MAX_STREAM_BACKLOG_BYTES) return void res.destroy();
+      res.write(text);
+    };
+    this.open.add(res);
+    const unsubscribe = answer.stream({ event: (name, data, id) => write(sseFrame(name, data, id)), comment: (text) => write(`: ${text}\n\n`) });
+    const close = () => {
+      if (!this.open.delete(res)) return;
+      unsubscribe();
+      if (!this.open.size) this.stopTimer();
+    };
+    res.once("close", close);
+    req.once("close", () => {
+      if (req.destroyed && !res.writableEnded) res.destroy();
+    });
+    // The client may have gone while the stream opened: its close event has passed.
+    if (res.destroyed) close();
+    this.startTimer();
+  }
+
+  private startTimer() {
+    if (this.timer || !this.open.size) return;
+    this.timer = setInterval(() => {
+      for (const res of this.open) if (!res.destroyed && res.writableLength <= MAX_STREAM_BACKLOG_BYTES) res.write(": keep-alive\n\n");
+    }, this.keepAliveMs);
+    this.timer.unref();
+  }
+
+  private stopTimer() {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/** The request listener: body cap, signature check, JSON parse, the handler, errors as JSON, SSE streams. */
 export function originRequestListener(options: OriginServerOptions) {
   // Read on every call: a parent may hand over new secrets after a rotation (startOriginServer).
   const guard = gatewayGuard({ secrets: () => options.env.secrets, requireSignatureV2: true });
   const log = options.log ?? jsonLineLog(options.name);
+  const streams = new OpenStreams(options.keepAliveMs ?? 15_000);
   return async (req: IncomingMessage & { body?: Buffer }, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://origin.invalid");
     try {
@@ -154,6 +252,7 @@ export function originRequestListener(options: OriginServerOptions) {
         headers: req.headers,
         probe: req.headers["x-hub-probe"] === "1",
       });
+      if ("stream" in answer) return streams.start(req, res, answer);
       writeJson(res, answer);
     } catch (err) {
       if (err instanceof BodyTooLarge) {

@@ -59,7 +59,7 @@ const envSchema = z.object({
   SEED_DEMO: booleanFlag.optional(),
   HOSTED_EXAMPLES: z
     .string()
-    .regex(/^(none|[a-z-]+(,[a-z-]+)*)$/, "must be a comma-separated list of example slugs (routes), or none")
+    .regex(/^(none|[a-z-]+(,[a-z-]+)*)$/, "must be a comma-separated list of example slugs (routes, market), or none")
     .optional(),
   SECRET_ROTATION_GRACE_HOURS: positiveInt.default(24),
   CREDIT_TTL_DAYS: positiveInt.default(30),
@@ -289,7 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hubAdminToken: e.HUB_ADMIN_TOKEN ?? (isProduction ? null : persistedSecret(dataDir, "admin-token")),
     lightningDevNode: devFeatures && (e.LIGHTNING_DEV_NODE ?? true),
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
-    hostedExamples: e.HOSTED_EXAMPLES === "none" ? [] : (e.HOSTED_EXAMPLES?.split(",") ?? ["routes"]),
+    hostedExamples: e.HOSTED_EXAMPLES === "none" ? [] : (e.HOSTED_EXAMPLES?.split(",") ?? ["routes", "market"]),
     secretRotationGraceHours: e.SECRET_ROTATION_GRACE_HOURS,
     creditTtlDays: e.CREDIT_TTL_DAYS,
     invoiceExpirySeconds: e.INVOICE_EXPIRY_SECONDS,

@@ -13,6 +13,8 @@ export interface HostedExample {
   openApiPath: string;
   /** How long a first start may take (building a road graph, backfilling history) before it counts as failed. */
   startTimeoutMs: number;
+  /** Variables of the hub's own environment handed to the origin (its documented settings); `PREFIX_*` names a prefix. */
+  passEnv?: string[];
 }
 
 export const hostedExamples: readonly HostedExample[] = [
@@ -26,5 +28,19 @@ export const hostedExamples: readonly HostedExample[] = [
     entry: "examples/route-planning/server.ts",
     openApiPath: "/origin/v1/routes/openapi.json",
     startTimeoutMs: 240_000,
+  },
+  {
+    slug: "market",
+    name: "Market Intelligence API",
+    description:
+      "Bitcoin market data and derived signals: spot across five venues, derivatives and liquidations, on-chain, macro, sentiment and events, " +
+      "plus live SSE streams of liquidations and alerts. The data is SIMULATED (a seeded, coherent market) unless the hub runs it with MARKET_SOURCE=live; " +
+      "every answer's meta.source says which.",
+    tags: ["bitcoin", "market-data", "trading", "derivatives", "on-chain", "streaming"],
+    entry: "examples/market-intelligence/server.ts",
+    openApiPath: "/v1/openapi.json",
+    startTimeoutMs: 120_000,
+    // MARKET_SOURCE, MARKET_SEED, MARKET_DATABASE_URL and the live source's MARKET_LIVE_*_URL.
+    passEnv: ["MARKET_*"],
   },
 ];

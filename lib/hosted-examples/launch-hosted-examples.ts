@@ -133,6 +133,9 @@ function startOrigin(options: LaunchOptions, example: HostedExample, secrets: Or
   const previous = secrets.previous
     ? { ORIGIN_PREVIOUS_GATEWAY_SECRET: secrets.previous.gatewaySecret, ORIGIN_PREVIOUS_HMAC_SECRET: secrets.previous.hmacSecret }
     : {};
+  // The hub's values of the variables the example documents (`MARKET_*`: a trailing * is a prefix), nothing else.
+  const wanted = (name: string) => (example.passEnv ?? []).some((p) => (p.endsWith("*") ? name.startsWith(p.slice(0, -1)) : name === p));
+  const passed = Object.fromEntries(Object.entries(process.env).filter(([name, value]) => value !== undefined && wanted(name)));
   const child = fork(path.join(options.root, example.entry), [], {
     execArgv: ["--import", "tsx"],
     cwd: options.root,
@@ -146,6 +149,7 @@ function startOrigin(options: LaunchOptions, example: HostedExample, secrets: Or
       ORIGIN_GATEWAY_SECRET: secrets.gatewaySecret,
       ORIGIN_HMAC_SECRET: secrets.hmacSecret,
       ...previous,
+      ...passed,
     },
   });
   forked.add(child);

@@ -220,6 +220,21 @@ export interface MarketEvent {
   importance: "low" | "medium" | "high";
 }
 
+/** Network and ecosystem figures (hashrate, difficulty, Lightning, spot ETF flows). */
+export interface EcosystemMetrics {
+  time: number;
+  hashrateEhs: number;
+  difficulty: number;
+  blocksToAdjustment: number;
+  /** Estimated change of the next difficulty adjustment, percent. */
+  nextAdjustmentPct: number;
+  lightningCapacityBtc: number;
+  lightningNodes: number;
+  lightningChannels: number;
+  /** Net flow into US spot ETFs over the last day, USD. */
+  spotEtfNetFlowUsd: number;
+}
+
 /** A figure that may be unavailable upstream (throttled, down): the reason replaces the data, never an error. */
 export type Availability<T> = { available: true; data: T } | { available: false; reason: string };
 
@@ -267,6 +282,8 @@ export interface MarketSource {
   stablecoins(): Promise<Availability<Stablecoin[]>>;
   fearGreed(days: number): Promise<Availability<FearGreed[]>>;
   upcomingEvents(horizonDays: number): Promise<MarketEvent[]>;
+  /** Ecosystem figures; a source without them may omit the method (the endpoint then says so). */
+  ecosystem?(): Promise<Availability<EcosystemMetrics>>;
   /** The simulation's current regime; null for the live source. */
   regime(): Regime | null;
   /** Stops timers and connections. */

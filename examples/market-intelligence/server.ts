@@ -1,0 +1,55 @@
+// The market-intelligence origin, alone: `npm run example:market` (or started by the hub's
+// `npm start`, which passes the tenant's origin secrets and reads the port it reports). Prepares the
+// market (a year of simulated history, or the live adapters) before listening.
+import { OriginConfigError, exitWithParent, originEnvironment, startOriginServer } from "../shared/origin-server.ts";
+import { createMarketApp } from "./app.ts";
+import { KEEPALIVE_SECONDS } from "./endpoints/derivatives.ts";
+import { MarketConfigError, createMarketSource } from "./model/index.ts";
+import { MAX_BODY_BYTES, PUBLIC_PATHS } from "./origin.ts";
+
+const DEFAULT_PORT = 8602;
+
+function log(line: Record<string, unknown>) {
+  console.log(JSON.stringify({ time: new Date().toISOString(), origin: "market-intelligence", ...line }));
+}
+
+async function main() {
+  exitWithParent();
+  let env;
+  let source;
+  const started = performance.now();
+  try {
+    env = originEnvironment(process.env, DEFAULT_PORT);
+    source = await createMarketSource(process.env);
+  } catch (err) {
+    if (err instanceof OriginConfigError || err instanceof MarketConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const app = await createMarketApp({ source });
+  log({
+    level: "info",
+    msg: "market ready",
+    source: source.kind,
+    regime: source.regime(),
+    endpoints: app.endpoints.length,
+    millis: Math.round(performance.now() - started),
+    rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20),
+  });
+  await startOriginServer({
+    name: "market-intelligence",
+    env,
+    maxBodyBytes: MAX_BODY_BYTES,
+    publicPaths: PUBLIC_PATHS,
+    handle: app.origin.handle,
+    keepAliveMs: KEEPALIVE_SECONDS * 1_000,
+    log,
+  });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
