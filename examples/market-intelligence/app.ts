@@ -6,6 +6,8 @@ import type { MarketEndpoint } from "./endpoint.ts";
 import { AlertBus, AlertProducer } from "./endpoints/alert-bus.ts";
 import type { CoreDeps } from "./endpoints/common.ts";
 import type { VerdictDeps } from "./endpoints/verdict.ts";
+import type { HistoryDeps } from "./endpoints/history.ts";
+import type { HistoryStore } from "./history/store.ts";
 import { endpoints as allEndpoints } from "./endpoints/index.ts";
 import { PositioningService } from "./endpoints/positioning.ts";
 import type { MarketSource } from "./model/types.ts";
@@ -22,10 +24,12 @@ function shortenExample(value: unknown): unknown {
 }
 
 /** What the handlers of every group read: one object satisfies each group's own deps structurally. */
-export type MarketDeps = CoreDeps & VerdictDeps;
+export type MarketDeps = CoreDeps & VerdictDeps & HistoryDeps;
 
 export interface MarketAppOptions {
   source: MarketSource;
+  /** The recorded history the /v1/history/* endpoints read (history/open-market-history.ts). */
+  history: HistoryStore;
   endpoints?: MarketEndpoint<MarketDeps>[];
   /** Timers for the positioning refresh and the alert checks (default true; tests drive them by hand). */
   background?: boolean;
@@ -50,11 +54,13 @@ export async function createMarketApp(options: MarketAppOptions) {
     }),
   );
   const stopVerdict = options.background !== false ? verdict.start() : () => undefined;
-  const deps: MarketDeps = { source, alerts, positioning, verdict };
+  const deps: MarketDeps = { source, alerts, positioning, verdict, store: options.history };
   const examples: Record<string, unknown> = {};
   for (const endpoint of endpoints) {
     if (endpoint.kind !== "json") continue;
     const answer = await endpoint.handle(deps, endpoint.params.parse(endpoint.example), { headers: {}, probe: false });
+    // An example that cannot be answered yet (history still empty) is left out, never shown as an error.
+    if ((answer.status ?? 200) !== 200) continue;
     examples[endpoint.path] = shortenExample({ ...(answer.body as object), meta: { source: source.kind, generated_at: new Date(source.now()).toISOString() } });
   }
   const openapi = buildOpenApiDocument({ endpoints: endpoints as MarketEndpoint<unknown>[], examples, sourceKind: source.kind });

@@ -2,6 +2,7 @@
 // parameters validated by its zod schema: a 400 names the parameter, an unknown one included), the
 // answer with `meta` filled in (`source`, `generated_at`); SSE streams for the two stream endpoints;
 // GET /v1/openapi.json (public: the hub imports the tenant's endpoints from it) and GET /healthz.
+import { isUpstreamUnavailableError, upstreamUnavailableAnswer } from "./model/live/errors.ts";
 import { z } from "zod";
 import { errorAnswer, type JsonAnswer, type OriginAnswer, type OriginRequest } from "../shared/origin-server.ts";
 import { responseMeta, type EndpointRequest, type MarketEndpoint } from "./endpoint.ts";
@@ -108,7 +109,14 @@ export function createMarketOrigin<Deps extends { source: MarketSource }>(option
       if (endpoint.kind === "stream") {
         return { status: 200, stream: (sink) => endpoint.open(deps, parsed.data, sink) };
       }
-      const answer = await endpoint.handle(deps, parsed.data, endpointRequest);
+      let answer;
+      try {
+        answer = await endpoint.handle(deps, parsed.data, endpointRequest);
+      } catch (err) {
+        // The live source's upstream is throttled or down: a 503 naming it, with Retry-After.
+        if (isUpstreamUnavailableError(err)) return upstreamUnavailableAnswer(err, deps.source.now());
+        throw err;
+      }
       return { status: answer.status ?? 200, body: withResponseMeta(answer.body, deps.source), headers: answer.headers };
     },
   };

@@ -5,6 +5,7 @@ import { OriginConfigError, exitWithParent, originEnvironment, startOriginServer
 import { createMarketApp } from "./app.ts";
 import { KEEPALIVE_SECONDS } from "./endpoints/derivatives.ts";
 import { MarketConfigError, createMarketSource } from "./model/index.ts";
+import { HistoryConfigError, openMarketHistory } from "./history/open-market-history.ts";
 import { MAX_BODY_BYTES, PUBLIC_PATHS } from "./origin.ts";
 
 const DEFAULT_PORT = 8602;
@@ -17,24 +18,31 @@ async function main() {
   exitWithParent();
   let env;
   let source;
+  let history;
   const started = performance.now();
   try {
     env = originEnvironment(process.env, DEFAULT_PORT);
     source = await createMarketSource(process.env);
+    history = await openMarketHistory({ source, dataDir: env.dataDir, env: process.env });
   } catch (err) {
-    if (err instanceof OriginConfigError || err instanceof MarketConfigError) {
+    if (err instanceof OriginConfigError || err instanceof MarketConfigError || err instanceof HistoryConfigError) {
       console.error(err.message);
       process.exit(1);
     }
     throw err;
   }
-  const app = await createMarketApp({ source });
+  // The first tick records what is missing (a year on a first start, minutes after a restart), so the
+  // history endpoints and their documented examples answer from the start; then one tick a minute.
+  const recorded = await history.recorder.tick();
+  history.recorder.start();
+  const app = await createMarketApp({ source, history: history.store });
   log({
     level: "info",
     msg: "market ready",
     source: source.kind,
     regime: source.regime(),
     endpoints: app.endpoints.length,
+    historyCandles: recorded ? Object.values(recorded.candles).reduce((sum, n) => sum + n, 0) : 0,
     millis: Math.round(performance.now() - started),
     rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20),
   });

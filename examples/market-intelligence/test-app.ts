@@ -4,6 +4,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import type { JsonAnswer, OriginAnswer, StreamAnswer } from "../shared/origin-server.ts";
 import { createMarketApp } from "./app.ts";
+import { HistoryRecorder } from "./history/recorder.ts";
+import { openHistoryStore } from "./history/store.ts";
 import { SimulatedMarketSource } from "./model/simulated/index.ts";
 
 export const TEST_NOW = Date.parse("2026-11-26T12:00:30Z");
@@ -11,7 +13,15 @@ export const TEST_NOW = Date.parse("2026-11-26T12:00:30Z");
 export async function testMarketApp(options: { seed?: number; now?: number } = {}) {
   const clock = { now: options.now ?? TEST_NOW };
   const source = new SimulatedMarketSource({ seed: options.seed ?? 21, now: () => clock.now, autoPoll: false, backfillDays: 10 });
-  const app = await createMarketApp({ source, background: false });
+  // The recorded history in memory, filled once over the source's own short backfill.
+  const history = await openHistoryStore({ pgliteDir: null });
+  await new HistoryRecorder({ store: history, source, backfillDays: 10 }).tick();
+  const app = await createMarketApp({ source, history, background: false });
+  const closeApp = app.close;
+  app.close = async () => {
+    await closeApp();
+    await history.close();
+  };
   async function request(path: string, query: Record<string, string> = {}, method = "GET"): Promise<OriginAnswer> {
     return app.origin.handle({ method, path, query: new URLSearchParams(query), body: undefined, headers: {}, probe: false });
   }

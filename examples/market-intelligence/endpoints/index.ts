@@ -1,5 +1,4 @@
 // Every endpoint group of the market-intelligence API, in the order the OpenAPI document lists them.
-// The history group joins this list with its store (endpoints/history.ts, history/open-market-history.ts).
 import type { MarketEndpoint } from "../endpoint.ts";
 import { alertsEndpoints } from "./alerts.ts";
 import type { CoreDeps } from "./common.ts";
@@ -12,8 +11,9 @@ import { macroEndpoints } from "./macro.ts";
 import { marketEndpoints } from "./market.ts";
 import { networkEndpoints, onchainEndpoints } from "./onchain.ts";
 import { ecosystemEndpoints, eventsEndpoints, sentimentEndpoints } from "./sentiment.ts";
+import { historyEndpoints, type HistoryDeps } from "./history.ts";
 
-type Deps = CoreDeps & VerdictDeps;
+type Deps = CoreDeps & VerdictDeps & HistoryDeps;
 
 export const endpointGroups: Record<string, MarketEndpoint<Deps>[]> = {
   market: [...marketEndpoints, ...intelligenceEndpoints] as MarketEndpoint<CoreDeps>[],
@@ -28,6 +28,7 @@ export const endpointGroups: Record<string, MarketEndpoint<Deps>[]> = {
   technical: technicalEndpoints as MarketEndpoint<Deps>[],
   risk: riskEndpoints as MarketEndpoint<Deps>[],
   verdict: verdictEndpoints as MarketEndpoint<Deps>[],
+  history: historyEndpoints as MarketEndpoint<Deps>[],
 };
 
 export const endpoints: MarketEndpoint<Deps>[] = Object.values(endpointGroups).flat();
