@@ -1,4 +1,5 @@
 // Creates a workspace with its owner, origin secrets and a first API key, in one transaction.
+import { refuseListingSlug } from "./listing-slugs.ts";
 import { hashToken, randomToken } from "@/lib/crypto/secret-box.ts";
 import { AppError } from "@/lib/errors/index.ts";
 import { isUniqueViolation, type PrismaClient } from "@/lib/db/client.ts";
@@ -25,6 +26,7 @@ export function newApiKey(): { key: string; prefix: string; keyHash: string } {
 }
 
 export async function createTenant(prisma: PrismaClient, appSecret: string, input: CreateTenantInput): Promise<CreatedTenant> {
+  await refuseListingSlug(prisma, input.slug);
   const apiKey = newApiKey();
   const email = input.ownerEmail.trim().toLowerCase();
   try {

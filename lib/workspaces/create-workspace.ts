@@ -3,6 +3,7 @@
 import { isUniqueViolation, type PrismaClient } from "@/lib/db/client.ts";
 import { AppError } from "@/lib/errors/index.ts";
 import { publishConfigChanged } from "@/lib/tenants/config-events.ts";
+import { refuseListingSlug } from "@/lib/tenants/listing-slugs.ts";
 import { newSealedSecretPair } from "@/lib/tenants/secrets.ts";
 import type { KeyValueStore } from "@/lib/store/types.ts";
 import type { WorkspaceCreate } from "./schemas.ts";
@@ -17,6 +18,7 @@ export type CreateWorkspaceOptions = {
 
 /** Creates the tenant with its origin secrets and the owner's membership; 409 when the slug is taken. */
 export async function createWorkspace({ prisma, store, appSecret, userId, input }: CreateWorkspaceOptions) {
+  await refuseListingSlug(prisma, input.slug);
   try {
     const tenant = await prisma.tenant.create({
       data: {
