@@ -155,7 +155,10 @@ export class TenantCache {
       where: { slug },
       include: { endpoints: { select: gatewayEndpointSelect }, wallet: { select: { type: true, credentialsEnc: true } } },
     });
-    const value: GatewayTenant | null = row
+    // A deleted workspace (lib/tenants/delete-tenant.ts) keeps its row, which reserves the slug, but
+    // the gateway knows it no more than a slug that never existed: 404.
+    const value: GatewayTenant | null =
+      row && !row.deletedAt
       ? {
           id: row.id,
           slug: row.slug,
