@@ -166,7 +166,11 @@ describe("POST /api/tenants/:tenantId/billing/check", () => {
     // Not paid yet: nothing changes, the view still offers the invoice.
     const unpaid = await check();
     expect(unpaid.status).toBe(200);
-    expect(unpaid.body).toMatchObject({ paid: 0, reactivated: false, billing: { status: "suspended", outstandingInvoice: { paymentRequest: cycle.paymentRequest } } });
+    expect(unpaid.body).toMatchObject({
+      paid: 0,
+      reactivated: false,
+      billing: { status: "suspended", outstandingInvoice: { paymentRequest: cycle.paymentRequest } },
+    });
 
     await t.devNode.pay(cycle.paymentRequest!);
     const worker = () => runBilling({ prisma: prisma(), store: t.ctx.store, wallet: t.devNode.wallet(), now: new Date() });
