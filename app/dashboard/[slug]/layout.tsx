@@ -1,5 +1,5 @@
-// A workspace's frame: switcher, section navigation, the suspension banner while an unpaid fee
-// invoice suspends it, and the page. 404 for non-members (the same answer as for a slug that does
+// A workspace's frame: switcher, section navigation, the suspension banner (while an unpaid fee
+// invoice suspends it), and the page. 404 for non-members (the same answer as for a slug that does
 // not exist).
 import type { ReactNode } from "react";
 import { getSuspension } from "@/lib/billing/get-billing.ts";
@@ -25,7 +25,11 @@ export default async function WorkspaceLayout({ children, params }: { children: 
         <DashboardNav slug={tenant.slug} />
       </aside>
       <div className="min-w-0 flex-1">
-        {suspended ? <SuspensionBanner suspension={suspension} billingHref={sectionHref(tenant.slug, "billing")!} /> : null}
+        <SuspensionBanner
+          tenantId={tenant.id}
+          billingHref={sectionHref(tenant.slug, "billing")!}
+          initial={{ suspended, notice: suspension && { amountSats: suspension.amountSats, dueAt: suspension.dueAt.toISOString() } }}
+        />
         {children}
       </div>
     </div>

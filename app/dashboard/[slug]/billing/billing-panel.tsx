@@ -17,6 +17,7 @@ import { useBrowserValue } from "@/app/components/use-browser-value.ts";
 import { apiFetch } from "@/app/dashboard/_components/api-client.ts";
 import { formatUtcDay, formatUtcDayAndTime } from "@/app/dashboard/_components/billing-dates.ts";
 import { StatCard } from "@/app/dashboard/_components/stat-card.tsx";
+import { billingQueryKey } from "@/app/dashboard/_components/suspension-banner.tsx";
 import { useToast } from "@/app/dashboard/_components/toasts.tsx";
 
 type Billing = z.output<typeof billingResponseSchema>;
@@ -53,7 +54,7 @@ const statusStyle: Record<Cycle["status"], string> = {
 };
 
 /** Query keys of the page (the payment invalidates both). */
-const billingKey = (tenantId: string) => ["billing", tenantId] as const;
+const billingKey = billingQueryKey;
 const cyclesKey = (tenantId: string) => ["billing-cycles", tenantId] as const;
 
 /** How often the page asks whether a shown invoice was paid from another wallet (QR code). */
@@ -89,14 +90,27 @@ export function BillingPanel({
   return (
     <div className="flex flex-col gap-8">
       <section aria-labelledby="state-heading" className="flex flex-col gap-3">
-        <h2 id="state-heading" className="text-lg font-semibold">
-          Plan
-        </h2>
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="state-heading" className="text-lg font-semibold">
+            Plan
+          </h2>
+          <p role="status" className="text-xs text-muted">
+            {billing.isFetching ? "Refreshing…" : ""}
+          </p>
+        </div>
+        {billing.isError ? (
+          <p role="alert" className="text-sm text-danger">
+            Could not refresh the billing state: {billing.error.message}{" "}
+            <button type="button" className="underline" onClick={() => void billing.refetch()}>
+              Try again
+            </button>
+          </p>
+        ) : null}
         <dl className="grid gap-3 sm:grid-cols-3">
           <StatCard label="Status" value={statusWords(view.status, exempt)} hint={statusHint(view, exempt)} />
           {view.trialEndsAt ? (
             <StatCard
-              label={view.status === "trial" ? "Trial ends" : "Trial ended"}
+              label={view.status === "trial" ? "Trial ends" : "Billed since"}
               value={formatUtcDay(view.trialEndsAt)}
               hint={formatUtcDayAndTime(view.trialEndsAt)}
             />
