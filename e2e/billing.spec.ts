@@ -152,10 +152,15 @@ test("danger zone: typing the slug deletes the workspace; back on /dashboard, ga
     const zone = page.getByRole("region", { name: "Danger zone" });
     const remove = zone.getByRole("button", { name: "Delete workspace" });
     await expect(remove).toBeDisabled();
-    await zone.getByLabel(`Type ${slug} to confirm`).fill(`${slug}-nope`);
-    await expect(remove).toBeDisabled();
-    await zone.getByLabel(`Type ${slug} to confirm`).fill(slug);
-    await expect(remove).toBeEnabled();
+    const confirmation = zone.getByLabel(`Type ${slug} to confirm`);
+    // A value typed before the form is hydrated is lost: type until the button follows (dashboard-helpers.ts).
+    await expect(async () => {
+      await confirmation.fill(`${slug}-nope`);
+      await expect(confirmation).toHaveValue(`${slug}-nope`);
+      await expect(remove).toBeDisabled();
+      await confirmation.fill(slug);
+      await expect(remove).toBeEnabled({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
     await snapshot(page, testInfo, "danger-zone");
     await remove.click();
 

@@ -3,10 +3,12 @@
 // gateway refuses its calls (an unpaid platform fee invoice) and where to pay it. The frame is
 // rendered once and kept across the dashboard's client navigations, so the banner follows the
 // billing view (GET …/billing, refreshed with the billing page's query): it appears when a suspension happens
-// while the dashboard is open (checked every minute) and goes the moment the billing page records
+// while the dashboard is open (checked on every page and every minute) and goes the moment the billing page records
 // the payment. The server's answer is shown until the first fetch.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useEffect } from "react";
 import type { z } from "zod";
 import type { billingResponseSchema } from "@/lib/billing/schemas.ts";
 import { formatSats } from "@/lib/pricing/describe-price.ts";
@@ -40,6 +42,12 @@ export function SuspensionBanner({
     queryFn: ({ signal }) => apiFetch<Billing>(`/tenants/${tenantId}/billing`, { signal }),
     refetchInterval: 60_000,
   });
+  // Asked again on every page of the dashboard: a suspension shows on the next page visited.
+  const pathname = usePathname();
+  const { refetch } = billing;
+  useEffect(() => {
+    void refetch();
+  }, [pathname, refetch]);
   const suspended = billing.data ? billing.data.status === "suspended" : initial.suspended;
   if (!suspended) return null;
   const notice: SuspensionNotice = billing.data

@@ -83,6 +83,8 @@ export function BillingPanel({
     queryKey: billingKey(tenantId),
     queryFn: ({ signal }) => apiFetch<Billing>(`/tenants/${tenantId}/billing`, { signal }),
     initialData: initialBilling,
+    // Money state: asked again whenever the page is opened (the frame's client cache may be older).
+    staleTime: 0,
   });
   const view = billing.data;
   const payments = useFeePayment({ tenantId, isOwner, devWallet });
@@ -232,7 +234,7 @@ function CurrentCycle({ cycle }: { cycle: NonNullable<Billing["currentCycle"]> }
                     <div className="h-2 rounded-full bg-accent" style={{ width: `${(tier.requests / largest) * 100}%` }} />
                   </div>
                 </td>
-                <td className="px-4 py-2 text-right tabular-nums">{tier.satsEach === 0 ? "free" : `${tier.satsEach} sat`}</td>
+                <td className="px-4 py-2 text-right tabular-nums">{tier.satsEach === 0 ? "free" : `${tier.satsEach} ${tier.satsEach > 1 ? "sats" : "sat"}`}</td>
                 <td className="px-4 py-2 text-right tabular-nums">{count.format(tier.sats)}</td>
               </tr>
             ))}
@@ -272,6 +274,7 @@ function PastCycles({ tenantId, slug, initial, payments }: { tenantId: string; s
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     initialData: { pages: [initial], pageParams: [null] },
+    staleTime: 0,
   });
   const rows = cycles.data?.pages.flatMap((p) => p.cycles) ?? [];
   return (
