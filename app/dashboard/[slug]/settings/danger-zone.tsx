@@ -22,8 +22,8 @@ export function DangerZone({ tenantId, slug }: { tenantId: string; slug: string 
       toast.success(
         `Workspace ${deleted.slug} deleted${deleted.canceledCycles ? "; its unpaid platform fee invoice was canceled" : ""}. Its gateway address now answers 404.`,
       );
+      // Only a navigation: refreshing the current route would render this workspace's page, now a 404, and could win.
       router.replace("/dashboard");
-      router.refresh();
     },
   });
   function submit(event: FormEvent) {
