@@ -164,8 +164,9 @@ test("danger zone: typing the slug deletes the workspace; back on /dashboard, ga
     await snapshot(page, testInfo, "danger-zone");
     await remove.click();
 
-    await expect(page).toHaveURL("/dashboard");
+    // The toast (4 s) says so as the dashboard leaves the workspace for /dashboard.
     await expect(page.getByText(`Workspace ${slug} deleted`)).toBeVisible();
+    await expect(page).toHaveURL("/dashboard");
     await expect(page.getByRole("heading", { name: "Create your first workspace" })).toBeVisible();
     expect((await request.get(`${GATEWAY}/gw/${slug}/v1/free`)).status()).toBe(404);
     const directory = await request.get(`/api/directory/${slug}`);
