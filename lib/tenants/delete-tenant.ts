@@ -28,28 +28,33 @@ export type DeletedTenant = { slug: string; deletedAt: Date; canceledCycles: num
  * second call finds the conditional update already done and changes nothing).
  */
 export async function deleteTenant({ prisma, store, tenantId, log }: DeleteTenantOptions): Promise<DeletedTenant> {
-  const deleted = await prisma.$transaction(async (tx) => {
-    // The conditional write that makes the deletion happen once; the database clock stamps it.
-    const rows = await tx.$queryRaw<{ slug: string; deletedAt: Date }[]>`
+  const deleted = await prisma.$transaction(
+    async (tx) => {
+      // The conditional write that makes the deletion happen once; the database clock stamps it.
+      const rows = await tx.$queryRaw<{ slug: string; deletedAt: Date }[]>`
       UPDATE "Tenant" SET "deletedAt" = now(), "status" = 'inactive', "listed" = false, "updatedAt" = now()
       WHERE "id" = ${tenantId} AND "deletedAt" IS NULL
       RETURNING "slug", "deletedAt"`;
-    const tenant = rows[0];
-    if (!tenant) return null;
-    // A fee not yet paid is never collected: the invoice's row says canceled (it stays for the record;
-    // paying the old BOLT11 string afterwards changes nothing, as no pass looks at canceled cycles).
-    const canceled = await tx.billingCycle.updateMany({
-      where: { tenantId, status: { in: ["open", "invoiced"] } },
-      data: { status: "canceled", invoiceClaimedUntil: null },
-    });
-    await tx.endpoint.updateMany({ where: { tenantId, isActive: true }, data: { isActive: false } });
-    await tx.webhookSubscription.updateMany({ where: { tenantId, isActive: true }, data: { isActive: false } });
-    await tx.apiKey.updateMany({ where: { tenantId, revokedAt: null }, data: { revokedAt: tenant.deletedAt } });
-    await tx.wallet.deleteMany({ where: { tenantId } });
-    await tx.invitation.deleteMany({ where: { tenantId } });
-    await tx.membership.deleteMany({ where: { tenantId } });
-    return { slug: tenant.slug, deletedAt: tenant.deletedAt, canceledCycles: canceled.count };
-  });
+      const tenant = rows[0];
+      if (!tenant) return null;
+      // A fee not yet paid is never collected: the invoice's row says canceled (it stays for the record;
+      // paying the old BOLT11 string afterwards changes nothing, as no pass looks at canceled cycles).
+      const canceled = await tx.billingCycle.updateMany({
+        where: { tenantId, status: { in: ["open", "invoiced"] } },
+        data: { status: "canceled", invoiceClaimedUntil: null },
+      });
+      await tx.endpoint.updateMany({ where: { tenantId, isActive: true }, data: { isActive: false } });
+      await tx.webhookSubscription.updateMany({ where: { tenantId, isActive: true }, data: { isActive: false } });
+      await tx.apiKey.updateMany({ where: { tenantId, revokedAt: null }, data: { revokedAt: tenant.deletedAt } });
+      await tx.wallet.deleteMany({ where: { tenantId } });
+      await tx.invitation.deleteMany({ where: { tenantId } });
+      await tx.membership.deleteMany({ where: { tenantId } });
+      return { slug: tenant.slug, deletedAt: tenant.deletedAt, canceledCycles: canceled.count };
+    },
+    // Racing deletions queue on the tenant row (or, on PGlite, for the one connection): let them wait
+    // their turn and answer 404, rather than fail on Prisma's default 2 s wait for a transaction.
+    { maxWait: 10_000, timeout: 15_000 },
+  );
   if (!deleted) throw new AppError("not_found", "Workspace not found");
   await publishConfigChanged({ store, tenantId, log });
   return deleted;
