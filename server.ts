@@ -17,6 +17,7 @@ import { platformJobs } from "./lib/jobs/schedule.ts";
 import { platformWalletProblem } from "./lib/billing/platform-wallet.ts";
 import { startWorker } from "./lib/jobs/worker.ts";
 import { createLogger } from "./lib/logging/logger.ts";
+import { guardStdio } from "./lib/logging/safe-stdio.ts";
 import { buildServerContext, registerServerContext } from "./lib/server-context.ts";
 import { openStore, registerStore } from "./lib/store/index.ts";
 
@@ -81,7 +82,18 @@ function logDevelopmentFeatures(config: Config, log: ReturnType<typeof createLog
   }
 }
 
+function isDecodablePath(url: string): boolean {
+  try {
+    decodeURIComponent(url.split("?")[0]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function main() {
+  // Before anything logs: a log reader that goes away must cost log lines, never the process.
+  guardStdio();
   const { dev, only } = parseArgs(process.argv.slice(2));
   const config = readConfig();
   const log = createLogger(config.logLevel);
@@ -97,7 +109,7 @@ async function main() {
   const dbPromise = openDatabase(databaseOptionsFrom(config));
   registerDatabase(dbPromise);
   const db = await dbPromise;
-  const store = openStore({ redisUrl: config.redisUrl });
+  const store = openStore({ redisUrl: config.redisUrl, log: log.child({ part: "store" }) });
   registerStore(store);
   const ctx = buildServerContext({ config, db, store });
   registerServerContext(ctx);
@@ -126,6 +138,16 @@ async function main() {
     const webClientIp = clientIpResolver(config.trustedProxies);
     const web = http.createServer((req, res) => {
       req.headers["x-hub-client-ip"] = webClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
+      // Next answers a path it cannot percent-decode (`/directory/%ZZ`) with a 500: it is the client's error.
+      if (!isDecodablePath(req.url ?? "/")) {
+        res.writeHead(400, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            error: { code: "bad_request", message: "The request path is not valid percent-encoding (a % must be followed by two hex digits of UTF-8)" },
+          }),
+        );
+        return;
+      }
       void handler(req, res);
     });
     await new Promise<void>((resolve, reject) => {

@@ -71,6 +71,14 @@ test("GET /api/health answers ok with the version", async ({ request }) => {
   expect(await response.json()).toEqual({ status: "ok", database: "ok", store: "ok", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
 });
 
+test("a path that is not valid percent-encoding is a 400 that says so, not a 500", async ({ request }) => {
+  for (const path of ["/directory/%ZZ", "/directory/%E0%A4%A"]) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(400);
+    expect((await response.json()).error).toEqual({ code: "bad_request", message: expect.stringContaining("percent-encoding") });
+  }
+});
+
 test("robots.txt and the sitemap point at the listed API", async ({ request }) => {
   const robots = await (await request.get("/robots.txt")).text();
   expect(robots).toMatch(/Sitemap: http:\/\/localhost:3100\/sitemap\.xml/);

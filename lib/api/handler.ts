@@ -118,6 +118,25 @@ export function withErrors<S extends z.ZodType | undefined = undefined>(
 }
 
 /**
+ * Public routes with a check that runs before the body is read (a per-client rate limit, which
+ * throws its own AppError): otherwise body parsing and error mapping as withErrors.
+ */
+export function withPublicLimit<S extends z.ZodType | undefined = undefined>(
+  limit: (req: Request, ctx: ServerContext) => Promise<void>,
+  handler: (args: RouteArgs<S>) => Promise<Response>,
+  opts: BaseOptions<S> = {},
+): RouteHandler {
+  return run(
+    opts,
+    async (req, _params, ctx) => {
+      await limit(req, ctx);
+      return {};
+    },
+    handler,
+  );
+}
+
+/**
  * Routes for any signed-in user (no workspace): 401 without an Auth.js session, 403 for cross-site
  * writes. next-auth is imported lazily, as in sessionPrincipal, so nothing else loads it.
  */

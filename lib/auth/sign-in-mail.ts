@@ -1,19 +1,15 @@
 // Magic-link e-mails for Auth.js's Nodemailer provider: sent through SMTP_URL, or, in development
 // without SMTP, printed to the log and kept in the database for /dev/mailbox (shared by every web
 // process of an install). Production without SMTP_URL offers no e-mail sign-in at all.
-import { createTransport } from "nodemailer";
 import type { Config } from "@/lib/config/index.ts";
 import type { PrismaClient } from "@/lib/db/client.ts";
 import type { Logger } from "@/lib/logging/logger.ts";
+import { deliverMail, escapeHtml } from "@/lib/mail/deliver-mail.ts";
 
 /** How many mails /dev/mailbox shows. */
 export const DEV_MAILBOX_SIZE = 25;
 
 export type SignInMailContent = { subject: string; text: string; html: string };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** Subject and bodies of the sign-in e-mail (pure). */
 export function signInMailContent({ url, host }: { url: string; host: string }): SignInMailContent {
@@ -39,15 +35,8 @@ export async function deliverSignInMail({ config, prisma, log, to, url }: Delive
   const linkOrigin = new URL(url).origin;
   if (linkOrigin !== new URL(config.siteUrl).origin) throw new Error(`Refusing to mail a sign-in link to ${linkOrigin}: links must be on SITE_URL`);
   const content = signInMailContent({ url, host: new URL(url).host });
-  if (config.smtpUrl) {
-    const result = await createTransport(config.smtpUrl).sendMail({ to, from: config.emailFrom, ...content });
-    const failed = [...(result.rejected ?? []), ...((result as { pending?: unknown[] }).pending ?? [])].filter(Boolean);
-    if (failed.length) throw new Error(`E-mail to ${failed.map(String).join(", ")} could not be sent`);
-    return;
-  }
-  if (!config.devMailbox) throw new Error("E-mail sign-in needs SMTP_URL outside development");
-  await prisma.devMail.create({ data: { to, subject: content.subject, text: content.text, url } });
-  log.info("sign-in e-mail kept for /dev/mailbox (no SMTP_URL)", { to, url });
+  if (!config.smtpUrl && !config.devMailbox) throw new Error("E-mail sign-in needs SMTP_URL outside development");
+  await deliverMail({ config, prisma, log, to, content: { ...content, url } });
 }
 
 export type DevMailView = { id: string; to: string; subject: string; url: string; createdAt: Date };

@@ -101,6 +101,9 @@ const envSchema = z.object({
   GATEWAY_CHALLENGES_PER_MINUTE: positiveInt.default(60),
   GATEWAY_STREAMS_PER_SESSION: positiveInt.default(5),
   GATEWAY_FREE_STREAMS_PER_IP: positiveInt.default(20),
+  LISTING_REVIEW_BUDGET_SATS: z.coerce.number().int().min(0).max(100_000).default(100),
+  LISTING_DENY_LIST: z.string().default(""),
+  LISTING_SUBMISSIONS_PER_HOUR: positiveInt.default(10),
 });
 
 export type RawEnv = z.input<typeof envSchema>;
@@ -181,6 +184,12 @@ export type Config = {
   gatewayStreamsPerSession: number;
   /** Streams one client IP (an IPv6 client: its /64) may hold open at once on one tenant's free streaming endpoints. */
   gatewayFreeStreamsPerIp: number;
+  /** Sats one external-listing review may spend paying the listed gateway's invoices (0: never pays; lib/listings). */
+  listingReviewBudgetSats: number;
+  /** Lowercased terms a listing's texts may not contain (LISTING_DENY_LIST, comma separated; the review rejects on a match). */
+  listingDenyList: string[];
+  /** External-listing submissions one client IP (an IPv6 client: its /64) may make per hour. */
+  listingSubmissionsPerHour: number;
 };
 
 /** Whether binding to `host` keeps a server reachable from this machine only. */
@@ -302,6 +311,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     gatewayChallengesPerMinute: e.GATEWAY_CHALLENGES_PER_MINUTE,
     gatewayStreamsPerSession: e.GATEWAY_STREAMS_PER_SESSION,
     gatewayFreeStreamsPerIp: e.GATEWAY_FREE_STREAMS_PER_IP,
+    listingReviewBudgetSats: e.LISTING_REVIEW_BUDGET_SATS,
+    listingDenyList: e.LISTING_DENY_LIST.split(",")
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    listingSubmissionsPerHour: e.LISTING_SUBMISSIONS_PER_HOUR,
   };
 }
 

@@ -1,4 +1,4 @@
-// GET /healthz for load balancers: the database and the store, answered 200 or 503. It is
+// GET /healthz for load balancers: the database and the store; 503 only without the database. It is
 // unauthenticated and unlimited, so every check within a second shares one probe: a flood costs
 // the database one query a second (docs/decisions.md).
 import type { PrismaClient } from "@/lib/db/client.ts";
@@ -30,7 +30,9 @@ export class HealthCheck {
       };
     }
     const { database, storeOk } = await this.probe.result;
-    const ok = database === "ok" && storeOk;
-    sendJson(ctx, ok ? 200 : 503, { status: ok ? "ok" : "degraded", database, store: storeOk ? "ok" : "unavailable" }, { "cache-control": "no-store" });
+    // Without the database no paid call can be served: out of the balancer. Without the store a
+    // gateway serves on (lib/store/degrading.ts), so it stays in, reporting the degradation.
+    const status = database !== "ok" ? "unavailable" : storeOk ? "ok" : "degraded";
+    sendJson(ctx, database === "ok" ? 200 : 503, { status, database, store: storeOk ? "ok" : "unavailable" }, { "cache-control": "no-store" });
   }
 }

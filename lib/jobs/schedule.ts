@@ -19,6 +19,8 @@ import { targetPolicyFor } from "@/lib/origin/ssrf.ts";
 import { walletTargetPolicy } from "@/lib/lightning/wallet-network.ts";
 import { openWalletBackend } from "@/lib/wallets/open-wallet.ts";
 import { WalletBackendCache } from "@/lib/wallets/wallet-backend-cache.ts";
+import { listingReviewDispatcher, listingReviewPayer } from "@/lib/listings/review-dependencies.ts";
+import { runListingReviews } from "@/lib/listings/run-listing-reviews.ts";
 import type { Job } from "./worker.ts";
 
 /** Every periodic job of the worker, wired to real dependencies (config defaults to the process's). */
@@ -35,6 +37,8 @@ export function platformJobs(deps: { prisma: PrismaClient; store: KeyValueStore;
   let settlementWallets: WalletBackendCache | null = null;
   // The platform's wallet for billing invoices, opened on the first pass and kept (undefined: not yet).
   let platformWallet: (WalletBackend & { close?(): Promise<void> }) | null | undefined;
+  // The listing reviews' pinned dispatcher, made on the first pass and kept.
+  let reviewDispatcher: ReturnType<typeof listingReviewDispatcher> | null = null;
   return [
     {
       name: "invoice-settlements",
@@ -173,6 +177,31 @@ export function platformJobs(deps: { prisma: PrismaClient; store: KeyValueStore;
         const wallet = platformWallet;
         platformWallet = undefined;
         await wallet?.close?.();
+      },
+    },
+    {
+      // External listing reviews (lib/listings/run-listing-reviews.ts): not a singleton, every worker
+      // claims due listings with SKIP LOCKED and a lease, so one listing is reviewed by one worker.
+      // A 5 s interval: a submission is reviewed within seconds.
+      name: "listing-reviews",
+      intervalMs: 5_000,
+      singleton: false,
+      run: async () => {
+        const c = config();
+        reviewDispatcher ??= listingReviewDispatcher(c);
+        const pass = await runListingReviews({
+          prisma: deps.prisma,
+          config: c,
+          dispatcher: reviewDispatcher,
+          payer: listingReviewPayer({ config: c, devNode: deps.devNode }),
+          log: deps.log.child({ job: "listing-reviews" }),
+        });
+        if (pass.decided || pass.mailed) deps.log.info("listing reviews", pass);
+      },
+      close: async () => {
+        const dispatcher = reviewDispatcher;
+        reviewDispatcher = null;
+        await dispatcher?.close();
       },
     },
     {

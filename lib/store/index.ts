@@ -1,4 +1,6 @@
 // Chooses the store: Redis when REDIS_URL is set, otherwise the in-memory store.
+import { createLogger, type Logger } from "@/lib/logging/logger.ts";
+import { DegradingStore } from "./degrading.ts";
 import { MemoryStore } from "./memory.ts";
 import { RedisStore } from "./redis.ts";
 import type { KeyValueStore } from "./types.ts";
@@ -6,10 +8,15 @@ import type { KeyValueStore } from "./types.ts";
 export type { KeyValueStore, CounterResult } from "./types.ts";
 export { MemoryStore } from "./memory.ts";
 export { RedisStore } from "./redis.ts";
+export { DegradingStore } from "./degrading.ts";
 
-/** Opens the store for a process; `prefix` isolates test runs sharing one Redis. */
-export function openStore(options: { redisUrl: string | null; prefix?: string }): KeyValueStore {
-  return options.redisUrl ? new RedisStore(options.redisUrl, options.prefix) : new MemoryStore();
+/**
+ * Opens the store for a process; `prefix` isolates test runs sharing one Redis. Redis is wrapped so
+ * that an outage degrades the process (per-process limits, logged once) instead of failing calls.
+ */
+export function openStore(options: { redisUrl: string | null; prefix?: string; log?: Logger }): KeyValueStore {
+  if (!options.redisUrl) return new MemoryStore();
+  return new DegradingStore(new RedisStore(options.redisUrl, options.prefix), options.log ?? createLogger("info", { part: "store" }));
 }
 
 const globalKey = Symbol.for("l402-hub.store");

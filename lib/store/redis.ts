@@ -22,6 +22,15 @@ export class RedisStore implements KeyValueStore {
   ) {
     this.client = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
     this.client.on("error", () => {}); // surfaced through ping() and command errors
+    this.client.on("ready", () => (this.everReady = true));
+  }
+
+  /** Whether it has connected at least once. */
+  everReady = false;
+
+  /** Connected now: commands go straight to Redis instead of waiting in the offline queue. */
+  get ready(): boolean {
+    return this.client.status === "ready";
   }
 
   async get(key: string) {

@@ -40,14 +40,17 @@ export async function GET(): Promise<Response> {
     : ["error", "unchecked"];
   const failing = [database === "ok" ? null : "database", store === "error" ? "store" : null].filter(Boolean);
   const ok = failing.length === 0 && store === "ok";
+  // Without the store (Redis) the app serves on with per-process rate limits (lib/store/degrading.ts):
+  // it stays in the balancer, reporting the degradation; only a missing database takes it out.
+  const serving = database === "ok";
   return Response.json(
     {
-      status: ok ? "ok" : "error",
+      status: ok ? "ok" : serving ? "degraded" : "error",
       database,
       store,
       version: packageJson.version,
       ...(ok ? {} : { error: `${failing.join(" and ")} unavailable` }),
     },
-    { status: ok ? 200 : 503, headers: { "cache-control": "no-store" } },
+    { status: serving ? 200 : 503, headers: { "cache-control": "no-store" } },
   );
 }

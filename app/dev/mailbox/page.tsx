@@ -1,4 +1,4 @@
-// /dev/mailbox: sign-in e-mails captured instead of sent (development without SMTP_URL). Not found
+// /dev/mailbox: e-mails (sign-in links, listing review results) captured instead of sent (development without SMTP_URL). Not found
 // anywhere else, production included.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
@@ -17,7 +17,8 @@ export default async function DevMailboxPage() {
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Dev mailbox</h1>
         <p className="mt-2 text-sm text-muted">
-          Sign-in e-mails of this development install (no <span className="font-mono">SMTP_URL</span>), newest first. Reload after asking for a link.
+          Sign-in links and listing review results of this development install (no <span className="font-mono">SMTP_URL</span>), newest first. Reload after
+          asking for a link.
         </p>
       </div>
       {mails.length === 0 ? (
@@ -36,7 +37,7 @@ export default async function DevMailboxPage() {
                 </p>
                 <p className="font-medium">{mail.subject}</p>
                 <a href={mail.url} className="text-sm font-medium text-accent underline">
-                  Open the sign-in link
+                  {mail.url.includes("/api/auth/") ? "Open the sign-in link" : "Open the link"}
                 </a>
               </article>
             </li>
