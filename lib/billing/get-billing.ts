@@ -105,3 +105,17 @@ export async function listCycles({
   const more = views.length > limit;
   return { cycles: page, nextCursor: more ? (page[page.length - 1]!.startsAt as Date).toISOString() : null };
 }
+
+/** Why a suspended workspace is suspended: its oldest fee invoice that suspended it and is still unpaid. */
+export type Suspension = { amountSats: number; dueAt: Date; suspendedAt: Date };
+
+/** The suspension the dashboard's banner explains, or null when the workspace is not suspended for an unpaid invoice. */
+export async function getSuspension({ prisma, tenantId }: { prisma: PrismaClient; tenantId: string }): Promise<Suspension | null> {
+  const cycle = await prisma.billingCycle.findFirst({
+    where: { tenantId, status: "invoiced", suspendedAt: { not: null }, tenant: { status: "suspended" } },
+    orderBy: { periodStart: "asc" },
+    select: { totalSats: true, dueAt: true, suspendedAt: true },
+  });
+  if (!cycle?.dueAt || !cycle.suspendedAt) return null;
+  return { amountSats: cycle.totalSats, dueAt: cycle.dueAt, suspendedAt: cycle.suspendedAt };
+}

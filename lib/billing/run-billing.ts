@@ -46,7 +46,8 @@ export async function runBilling(options: RunBillingOptions): Promise<BillingPas
 async function closeDueCycles({ prisma, now }: RunBillingOptions): Promise<number> {
   const tenants = await prisma.tenant.findMany({
     // The install's own APIs (the demo, the hosted examples) are exempt from the fee.
-    where: { trialStartedAt: { not: null }, billingExempt: false },
+    // A deleted workspace pays nothing more (its unpaid cycles were canceled with it).
+    where: { trialStartedAt: { not: null }, billingExempt: false, deletedAt: null },
     select: { id: true, trialStartedAt: true, trialDays: true, billingCycles: { orderBy: { periodStart: "desc" }, take: 1, select: { periodEnd: true } } },
   });
   let closed = 0;
@@ -130,11 +131,21 @@ async function invoiceClosedCycles({ prisma, wallet, now, log }: RunBillingOptio
   return invoiced;
 }
 
-/** Asks the platform wallet about every unpaid billing invoice; a paid one is recorded once and lifts a suspension. */
-async function recordPayments({ prisma, store, wallet, now, log }: RunBillingOptions): Promise<{ paid: number; reactivated: number }> {
+/**
+ * Records, for one tenant only, a payment of its outstanding fee invoice at `now`: what the billing
+ * page asks right after paying (POST /api/tenants/:tenantId/billing/check), so a suspended
+ * workspace is back at once instead of at the worker's next pass. The same conditional writes as
+ * the worker's, so whichever of the two sees the payment first records it, once.
+ */
+export async function recordTenantPayments(options: RunBillingOptions & { tenantId: string }): Promise<{ paid: number; reactivated: number }> {
+  return recordPayments(options, options.tenantId);
+}
+
+/** Asks the platform wallet about every unpaid billing invoice (of one tenant, or all); a paid one is recorded once and lifts a suspension. */
+async function recordPayments({ prisma, store, wallet, now, log }: RunBillingOptions, tenantId?: string): Promise<{ paid: number; reactivated: number }> {
   if (!wallet) return { paid: 0, reactivated: 0 };
   const unpaid = await prisma.billingCycle.findMany({
-    where: { status: "invoiced" },
+    where: { status: "invoiced", ...(tenantId ? { tenantId } : {}) },
     select: { id: true, tenantId: true, paymentHash: true, totalSats: true, periodStart: true, periodEnd: true, tenant: { select: { slug: true } } },
   });
   let paid = 0;

@@ -83,3 +83,7 @@ export type CycleView = z.input<typeof cycleResponseSchema>;
 
 /** GET …/billing/cycles: newest first; `nextCursor` is null on the last page. */
 export const cycleListResponseSchema = z.object({ cycles: z.array(cycleResponseSchema), nextCursor: z.string().nullable() });
+
+/** POST …/billing/check: payments this check recorded, whether it lifted a suspension, and the billing view after it. */
+export const billingCheckResponseSchema = z.object({ paid: z.int(), reactivated: z.boolean(), billing: billingResponseSchema });
+export type BillingCheck = z.input<typeof billingCheckResponseSchema>;

@@ -155,18 +155,21 @@ export class TenantCache {
       where: { slug },
       include: { endpoints: { select: gatewayEndpointSelect }, wallet: { select: { type: true, credentialsEnc: true } } },
     });
-    const value: GatewayTenant | null = row
-      ? {
-          id: row.id,
-          slug: row.slug,
-          name: row.name,
-          status: row.status,
-          originUrl: row.originUrl,
-          wallet: row.wallet,
-          secrets: readOriginSecrets(this.options.appSecret, row),
-          routes: sortRoutes(row.endpoints.map((endpoint) => compileRoute({ method: endpoint.method, path: endpoint.path, value: endpoint }))),
-        }
-      : null;
+    // A deleted workspace (lib/tenants/delete-tenant.ts) keeps its row, which reserves the slug, but
+    // the gateway knows it no more than a slug that never existed: 404.
+    const value: GatewayTenant | null =
+      row && !row.deletedAt
+        ? {
+            id: row.id,
+            slug: row.slug,
+            name: row.name,
+            status: row.status,
+            originUrl: row.originUrl,
+            wallet: row.wallet,
+            secrets: readOriginSecrets(this.options.appSecret, row),
+            routes: sortRoutes(row.endpoints.map((endpoint) => compileRoute({ method: endpoint.method, path: endpoint.path, value: endpoint }))),
+          }
+        : null;
     // Loaded before an invalidation: the answer may predate the change, so it serves only the
     // requests that were already waiting for it.
     if (generation !== this.generation) return value;

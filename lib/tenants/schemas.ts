@@ -114,6 +114,9 @@ export const tenantResponseSchema = z.object({
 });
 export type TenantResponse = z.output<typeof tenantResponseSchema>;
 
+/** DELETE /api/tenants/:tenantId: what the deletion did (the slug stays reserved; docs/api.md). */
+export const tenantDeletedResponseSchema = z.object({ slug: z.string(), deletedAt: isoDate, canceledCycles: z.int() });
+
 const secretPair = { gatewaySecret: z.string(), hmacSecret: z.string() };
 
 /** Origin-protection secrets (spec 5.4); `previous` only while its grace period lasts. */

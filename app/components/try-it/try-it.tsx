@@ -12,7 +12,7 @@ import { isSessionModel, type PricingModel } from "@/lib/pricing/quote.ts";
 import { buildTryItForm, buildTryItRequest, type TryItEndpoint, type TryItProblem } from "@/lib/try-it/build-request.ts";
 import { isBusy, paymentStep } from "@/lib/try-it/try-it-run.ts";
 import { CreditPurchase } from "./credit-purchase.tsx";
-import { InvoicePanel } from "./invoice-panel.tsx";
+import { InvoicePanel } from "@/app/components/invoice-panel.tsx";
 import { PaymentSteps } from "./payment-steps.tsx";
 import { RequestFields } from "./request-fields.tsx";
 import { ResponseMap } from "./response-map.tsx";

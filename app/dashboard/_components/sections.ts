@@ -16,6 +16,7 @@ export const dashboardSections: readonly DashboardSection[] = [
   { id: "analytics", label: "Analytics", segment: "analytics" },
   { id: "webhooks", label: "Webhooks", segment: "webhooks" },
   { id: "api-keys", label: "API keys", segment: "api-keys" },
+  { id: "billing", label: "Billing", segment: "billing" },
   { id: "settings", label: "Settings & members", segment: "settings" },
 ];
 

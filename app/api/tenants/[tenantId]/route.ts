@@ -1,8 +1,9 @@
-// GET|PATCH /api/tenants/:tenantId: read or update the workspace profile.
+// GET|PATCH|DELETE /api/tenants/:tenantId: read, update or delete the workspace.
 import { gatewayUrlFor } from "@/lib/config/index.ts";
 import { assertOwner, withWorkspace } from "@/lib/api/handler.ts";
+import { deleteTenant } from "@/lib/tenants/delete-tenant.ts";
 import { getTenant } from "@/lib/tenants/get-tenant.ts";
-import { tenantResponseSchema, tenantUpdateSchema } from "@/lib/tenants/schemas.ts";
+import { tenantDeletedResponseSchema, tenantResponseSchema, tenantUpdateSchema } from "@/lib/tenants/schemas.ts";
 import { updateTenant } from "@/lib/tenants/update-tenant.ts";
 
 // GET /api/tenants/:tenantId: the workspace profile and its gateway address.
@@ -21,4 +22,13 @@ export const PATCH = withWorkspace(
     return Response.json(tenantResponseSchema.parse({ ...tenant, gatewayUrl: gatewayUrlFor(ctx.config, tenant.slug) }));
   },
   { body: tenantUpdateSchema },
+);
+
+// DELETE /api/tenants/:tenantId: delete the workspace (owners): the fee stops, its unpaid invoice is canceled, the gateway URL answers 404.
+export const DELETE = withWorkspace(
+  async ({ ctx, tenantId }) => {
+    const deleted = await deleteTenant({ prisma: ctx.db.prisma, store: ctx.store, tenantId });
+    return Response.json(tenantDeletedResponseSchema.parse(deleted));
+  },
+  { role: "owner" },
 );

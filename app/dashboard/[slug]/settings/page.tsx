@@ -1,9 +1,10 @@
 // /dashboard/<slug>/settings: the workspace profile (name, description, tags, directory opt-out)
-// and its members with roles and pending invitations.
+// its members with roles and pending invitations, and (owners) the danger zone: deleting it.
 import type { Metadata } from "next";
 import { membersResponseSchema } from "@/lib/workspaces/schemas.ts";
 import { listMembers } from "@/lib/workspaces/members.ts";
 import { requireWorkspace } from "@/app/dashboard/session.ts";
+import { DangerZone } from "./danger-zone.tsx";
 import { MembersPanel } from "./members-panel.tsx";
 import { ProfileForm } from "./profile-form.tsx";
 
@@ -28,6 +29,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ slug:
         <ProfileForm tenantId={tenant.id} initial={{ name: tenant.name, description: tenant.description, tags: tenant.tags, listed: tenant.listed }} />
       </section>
       <MembersPanel tenantId={tenant.id} initial={members} isOwner={role === "owner"} currentUserId={user.id} />
+      {role === "owner" ? <DangerZone tenantId={tenant.id} slug={tenant.slug} /> : null}
     </div>
   );
 }

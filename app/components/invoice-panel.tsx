@@ -1,8 +1,9 @@
 "use client";
-// The invoice step of try-it: the amount, a QR code and the copyable BOLT11 string for a phone
-// wallet (the page learns of the payment by itself), and the in-browser ways to pay: WebLN and,
-// with the dev node on, the dev wallet. A pasted preimage is the last resort for wallets that pay
-// but whose provider does not report preimages.
+// A Lightning invoice to pay, as try-it and the dashboard's billing page show it: the amount, a QR
+// code and the copyable BOLT11 string for a phone wallet (the page learns of the payment by
+// itself), and the in-browser ways to pay: WebLN and, with the dev node on, the dev wallet. A
+// pasted preimage is try-it's last resort for wallets that pay but whose provider does not report
+// preimages (the billing page asks the platform's wallet instead, so it has none).
 import { QRCodeSVG } from "qrcode.react";
 import { useId, useState } from "react";
 import { formatSats } from "@/lib/pricing/describe-price.ts";
@@ -18,9 +19,26 @@ type InvoicePanelProps = {
   onPayWithDevWallet: () => void;
   onPreimage: (preimage: string) => void;
   onCancel: () => void;
+  /** Who is paid, after "Pay N sats": try-it's default is the provider's wallet. */
+  payee?: string;
+  /** What the page does once a scanned invoice is paid (shown while waiting). */
+  waitingHint?: string;
+  /** Offer pasting a preimage (try-it); false where the payment is checked with the payee's wallet. */
+  allowPreimage?: boolean;
 };
 
-export function InvoicePanel({ payment, hasWebln, devWallet, onPayWithWebln, onPayWithDevWallet, onPreimage, onCancel }: InvoicePanelProps) {
+export function InvoicePanel({
+  payment,
+  hasWebln,
+  devWallet,
+  onPayWithWebln,
+  onPayWithDevWallet,
+  onPreimage,
+  onCancel,
+  payee = "to the provider's wallet",
+  waitingHint = "Scan with any Lightning wallet. This page notices the payment and finishes the call by itself.",
+  allowPreimage = true,
+}: InvoicePanelProps) {
   const uid = useId();
   const [copied, setCopied] = useState(false);
   const [pasted, setPasted] = useState("");
@@ -41,7 +59,7 @@ export function InvoicePanel({ payment, hasWebln, devWallet, onPayWithWebln, onP
     <div role="group" aria-label="Lightning invoice" className="rounded-xl border border-line bg-surface p-4">
       <p className="text-sm">
         Pay <span className="font-semibold">{amount}</span>
-        {toPay.creditSats !== null ? <span className="text-muted"> of prepaid credit</span> : null} to the provider&apos;s wallet.
+        {toPay.creditSats !== null ? <span className="text-muted"> of prepaid credit</span> : null} {payee}.
       </p>
       <div className="mt-3 grid gap-4 sm:grid-cols-[auto_minmax(0,1fr)]">
         <a
@@ -85,7 +103,7 @@ export function InvoicePanel({ payment, hasWebln, devWallet, onPayWithWebln, onP
                 ? "Paying with the dev wallet…"
                 : channel.kind === "failed"
                   ? channel.message
-                  : "Scan with any Lightning wallet. This page notices the payment and finishes the call by itself."}
+                  : waitingHint}
           </p>
           <div className="flex flex-wrap gap-2">
             {hasWebln ? (
@@ -112,35 +130,37 @@ export function InvoicePanel({ payment, hasWebln, devWallet, onPayWithWebln, onP
               Cancel
             </button>
           </div>
-          <details open={channel.kind === "failed" && channel.canPaste} className="text-xs">
-            <summary className="cursor-pointer text-muted">Paid, but the page does not continue? Paste the preimage</summary>
-            <div className="mt-2 flex flex-wrap items-start gap-2">
-              <label htmlFor={`${uid}-preimage`} className="sr-only">
-                Preimage from your wallet
-              </label>
-              <input
-                id={`${uid}-preimage`}
-                value={pasted}
-                onChange={(e) => setPasted(e.target.value)}
-                placeholder="64 hex characters"
-                aria-invalid={pasteProblem ? true : undefined}
-                aria-describedby={pasteProblem ? `${uid}-preimage-problem` : undefined}
-                className="min-w-0 flex-1 rounded-lg border border-line-strong bg-surface-subtle px-2 py-1.5 font-mono text-xs"
-              />
-              <button
-                type="button"
-                onClick={() => void submitPreimage()}
-                className="rounded-lg border border-line-strong px-3 py-1.5 font-medium hover:bg-surface-subtle"
-              >
-                Use preimage
-              </button>
-            </div>
-            {pasteProblem ? (
-              <p id={`${uid}-preimage-problem`} className="mt-1 text-rose-700 dark:text-rose-300">
-                {pasteProblem}
-              </p>
-            ) : null}
-          </details>
+          {allowPreimage ? (
+            <details open={channel.kind === "failed" && channel.canPaste} className="text-xs">
+              <summary className="cursor-pointer text-muted">Paid, but the page does not continue? Paste the preimage</summary>
+              <div className="mt-2 flex flex-wrap items-start gap-2">
+                <label htmlFor={`${uid}-preimage`} className="sr-only">
+                  Preimage from your wallet
+                </label>
+                <input
+                  id={`${uid}-preimage`}
+                  value={pasted}
+                  onChange={(e) => setPasted(e.target.value)}
+                  placeholder="64 hex characters"
+                  aria-invalid={pasteProblem ? true : undefined}
+                  aria-describedby={pasteProblem ? `${uid}-preimage-problem` : undefined}
+                  className="min-w-0 flex-1 rounded-lg border border-line-strong bg-surface-subtle px-2 py-1.5 font-mono text-xs"
+                />
+                <button
+                  type="button"
+                  onClick={() => void submitPreimage()}
+                  className="rounded-lg border border-line-strong px-3 py-1.5 font-medium hover:bg-surface-subtle"
+                >
+                  Use preimage
+                </button>
+              </div>
+              {pasteProblem ? (
+                <p id={`${uid}-preimage-problem`} className="mt-1 text-rose-700 dark:text-rose-300">
+                  {pasteProblem}
+                </p>
+              ) : null}
+            </details>
+          ) : null}
         </div>
       </div>
     </div>
