@@ -4,7 +4,7 @@
 import { runCluster, clusterRequestSchema } from "@/examples/route-planning/operations/cluster.ts";
 import { testContext } from "@/examples/route-planning/operations/test-engine.ts";
 import { STRATEGIES } from "@/examples/route-planning/cluster/index.ts";
-import { seededRandom as random } from "@/examples/route-planning/seeded-random.ts";
+import { seededRandom as random } from "@/examples/shared/seeded-random.ts";
 
 /** Stops across the covered area with demand, service times and (for half of them) a two-hour window. */
 function stops(count: number, seed: number, box = { lat: [57.66, 57.75], lng: [11.88, 12.08] }) {

@@ -1,7 +1,7 @@
 // Reproducible inputs for the route-planning benchmarks: seeded random numbers and points near
 // roads a profile may use, spread over the whole network.
 import type { Profile, RouteEngine } from "@/examples/route-planning/engine/index.ts";
-import { seededRandom } from "@/examples/route-planning/seeded-random.ts";
+import { seededRandom } from "@/examples/shared/seeded-random.ts";
 
 /** The examples' seeded generator (mulberry32): the same seed gives the same points on every run. */
 export const random = seededRandom;

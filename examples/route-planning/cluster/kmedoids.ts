@@ -2,7 +2,7 @@
 // soft cap on group size). Medoids rather than means because road distances have no mean: the same
 // algorithm then runs on straight-line and on road distances, and only the metric changes.
 import { addStop, emptyLoad, fits, tighter, type ClusterStop, type GroupSpec, type Limit, type Load, type Metric } from "./model.ts";
-import { seededRandom } from "../seeded-random.ts";
+import { seededRandom } from "../../shared/seeded-random.ts";
 
 export interface KMedoidsOptions {
   stops: ClusterStop[];

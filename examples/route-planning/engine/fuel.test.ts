@@ -8,7 +8,7 @@ import { computeEdgeCosts } from "./edge-costs.ts";
 import { FUEL_CURVES, U_TURN_FUEL_ML, U_TURN_SECONDS, fuelLitresPer100Km, fuelMillilitres, type Profile, RouteEngine, uTurnWeight } from "./index.ts";
 import { trafficFactor, wayAccess } from "./profiles.ts";
 import { segmentGeometry } from "./snap.ts";
-import { seededRandom as random } from "../seeded-random.ts";
+import { seededRandom as random } from "../../shared/seeded-random.ts";
 
 let engine: RouteEngine;
 

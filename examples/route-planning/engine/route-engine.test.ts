@@ -10,7 +10,7 @@ import { type EdgeCosts, buildAdjacency, computeEdgeCosts, dijkstra, dimensionTa
 import { InvalidCoordinateError, NoRoadNearbyError, OutsideCoverageError, PROFILES, type Profile, RouteEngine, U_TURN_SECONDS } from "./index.ts";
 import { effectiveDimensions } from "./profiles.ts";
 import { segmentGeometry } from "./snap.ts";
-import { seededRandom as random } from "../seeded-random.ts";
+import { seededRandom as random } from "../../shared/seeded-random.ts";
 
 let engine: RouteEngine;
 const dataDir = path.join(os.tmpdir(), "l402-hub-route-engine-test");

@@ -1,6 +1,6 @@
 // Random instances for the optimizers' tests and gap measurements: points on a 10 km square,
 // straight-line meters at 10 m/s, optionally made asymmetric (one-way streets, hills) per pair.
-import { seededRandom } from "../seeded-random.ts";
+import { seededRandom } from "../../shared/seeded-random.ts";
 
 export interface RandomMatrix {
   cost: number[][];

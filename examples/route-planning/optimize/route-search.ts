@@ -3,7 +3,7 @@
 // route, relocate and exchange between routes) and by ruin-and-recreate rounds under a budget.
 // Pure and deterministic: a seeded generator, an iteration budget, and a wall-clock cap only as a
 // safety net (docs/route-planning-optimization.md). The TSP is the case of one vehicle.
-import { seededRandom } from "../seeded-random.ts";
+import { seededRandom } from "../../shared/seeded-random.ts";
 
 /** [items, weight_kg, volume_m3]. */
 export type Load = [number, number, number];

@@ -2,7 +2,7 @@
 // size (`/api/mempool`) and the chain tip (`/api/blocks/tip/height`, plain text); and the network
 // figures of the ecosystem endpoint: the next difficulty adjustment (`/api/v1/difficulty-adjustment`),
 // hashrate and difficulty (`/api/v1/mining/hashrate/3d`), Lightning totals (`/api/v1/lightning/statistics/latest`).
-import type { MempoolState } from "../types.ts";
+import type { EcosystemMetrics, MempoolState } from "../types.ts";
 import { allSettledOrThrow } from "./errors.ts";
 import { asNumber, asObject } from "./decode.ts";
 import { UpstreamProtocolError, type UpstreamAnswer, type UpstreamClient } from "./upstream-client.ts";
@@ -14,16 +14,7 @@ export const MEMPOOL_TTL_MS = { fees: 10_000, mempool: 10_000, tip: 10_000, netw
  * Network figures mempool.space offers key-less, in the units of the ecosystem endpoint: hashrate in
  * EH/s, the next adjustment in percent, Lightning capacity in BTC. (Spot ETF flows have no key-less API.)
  */
-export interface NetworkFigures {
-  time: number;
-  hashrateEhs: number;
-  difficulty: number;
-  blocksToAdjustment: number;
-  nextAdjustmentPct: number;
-  lightningCapacityBtc: number;
-  lightningNodes: number;
-  lightningChannels: number;
-}
+export type NetworkFigures = Omit<EcosystemMetrics, "spotEtfNetFlowUsd">;
 
 function okBody(answer: UpstreamAnswer): unknown {
   if (answer.status >= 400) throw new UpstreamProtocolError(`HTTP ${answer.status}: ${String(answer.body).slice(0, 200)}`);

@@ -24,17 +24,8 @@ export function unit(...parts: number[]): number {
   return hash32(...parts) / 4294967296;
 }
 
-/** mulberry32: a tiny seeded generator for the draws of one block, hour or minute. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, for the draws of one block, hour or minute. */
+export { seededRandom } from "../../../shared/seeded-random.ts";
 
 /** A standard normal draw (Box–Muller) from a uniform generator. */
 export function gaussian(random: () => number): number {

@@ -2,7 +2,7 @@
 // 10-minute slot) over the same block chain: macro prices that co-move with bitcoin by a drifting
 // correlation, stablecoin supply, the fear & greed index, mempool fees, the ecosystem figures and
 // the events calendar.
-import type { FearGreed, MacroSeries, MarketEvent, MempoolState, Stablecoin } from "../types.ts";
+import type { EcosystemMetrics, FearGreed, MacroSeries, MarketEvent, MempoolState, Stablecoin } from "../types.ts";
 import { BLOCK_MS, SIM_EPOCH, type MarketPath } from "./market-path.ts";
 import { STREAM, gaussian, hash32, seededRandom, unit } from "./random.ts";
 
@@ -215,17 +215,7 @@ export class Series {
   }
 }
 
-export interface EcosystemFigures {
-  time: number;
-  hashrateEhs: number;
-  difficulty: number;
-  blocksToAdjustment: number;
-  nextAdjustmentPct: number;
-  lightningCapacityBtc: number;
-  lightningNodes: number;
-  lightningChannels: number;
-  spotEtfNetFlowUsd: number;
-}
+export type EcosystemFigures = EcosystemMetrics;
 
 /** Published FOMC decision days (the second day of each meeting). */
 const FOMC_DECISIONS = [
