@@ -33,7 +33,10 @@ export class DegradingStore implements KeyValueStore {
   }
 
   private async run<T>(operation: string, onPrimary: () => Promise<T>, onFallback: () => Promise<T>): Promise<T> {
-    if (this.primary.ready) {
+    // While the first connection is still being made, commands wait for it in Redis's offline queue,
+    // as they would without this wrapper: a process's first calls must not split their counters.
+    const connecting = !this.primary.everReady && this.now() - this.createdAt <= connectGraceMs;
+    if (this.primary.ready || connecting) {
       try {
         const result = await onPrimary();
         if (this.degradedSince !== null) this.recover();
@@ -41,7 +44,7 @@ export class DegradingStore implements KeyValueStore {
       } catch (err) {
         this.degrade(operation, err);
       }
-    } else if (this.primary.everReady || this.now() - this.createdAt > connectGraceMs) {
+    } else {
       this.degrade(operation, null);
     }
     return onFallback();
