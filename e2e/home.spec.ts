@@ -10,7 +10,8 @@ test("home explains the product and shows the demo API", async ({ page }) => {
   await expect(page.getByText("Lightning invoice", { exact: false }).first()).toBeVisible();
 
   // Scoped: once the demo API is called (other tests do), it also shows under "Most used".
-  const card = page.getByRole("region", { name: "Recently listed" }).getByRole("article").filter({ hasText: demo.name });
+  // Recently listed, or (once other specs have listed newer APIs and called the demo) Most used.
+  const card = page.getByRole("article").filter({ hasText: demo.name }).first();
   await expect(card).toBeVisible();
   await expect(card).toContainText(demo.description);
   await expect(card).toContainText("1 sat");
