@@ -8,6 +8,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError, gatewayUrlFor, loadConfig, type Config } from "./lib/config/index.ts";
+import { AppError, toErrorResponse } from "./lib/errors/index.ts";
 import { databaseOptionsFrom, openDatabase, registerDatabase } from "./lib/db/client.ts";
 import { seedDemoTenant } from "./lib/demo/seed-demo.ts";
 import { launchHostedExamples, stopHostedExamples } from "./lib/hosted-examples/launch-hosted-examples.ts";
@@ -140,12 +141,11 @@ async function main() {
       req.headers["x-hub-client-ip"] = webClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
       // Next answers a path it cannot percent-decode (`/directory/%ZZ`) with a 500: it is the client's error.
       if (!isDecodablePath(req.url ?? "/")) {
-        res.writeHead(400, { "content-type": "application/json" });
-        res.end(
-          JSON.stringify({
-            error: { code: "bad_request", message: "The request path is not valid percent-encoding (a % must be followed by two hex digits of UTF-8)" },
-          }),
+        const { status, body } = toErrorResponse(
+          new AppError("bad_request", "The request path is not valid percent-encoding (a % must be followed by two hex digits of UTF-8)"),
         );
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify(body));
         return;
       }
       void handler(req, res);
