@@ -11,6 +11,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, chownSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -60,31 +61,18 @@ export function haproxyEnvironment(plan: ClusterPlan): Record<string, string> {
   };
 }
 
-interface Managed {
-  name: string;
-  child: ChildProcess;
-}
-
-const running: Managed[] = [];
+const running: Array<{ name: string; child: ChildProcess }> = [];
 
 /** Starts a child whose output lines are prefixed with its name. */
-function start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Managed {
+function start(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): void {
   const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  const prefix = `[${name}] `;
   for (const stream of [child.stdout, child.stderr]) {
-    let rest = "";
-    stream.on("data", (chunk: Buffer) => {
-      const lines = (rest + chunk.toString()).split("\n");
-      rest = lines.pop() ?? "";
-      for (const line of lines) process.stdout.write(prefix + line + "\n");
-    });
+    createInterface({ input: stream }).on("line", (line) => process.stdout.write(`[${name}] ${line}\n`));
   }
   child.on("exit", (code, signal) => {
-    if (!stopping) process.stdout.write(`${prefix}exited (${signal ?? code})\n`);
+    if (!stopping) process.stdout.write(`[${name}] exited (${signal ?? code})\n`);
   });
-  const managed = { name, child };
-  running.push(managed);
-  return managed;
+  running.push({ name, child });
 }
 
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -99,7 +87,7 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: n
 const healthy = (url: string) => async () => (await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok;
 
 /** A private PostgreSQL cluster under `dir` (initdb once, then pg_ctl start): never the machine's own. */
-async function startPostgres(plan: ClusterPlan): Promise<string> {
+function startPostgres(plan: ClusterPlan): string {
   const dataDir = path.join(plan.dir, "postgres");
   // PostgreSQL refuses to run as root: on a root shell (containers, CI) it runs as `postgres`.
   const asPostgres = process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--"] : [];
@@ -165,7 +153,7 @@ async function main() {
   process.on("SIGINT", () => void stopAll(0));
   process.on("SIGTERM", () => void stopAll(0));
 
-  const databaseUrl = plan.databaseUrl ?? (await startPostgres(plan));
+  const databaseUrl = plan.databaseUrl ?? startPostgres(plan);
   const redisUrl = plan.redisUrl ?? startRedis(plan);
   if (!plan.redisUrl) await waitFor("Redis", async () => spawnSync("redis-cli", ["-p", String(plan.redisPort), "ping"]).status === 0, 15_000);
 
