@@ -50,6 +50,12 @@ export type DatabaseOptions = {
   migrate?: boolean;
   /** Connection pool size for PostgreSQL. */
   poolSize?: number;
+  /**
+   * PGlite in memory only: start from this archive of a data directory (PGlite's `dumpDataDir`)
+   * instead of an empty cluster. Tests start from one already migrated: a fresh cluster and its
+   * migrations cost seconds per test file, loading the archive under one.
+   */
+  pgliteArchive?: Blob;
 };
 
 /** Opens the database described by options, applying pending migrations when asked. */
@@ -96,7 +102,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
   // pg_trgm: directory search's typo-tolerant name matching (PostgreSQL ships it in contrib).
   const extensions = { pg_trgm };
-  const lite = options.pgliteDir ? new PGlite(options.pgliteDir, { extensions }) : new PGlite({ extensions });
+  const lite = options.pgliteDir ? new PGlite(options.pgliteDir, { extensions }) : new PGlite({ extensions, loadDataDir: options.pgliteArchive });
   await lite.waitReady;
   await lite.exec(pinSessionTimeZone);
   const sql: SqlRunner = {

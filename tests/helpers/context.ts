@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import { loadConfig, type Config } from "@/lib/config/index.ts";
 import { openDatabase, type Database } from "@/lib/db/client.ts";
 import { openStore, type KeyValueStore } from "@/lib/store/index.ts";
+import { migratedPgliteArchive, migratedPostgresTemplate } from "./migrated-template.ts";
 
 export type TestContext = {
   config: Config;
@@ -36,14 +37,16 @@ export type TestDatabaseOptions = {
 };
 
 /**
- * Creates a throwaway PostgreSQL database next to DATABASE_URL's and returns its URL, which keeps
+ * Creates a throwaway PostgreSQL database next to DATABASE_URL's, a copy of the migrated
+ * template (./migrated-template.ts), and returns its URL, which keeps
  * DATABASE_URL's query string (CI's session time zone) and adds `timeZone` when given.
  */
 async function createScratchDatabase(baseUrl: string, timeZone?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `hub_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const template = await migratedPostgresTemplate(baseUrl);
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
@@ -75,7 +78,13 @@ export function testConfig(overrides: Record<string, string | undefined> = {}): 
 export async function createTestContext(overrides: Record<string, string | undefined> = {}, options: TestDatabaseOptions = {}): Promise<TestContext> {
   const scratch = usingPostgres ? await createScratchDatabase(process.env.DATABASE_URL!, options.sessionTimeZone) : null;
   const config = testConfig({ DATABASE_URL: scratch?.url, ...overrides });
-  const db = await openDatabase({ databaseUrl: scratch?.url ?? null, pgliteDir: null, migrate: true, poolSize: 20 });
+  const db = await openDatabase({
+    databaseUrl: scratch?.url ?? null,
+    pgliteDir: null,
+    pgliteArchive: scratch ? undefined : await migratedPgliteArchive(),
+    migrate: true,
+    poolSize: 20,
+  });
   if (!scratch && options.sessionTimeZone) await db.sql.exec(`SET TIME ZONE '${options.sessionTimeZone}'`);
   const store = openStore({ redisUrl: config.redisUrl, prefix: `test:${randomBytes(6).toString("hex")}:` });
   const tables = (await db.sql.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`)).map(
