@@ -21,8 +21,31 @@ export const SPOT_TTL_MS = { candles1m: 5_000, candlesLonger: 30_000, ticker: 2_
 /** Levels a side kept from a book answer; callers get the best `depth` of them (the cache holds the whole answer). */
 const MAX_BOOK_LEVELS = 1000;
 
-function topLevels(depth: number, book: OrderBook): OrderBook {
+/**
+ * The best `depth` levels of a venue's book: the whole answer fetched (or read from the cache) and
+ * decoded by `read` into its time and the object holding its `bids` and `asks`.
+ */
+async function fetchBook(
+  client: UpstreamClient,
+  venue: Venue,
+  depth: number,
+  path: string,
+  params: Record<string, string | number | undefined>,
+  read: (answer: UpstreamAnswer) => { time: number; sides: Record<string, unknown> },
+): Promise<OrderBook> {
+  const book = await client.get(path, params, {
+    ttlMs: SPOT_TTL_MS.book,
+    decode: (answer): OrderBook => {
+      const { time, sides } = read(answer);
+      return { venue, time, bids: asLevels(sides.bids, "bids", MAX_BOOK_LEVELS), asks: asLevels(sides.asks, "asks", MAX_BOOK_LEVELS) };
+    },
+  });
   return { ...book, bids: book.bids.slice(0, depth), asks: book.asks.slice(0, depth) };
+}
+
+/** The 24-hour change in percent from the price 24 hours ago, for venues that send only that open. */
+function changePct(open: number, price: number): number {
+  return open > 0 ? ((price - open) / open) * 100 : 0;
 }
 
 function candleTtl(timeframe: Timeframe): number {
@@ -82,25 +105,10 @@ export function binanceSpot(client: UpstreamClient, now: () => number): SpotVenu
     },
     async orderBook(depth) {
       const limit = BINANCE_DEPTHS.find((allowed) => allowed >= depth) ?? 1000;
-      return topLevels(
-        depth,
-        await client.get(
-          "/api/v3/depth",
-          { symbol: BINANCE_SYMBOL, limit },
-          {
-            ttlMs: SPOT_TTL_MS.book,
-            decode: (answer) => {
-              const body = asObject(okBody(answer, binanceMessage), "depth");
-              return {
-                venue: "binance" as const,
-                time: now(),
-                bids: asLevels(body.bids, "bids", MAX_BOOK_LEVELS),
-                asks: asLevels(body.asks, "asks", MAX_BOOK_LEVELS),
-              };
-            },
-          },
-        ),
-      );
+      return fetchBook(client, "binance", depth, "/api/v3/depth", { symbol: BINANCE_SYMBOL, limit }, (answer) => {
+        const body = asObject(okBody(answer, binanceMessage), "depth");
+        return { time: now(), sides: body };
+      });
     },
   };
 }
@@ -178,29 +186,14 @@ export function coinbaseExchange(client: UpstreamClient, now: () => number): Spo
         bid: asNumber(ticker.bid, "bid"),
         ask: asNumber(ticker.ask, "ask"),
         volume24h: asNumber(ticker.volume, "volume"),
-        change24hPct: open > 0 ? ((price - open) / open) * 100 : 0,
+        change24hPct: changePct(open, price),
       };
     },
     async orderBook(depth) {
-      return topLevels(
-        depth,
-        await client.get(
-          `${COINBASE_PRODUCT}/book`,
-          { level: 2 },
-          {
-            ttlMs: SPOT_TTL_MS.book,
-            decode: (answer) => {
-              const body = asObject(okBody(answer, coinbaseMessage), "book");
-              return {
-                venue: "coinbase" as const,
-                time: Date.parse(String(body.time)) || now(),
-                bids: asLevels(body.bids, "bids", MAX_BOOK_LEVELS),
-                asks: asLevels(body.asks, "asks", MAX_BOOK_LEVELS),
-              };
-            },
-          },
-        ),
-      );
+      return fetchBook(client, "coinbase", depth, `${COINBASE_PRODUCT}/book`, { level: 2 }, (answer) => {
+        const body = asObject(okBody(answer, coinbaseMessage), "book");
+        return { time: Date.parse(String(body.time)) || now(), sides: body };
+      });
     },
   };
 }
@@ -283,29 +276,14 @@ export function kraken(client: UpstreamClient, now: () => number): SpotVenueAdap
         bid: asNumber(asArray(body.b, "b")[0], "bid"),
         ask: asNumber(asArray(body.a, "a")[0], "ask"),
         volume24h: asNumber(asArray(body.v, "v")[1], "24h volume"),
-        change24hPct: open > 0 ? ((price - open) / open) * 100 : 0,
+        change24hPct: changePct(open, price),
       };
     },
     async orderBook(depth) {
-      return topLevels(
-        depth,
-        await client.get(
-          "/0/public/Depth",
-          { pair: KRAKEN_PAIR, count: Math.min(500, depth) },
-          {
-            ttlMs: SPOT_TTL_MS.book,
-            decode: (answer) => {
-              const book = asObject(krakenPair(krakenResult(answer)), "depth");
-              return {
-                venue: "kraken" as const,
-                time: now(),
-                bids: asLevels(book.bids, "bids", MAX_BOOK_LEVELS),
-                asks: asLevels(book.asks, "asks", MAX_BOOK_LEVELS),
-              };
-            },
-          },
-        ),
-      );
+      return fetchBook(client, "kraken", depth, "/0/public/Depth", { pair: KRAKEN_PAIR, count: Math.min(500, depth) }, (answer) => {
+        const book = asObject(krakenPair(krakenResult(answer)), "depth");
+        return { time: now(), sides: book };
+      });
     },
   };
   return adapter;
@@ -374,25 +352,10 @@ export function bitstamp(client: UpstreamClient, now: () => number): SpotVenueAd
       );
     },
     async orderBook(depth) {
-      return topLevels(
-        depth,
-        await client.get(
-          "/api/v2/order_book/btcusd/",
-          {},
-          {
-            ttlMs: SPOT_TTL_MS.book,
-            decode: (answer) => {
-              const body = asObject(okBody(answer, bitstampMessage), "order book");
-              return {
-                venue: "bitstamp" as const,
-                time: Math.floor(asNumber(body.microtimestamp ?? Number(body.timestamp) * 1e6, "microtimestamp") / 1000),
-                bids: asLevels(body.bids, "bids", MAX_BOOK_LEVELS),
-                asks: asLevels(body.asks, "asks", MAX_BOOK_LEVELS),
-              };
-            },
-          },
-        ),
-      );
+      return fetchBook(client, "bitstamp", depth, "/api/v2/order_book/btcusd/", {}, (answer) => {
+        const body = asObject(okBody(answer, bitstampMessage), "order book");
+        return { time: Math.floor(asNumber(body.microtimestamp ?? Number(body.timestamp) * 1e6, "microtimestamp") / 1000), sides: body };
+      });
     },
   };
 }
@@ -456,32 +419,17 @@ export function okx(client: UpstreamClient, now: () => number): SpotVenueAdapter
               bid: asNumber(body.bidPx, "bidPx"),
               ask: asNumber(body.askPx, "askPx"),
               volume24h: asNumber(body.vol24h, "vol24h"),
-              change24hPct: open > 0 ? ((price - open) / open) * 100 : 0,
+              change24hPct: changePct(open, price),
             };
           },
         },
       );
     },
     async orderBook(depth) {
-      return topLevels(
-        depth,
-        await client.get(
-          "/api/v5/market/books",
-          { instId: OKX_INSTRUMENT, sz: Math.min(400, depth) },
-          {
-            ttlMs: SPOT_TTL_MS.book,
-            decode: (answer) => {
-              const book = asObject(okxData(answer)[0], "books");
-              return {
-                venue: "okx" as const,
-                time: asNumber(book.ts, "ts"),
-                bids: asLevels(book.bids, "bids", MAX_BOOK_LEVELS),
-                asks: asLevels(book.asks, "asks", MAX_BOOK_LEVELS),
-              };
-            },
-          },
-        ),
-      );
+      return fetchBook(client, "okx", depth, "/api/v5/market/books", { instId: OKX_INSTRUMENT, sz: Math.min(400, depth) }, (answer) => {
+        const book = asObject(okxData(answer)[0], "books");
+        return { time: asNumber(book.ts, "ts"), sides: book };
+      });
     },
   };
 }
