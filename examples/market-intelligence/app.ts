@@ -2,7 +2,8 @@
 // refresher, the endpoints, the OpenAPI document (with example answers computed at start) and the
 // origin that routes them. server.ts serves it; tests build it on an injected clock.
 import { VerdictEngine } from "./analytics/verdict/engine.ts";
-import type { MarketEndpoint } from "./endpoint.ts";
+import { transitionAlert } from "./analytics/verdict/view.ts";
+import { responseMeta, type MarketEndpoint } from "./endpoint.ts";
 import { AlertBus, AlertProducer } from "./endpoints/alert-bus.ts";
 import type { CoreDeps } from "./endpoints/common.ts";
 import type { VerdictDeps } from "./endpoints/verdict.ts";
@@ -43,16 +44,7 @@ export async function createMarketApp(options: MarketAppOptions) {
   const positioning = new PositioningService(source, { background: options.background !== false });
   const verdict = new VerdictEngine({ source });
   // A transition of the verdict is an alert: the alerts stream's `verdict` event.
-  const unfollowVerdict = verdict.onTransition((transition, current) =>
-    alerts.publish({
-      id: `verdict-${transition.compute}`,
-      type: "verdict",
-      severity: current.risk === "HIGH" || transition.to.state === "CAPITULATION" ? "critical" : "warning",
-      title: `Verdict ${transition.fields.map((f) => `${f} ${transition.from[f]} → ${transition.to[f]}`).join(", ")}`,
-      time: transition.at,
-      data: { ...transition },
-    }),
-  );
+  const unfollowVerdict = verdict.onTransition((transition, current) => alerts.publish(transitionAlert(transition, current)));
   const stopVerdict = options.background !== false ? verdict.start() : () => undefined;
   const deps: MarketDeps = { source, alerts, positioning, verdict, store: options.history };
   const examples: Record<string, unknown> = {};
@@ -61,7 +53,7 @@ export async function createMarketApp(options: MarketAppOptions) {
     const answer = await endpoint.handle(deps, endpoint.params.parse(endpoint.example), { headers: {}, probe: false });
     // An example that cannot be answered yet (history still empty) is left out, never shown as an error.
     if ((answer.status ?? 200) !== 200) continue;
-    examples[endpoint.path] = shortenExample({ ...(answer.body as object), meta: { source: source.kind, generated_at: new Date(source.now()).toISOString() } });
+    examples[endpoint.path] = shortenExample({ ...(answer.body as object), meta: responseMeta(source) });
   }
   const openapi = buildOpenApiDocument({ endpoints: endpoints as MarketEndpoint<unknown>[], examples, sourceKind: source.kind });
   const origin = createMarketOrigin({ deps, endpoints, openapi: () => openapi });

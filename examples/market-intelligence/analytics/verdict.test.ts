@@ -4,7 +4,10 @@
 // /v1/verdict's two views with the summary's weak ETag and 304.
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
+import { createMarketApp } from "../app.ts";
 import type { EndpointRequest } from "../endpoint.ts";
+import type { Alert } from "../endpoints/alert-bus.ts";
+import type { HistoryStore } from "../history/store.ts";
 import { verdictEndpoint } from "../endpoints/verdict.ts";
 import { classifyState, type VerdictState } from "./verdict/classify.ts";
 import { VerdictEngine, type VerdictTransition } from "./verdict/engine.ts";
@@ -355,5 +358,29 @@ describe("GET /v1/verdict", () => {
     const full = await verdictSection({ verdict: engine }, { detail: "full" });
     expect(full).toHaveProperty("evidence");
     expect(engine.current()!.computes).toBe(1);
+  });
+});
+
+describe("the verdict in the app", () => {
+  it("publishes each transition on the alerts bus, shaped by transitionAlert", async () => {
+    let now = START;
+    const data = steadyMarket(now);
+    const source = new TestMarketSource(data);
+    // No endpoints: nothing reads the history here.
+    const app = await createMarketApp({ source, history: {} as HistoryStore, endpoints: [], background: false });
+    const alerts: Alert[] = [];
+    app.deps.alerts.subscribe((alert) => alerts.push(alert));
+    const compute = (funding: number) => {
+      now += MINUTE;
+      source.update({ now, funding: { ...data.funding!, rate: funding, time: now } });
+      return app.verdict.tick();
+    };
+    await compute(CALM_FUNDING);
+    for (let i = 0; i < 2; i++) await compute(CROWDED_FUNDING);
+    expect(alerts).toEqual([]);
+    const flipped = await compute(CROWDED_FUNDING);
+    expect(flipped.state).toBe("LEVERAGED_CHOP");
+    expect(alerts).toEqual([transitionAlert(flipped.changed!, flipped)]);
+    await app.close();
   });
 });
