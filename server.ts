@@ -19,6 +19,7 @@ import { platformWalletProblem } from "./lib/billing/platform-wallet.ts";
 import { startWorker } from "./lib/jobs/worker.ts";
 import { createLogger } from "./lib/logging/logger.ts";
 import { guardStdio } from "./lib/logging/safe-stdio.ts";
+import { newRequestId, REQUEST_ID_HEADER, WEB_REQUEST_ID_HEADER } from "./lib/logging/request-id.ts";
 import { buildServerContext, registerServerContext } from "./lib/server-context.ts";
 import { openStore, registerStore } from "./lib/store/index.ts";
 
@@ -139,6 +140,9 @@ async function main() {
     const webClientIp = clientIpResolver(config.trustedProxies);
     const web = http.createServer((req, res) => {
       req.headers["x-hub-client-ip"] = webClientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
+      const requestId = newRequestId();
+      req.headers[WEB_REQUEST_ID_HEADER] = requestId;
+      res.setHeader(REQUEST_ID_HEADER, requestId);
       // Next answers a path it cannot percent-decode (`/directory/%ZZ`) with a 500: it is the client's error.
       if (!isDecodablePath(req.url ?? "/")) {
         const { status, body } = toErrorResponse(

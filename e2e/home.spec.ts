@@ -69,6 +69,11 @@ test("GET /api/health answers ok with the version", async ({ request }) => {
   const response = await request.get("/api/health");
   expect(response.status()).toBe(200);
   expect(response.headers()["cache-control"]).toContain("no-store");
+  // Every web answer names its request (lib/logging/request-id.ts); a client cannot choose it.
+  expect(response.headers()["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  const again = await request.get("/api/health", { headers: { "x-request-id": "mine", "x-hub-request-id": "mine" } });
+  expect(again.headers()["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(again.headers()["x-request-id"]).not.toBe(response.headers()["x-request-id"]);
   expect(await response.json()).toEqual({ status: "ok", database: "ok", store: "ok", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
 });
 

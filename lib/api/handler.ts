@@ -6,6 +6,8 @@ import { z } from "zod";
 import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key.ts";
 import { safeEqual } from "@/lib/crypto/secret-box.ts";
 import { AppError, toErrorResponse, validationError } from "@/lib/errors/index.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
+import { WEB_REQUEST_ID_HEADER } from "@/lib/logging/request-id.ts";
 import { readBoundedBody } from "./read-bounded-body.ts";
 import { getServerContext, type ServerContext } from "@/lib/server-context.ts";
 
@@ -75,8 +77,13 @@ async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S): Prom
   return parsed.data;
 }
 
-function errorResponse(err: unknown): Response {
-  const { status, body } = toErrorResponse(err);
+/** Errors only (written whatever LOG_LEVEL says): a handler's unexpected failure, never shown to the client. */
+const log = createLogger("error").child({ part: "web" });
+
+function errorResponse(err: unknown, req: Request): Response {
+  const { status, body } = toErrorResponse(err, (error) =>
+    log.error("platform API request failed", { requestId: req.headers.get(WEB_REQUEST_ID_HEADER), method: req.method, path: new URL(req.url).pathname, error }),
+  );
   const headers: Record<string, string> = { "cache-control": "no-store" };
   // A 429 also says when to come back where HTTP clients look for it (details say it to programs).
   const retryAfter = (body.error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
@@ -99,7 +106,7 @@ function run<S extends z.ZodType | undefined, A>(
       if (!res.headers.has("cache-control")) res.headers.set("cache-control", "no-store");
       return res;
     } catch (err) {
-      return errorResponse(err);
+      return errorResponse(err, req);
     }
   };
 }

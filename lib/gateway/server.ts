@@ -8,7 +8,6 @@
 //   -> commit (consume / keep debit) or refund (revert / refunded_to_balance) -> response (respond.ts)
 // This file only wires: the per-request context, usage counting when a response closes, and the
 // draining shutdown (drain.ts).
-import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type pg from "pg";
@@ -18,6 +17,7 @@ import type { PrismaClient } from "@/lib/db/client.ts";
 import { createDiscoveryServer } from "@/lib/directory/discovery.ts";
 import type { DevLightningNode } from "@/lib/lightning/dev-node.ts";
 import type { Logger } from "@/lib/logging/logger.ts";
+import { newRequestId, REQUEST_ID_HEADER } from "@/lib/logging/request-id.ts";
 import { createFreeTryVerifier, type FreeTryVerifier } from "@/lib/payments/free-try.ts";
 import type { KeyValueStore } from "@/lib/store/types.ts";
 import { originDispatcher } from "@/lib/origin/origin-policy.ts";
@@ -129,13 +129,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     const ctx: RequestContext = {
       req,
       res,
-      requestId: randomUUID(),
+      requestId: newRequestId(),
       clientIp: clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"]),
       abort: new CallAbort(),
       usage: null,
       cookieScope: null,
     };
-    res.setHeader("x-request-id", ctx.requestId);
+    res.setHeader(REQUEST_ID_HEADER, ctx.requestId);
     res.setHeader("access-control-allow-origin", "*");
     res.setHeader("access-control-expose-headers", exposedHeaders);
     res.on("close", () => {
