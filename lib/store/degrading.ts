@@ -35,7 +35,9 @@ export class DegradingStore implements KeyValueStore {
   private async run<T>(operation: string, onPrimary: () => Promise<T>, onFallback: () => Promise<T>): Promise<T> {
     // While the first connection is still being made, commands wait for it in Redis's offline queue,
     // as they would without this wrapper: a process's first calls must not split their counters.
-    const connecting = !this.primary.everReady && this.now() - this.createdAt <= connectGraceMs;
+    // Once one of them has failed (a process started while Redis is down), the rest go to memory at
+    // once rather than each waiting out its retries.
+    const connecting = !this.primary.everReady && this.now() - this.createdAt <= connectGraceMs && this.degradedSince === null;
     if (this.primary.ready || connecting) {
       try {
         const result = await onPrimary();
