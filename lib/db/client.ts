@@ -61,13 +61,16 @@ export type DatabaseOptions = {
 /** Opens the database described by options, applying pending migrations when asked. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // Run to completion before the pool hands the new connection out (no query queued behind it,
+      // which pg deprecates); a connection that cannot take it is closed and its checkout fails.
+      onConnect: async (client) => void (await client.query(pinSessionTimeZone)),
+    });
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next checkout.
     pool.on("error", () => {});
-    // Queued before anything the caller sends (the pool emits connect before handing the client
-    // out); a connection that cannot take it is closed, failing its queries, rather than used.
-    pool.on("connect", (client) => void client.query(pinSessionTimeZone).catch(() => client.end().catch(() => {})));
     const sql: SqlRunner = {
       exec: async (text) => void (await pool.query(text)),
       query: async (text, params) => (await pool.query(text, params as unknown[])).rows,
