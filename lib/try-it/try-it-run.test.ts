@@ -10,6 +10,7 @@ const shown = (streaming: boolean): ShownResponse => ({
   statusText: "OK",
   headers: [],
   note: null,
+  sentIfNoneMatch: null,
   body: null,
   geometry: null,
   elapsedMs: 5,

@@ -15,6 +15,8 @@ export type ShownResponse = {
   headers: [string, string][];
   /** What a failing status means for the visitor (explainStatus). */
   note: string | null;
+  /** The ETag this call sent back in If-None-Match (a repeat of an answer that had one); null when none. */
+  sentIfNoneMatch: string | null;
   /** null for a stream, which the live viewer shows instead. */
   body: ReturnType<typeof formatResponseBody> | null;
   /** What a successful JSON answer holds to draw on a map (findResponseGeometry); null for none. */
