@@ -24,14 +24,14 @@ export function CandleChart({ slug, apiName }: { slug: string; apiName: string }
   const [chartError, setChartError] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
   const fitted = useRef(false);
-  const [forming, setForming] = useState<ChartCandle | null>(null);
   const data = preview.data;
   const candles = useMemo(() => data?.candles ?? [], [data]);
 
-  // The forming bar keeps the highs and lows seen across polls of the same hour.
-  useEffect(() => {
-    setForming((previous) => formingCandle(candles, data?.live ?? null, previous));
-  }, [candles, data]);
+  // The forming bar keeps the highs and lows seen across polls of the same hour: each new answer
+  // extends the bar drawn from the previous one (state derived while rendering, no effect).
+  const [seen, setSeen] = useState<{ data: ChartPreview | null; forming: ChartCandle | null }>({ data: null, forming: null });
+  if (data !== seen.data) setSeen({ data, forming: data ? formingCandle(data.candles, data.live, seen.forming) : null });
+  const forming = data === seen.data ? seen.forming : null;
 
   const hasCandles = candles.length > 0;
   useEffect(() => {

@@ -198,7 +198,12 @@ export function useTryIt({ endpoint, gatewayBase, devWallet }: UseTryItOptions):
       announce(isStream ? `Status ${response.status}. Streaming events` : `Response received: status ${response.status}`);
       if (!isStream) return;
       // The run's signal also stops the stream (Stop, Cancel, a new Send, leaving the page).
-      const stream = new L402EventStream(response, { ...LIVE_VIEWER_LIMITS, signal }, paidSats);
+      const openedAt = performance.now();
+      const stream = new L402EventStream(
+        response,
+        { ...LIVE_VIEWER_LIMITS, signal, onComment: () => dispatch({ type: "keep_alive", atMs: performance.now() - openedAt }) },
+        paidSats,
+      );
       const stop = await watchLiveStream(stream, { onEvent: (event) => dispatch({ type: "event", event }) });
       // A new Send stopped this stream: the new run owns the panel now.
       if (current.current !== controller) return;
