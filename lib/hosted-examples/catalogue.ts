@@ -44,3 +44,11 @@ export const hostedExamples: readonly HostedExample[] = [
     passEnv: ["MARKET_*"],
   },
 ];
+
+/**
+ * The owner the hub gives an example's workspace (nobody can sign in as this address): how the
+ * launcher and the API page's free preview (lib/previews) tell the hub's own tenant from a stranger's.
+ */
+export function exampleOwnerEmail(slug: string): string {
+  return `${slug}@localhost`;
+}

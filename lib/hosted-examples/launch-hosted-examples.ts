@@ -18,7 +18,7 @@ import { getOriginSecrets } from "@/lib/tenants/get-origin-secrets.ts";
 import type { OriginSecrets } from "@/lib/tenants/secrets.ts";
 import type { SecretPair } from "@l402-hub/sdk/origin";
 import { devWalletFactory, tenantFactory } from "@/prisma/factories.ts";
-import { hostedExamples, type HostedExample } from "./catalogue.ts";
+import { exampleOwnerEmail, hostedExamples, type HostedExample } from "./catalogue.ts";
 
 export interface LaunchOptions {
   prisma: PrismaClient;
@@ -61,7 +61,7 @@ export interface RunningExample {
 
 /** Who owns an example's workspace: nobody can sign in as this address. */
 function exampleOwner(example: HostedExample): string {
-  return `${example.slug}@localhost`;
+  return exampleOwnerEmail(example.slug);
 }
 
 /**

@@ -32,6 +32,20 @@ function watch(source: ReadableStream<Uint8Array>, options: WatchLiveStreamOptio
 }
 
 describe("watchLiveStream", () => {
+  it("hands each comment (the keep-alive frames) to onComment without counting it as an event", async () => {
+    const comments: string[] = [];
+    const events: ViewerEvent[] = [];
+    const result = await watch(body([": keep-alive\n\nevent: hello\ndata: {}\n\n:keep-alive\n\n"]), {
+      onEvent: (e) => events.push(e),
+      onComment: (c) => comments.push(c),
+      maxEvents: 1,
+    });
+    // Both comments of the chunk read are heard (trimmed), though the window closed after one event.
+    expect(comments).toEqual(["keep-alive", "keep-alive"]);
+    expect(events.map((e) => e.event)).toEqual(["hello"]);
+    expect(result).toEqual({ reason: "limit_reached", events: 1 });
+  });
+
   it("reads events split across chunks, with names, ids, multi-line data; comments are not events", async () => {
     const events: ViewerEvent[] = [];
     const result = await watch(body([": keep-alive\n\nevent: blo", 'ck\nid: 7\ndata: {"h":1}\n\ndata: line one\ndata: line two\n\n']), {

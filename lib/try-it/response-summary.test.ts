@@ -23,6 +23,7 @@ describe("response summary", () => {
     expect(formatElapsed(84.4)).toBe("84 ms");
     expect(formatElapsed(1320)).toBe("1.3 s");
     expect(explainStatus(200, new Headers())).toBeNull();
+    expect(explainStatus(304, new Headers())).toContain("Not Modified");
     expect(explainStatus(502, new Headers({ "x-hub-payment-code": "upstream_failed_retryable" }))).toContain("reverted");
     expect(explainStatus(429, new Headers({ "retry-after": "7" }))).toContain("in 7 s");
   });

@@ -14,6 +14,8 @@ export const HEADERS_THAT_MATTER = [
   "X-Data-Size-KB",
   "X-Data-Cost-Sats",
   "Retry-After",
+  "ETag",
+  "Cache-Control",
   "Content-Type",
   "X-Request-Id",
 ] as const;
@@ -50,9 +52,11 @@ export function formatElapsed(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** What a failing status means for the visitor, in a sentence; null for success. */
+/** What a failing status (or a 304) means for the visitor, in a sentence; null for success. */
 export function explainStatus(status: number, headers: Pick<Headers, "get">): string | null {
   const code = headers.get("x-hub-payment-code");
+  if (status === 304)
+    return "Not Modified: nothing changed since the answer whose ETag this call sent in If-None-Match, so no body came back. The call is paid like a 200.";
   if (status < 400) return null;
   if (code === "upstream_failed_retryable") return "The API failed; your payment was reverted and the same proof can be used again for free.";
   if (status === 400) return "The gateway or the API refused the request as malformed.";

@@ -10,6 +10,7 @@ const shown = (streaming: boolean): ShownResponse => ({
   statusText: "OK",
   headers: [],
   note: null,
+  sentIfNoneMatch: null,
   body: null,
   geometry: null,
   elapsedMs: 5,
@@ -36,11 +37,14 @@ describe("tryItRunReducer", () => {
     const streamed = run(
       { type: "started" },
       { type: "answered", shown: shown(true) },
+      { type: "keep_alive", atMs: 15 },
       { type: "event", event },
+      { type: "keep_alive", atMs: 30 },
       { type: "stream_ended", stop: { reason: "ended", events: 1 } },
     );
-    expect(streamed).toMatchObject({ phase: "done", events: [event], streamStop: { reason: "ended", events: 1 } });
+    expect(streamed).toMatchObject({ phase: "done", events: [event], keepAlives: { count: 2, lastAtMs: 30 }, streamStop: { reason: "ended", events: 1 } });
     expect(tryItRunReducer(streamed, { type: "event", event })).toBe(streamed);
+    expect(tryItRunReducer(streamed, { type: "keep_alive", atMs: 45 })).toBe(streamed);
     expect(tryItRunReducer(streamed, { type: "started" })).toEqual({ ...idleTryItRun, phase: "sending" });
   });
 

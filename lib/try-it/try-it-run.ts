@@ -15,6 +15,8 @@ export type ShownResponse = {
   headers: [string, string][];
   /** What a failing status means for the visitor (explainStatus). */
   note: string | null;
+  /** The ETag this call sent back in If-None-Match (a repeat of an answer that had one); null when none. */
+  sentIfNoneMatch: string | null;
   /** null for a stream, which the live viewer shows instead. */
   body: ReturnType<typeof formatResponseBody> | null;
   /** What a successful JSON answer holds to draw on a map (findResponseGeometry); null for none. */
@@ -35,6 +37,8 @@ export type TryItRun = {
   shown: ShownResponse | null;
   error: string | null;
   events: ViewerEvent[];
+  /** SSE comments (keep-alives) the stream sent, and when the last came (ms since it opened); they are not events. */
+  keepAlives: { count: number; lastAtMs: number | null };
   streamStop: LiveViewerStop | null;
 };
 
@@ -43,11 +47,20 @@ export type TryItRunAction =
   | { type: "payment"; payment: VisitorPayment | null }
   | { type: "answered"; shown: ShownResponse }
   | { type: "event"; event: ViewerEvent }
+  | { type: "keep_alive"; atMs: number }
   | { type: "stream_ended"; stop: LiveViewerStop }
   | { type: "failed"; message: string }
   | { type: "canceled" };
 
-export const idleTryItRun: TryItRun = { phase: "idle", payment: null, shown: null, error: null, events: [], streamStop: null };
+export const idleTryItRun: TryItRun = {
+  phase: "idle",
+  payment: null,
+  shown: null,
+  error: null,
+  events: [],
+  keepAlives: { count: 0, lastAtMs: null },
+  streamStop: null,
+};
 
 /** The next state of the run. A payment update outside sending/paying is a stale run's and ignored. */
 export function tryItRunReducer(run: TryItRun, action: TryItRunAction): TryItRun {
@@ -61,6 +74,8 @@ export function tryItRunReducer(run: TryItRun, action: TryItRunAction): TryItRun
       return { ...run, phase: action.shown.streaming ? "streaming" : "done", payment: null, shown: action.shown };
     case "event":
       return run.phase === "streaming" ? { ...run, events: [...run.events, action.event] } : run;
+    case "keep_alive":
+      return run.phase === "streaming" ? { ...run, keepAlives: { count: run.keepAlives.count + 1, lastAtMs: action.atMs } } : run;
     case "stream_ended":
       return { ...run, phase: "done", streamStop: action.stop };
     case "failed":

@@ -1,6 +1,6 @@
 "use client";
-// The answer in try-it: status, how long the call took (and with paying), what a failing status
-// means, the headers that matter, and the body (pretty JSON), or the live viewer for a stream;
+// The answer in try-it: status, how long the call took (and with paying), the If-None-Match a
+// repeat sent, what a failing status (or a 304) means, the headers that matter, and the body (pretty JSON), or the live viewer for a stream;
 // under a JSON body, the map of what it holds (ResponseMap), when the try-it passes one.
 import type { ReactNode } from "react";
 import { formatSats } from "@/lib/pricing/describe-price.ts";
@@ -30,6 +30,11 @@ export function ResponseView({ shown, children, map }: { shown: ShownResponse; c
           {shown.paidSats !== null ? ` (${formatElapsed(shown.totalMs)} with paying ${formatSats(shown.paidSats)})` : ""}
         </span>
       </div>
+      {shown.sentIfNoneMatch ? (
+        <p className="text-sm text-muted">
+          Repeat of an answer with an ETag: sent <code className="font-mono text-xs">If-None-Match: {shown.sentIfNoneMatch}</code>
+        </p>
+      ) : null}
       {shown.note ? <p className="text-sm text-muted">{shown.note}</p> : null}
       {shown.headers.length ? (
         <dl

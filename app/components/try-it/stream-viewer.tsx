@@ -1,10 +1,17 @@
 "use client";
 // The live viewer of a paid stream (spec 4.7, 8): each event with its name, time and data as it
-// arrives; stops at 100 events or 60 seconds and says why. payment_required frames stand out.
+// arrives, and how many keep-alive comments came (the last one's time); stops at 100 events or 60
+// seconds and says why. payment_required frames stand out.
 import { describeStopReason, LIVE_VIEWER_LIMITS, type LiveViewerStop, type ViewerEvent } from "@/lib/try-it/live-viewer.ts";
 import { formatElapsed } from "@/lib/try-it/response-summary.ts";
 
-type StreamViewerProps = { events: ViewerEvent[]; stop: LiveViewerStop | null; running: boolean; onStop: () => void };
+type StreamViewerProps = {
+  events: ViewerEvent[];
+  keepAlives: { count: number; lastAtMs: number | null };
+  stop: LiveViewerStop | null;
+  running: boolean;
+  onStop: () => void;
+};
 
 /** Event data as shown: pretty JSON when it parses, else as sent. */
 function shownData(data: string): string {
@@ -15,7 +22,7 @@ function shownData(data: string): string {
   }
 }
 
-export function StreamViewer({ events, stop, running, onStop }: StreamViewerProps) {
+export function StreamViewer({ events, keepAlives, stop, running, onStop }: StreamViewerProps) {
   const last = events.at(-1);
   return (
     <div className="space-y-2">
@@ -24,6 +31,11 @@ export function StreamViewer({ events, stop, running, onStop }: StreamViewerProp
           <span className="font-medium text-foreground">{events.length}</span> of at most {LIVE_VIEWER_LIMITS.maxEvents} events
           {last ? ` · ${formatElapsed(last.atMs)}` : ""}
           {running ? " · live" : ""}
+          <span data-testid="keep-alives">
+            {" · "}
+            {keepAlives.count === 1 ? "1 keep-alive" : `${keepAlives.count} keep-alives`}
+            {keepAlives.lastAtMs !== null ? `, last at +${formatElapsed(keepAlives.lastAtMs)}` : ""}
+          </span>
         </p>
         {running ? (
           <button type="button" onClick={onStop} className="rounded-lg border border-line-strong px-3 py-1.5 text-sm font-medium hover:bg-surface">

@@ -193,7 +193,9 @@ export function TryIt({ endpoint, gatewayBase, devWallet, signedIn, basemapPath 
               ) : null
             }
           >
-            {run.shown.streaming ? <StreamViewer events={run.events} stop={run.streamStop} running={run.phase === "streaming"} onStop={tryIt.cancel} /> : null}
+            {run.shown.streaming ? (
+              <StreamViewer events={run.events} keepAlives={run.keepAlives} stop={run.streamStop} running={run.phase === "streaming"} onStop={tryIt.cancel} />
+            ) : null}
           </ResponseView>
         ) : null}
       </div>

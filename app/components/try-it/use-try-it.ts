@@ -14,6 +14,7 @@ import {
 import { formatSats } from "@/lib/pricing/describe-price.ts";
 import type { PricingModel } from "@/lib/pricing/quote.ts";
 import type { TryItRequest } from "@/lib/try-it/build-request.ts";
+import { conditionalHeaders, rememberEtag, type RememberedEtags } from "@/lib/try-it/conditional-request.ts";
 import { readHeldCredentials, TRY_IT_STORAGE_PREFIX, tryItCreditProvider, tryItSessionScope, type HeldCredentials } from "@/lib/try-it/held-credentials.ts";
 import { describeStopReason, LIVE_VIEWER_LIMITS, watchLiveStream } from "@/lib/try-it/live-viewer.ts";
 import { responseGeometryFromText } from "@/lib/try-it/response-geometry.ts";
@@ -96,6 +97,8 @@ export function useTryIt({ endpoint, gatewayBase, devWallet }: UseTryItOptions):
   const current = useRef<AbortController | null>(null);
   /** When the call that answered started (the client retries after paying; the last one counts). */
   const attemptStartedAt = useRef(0);
+  /** ETags of earlier answers by URL: a repeat sends If-None-Match (conditional-request.ts). */
+  const etags = useRef<RememberedEtags>(new Map());
 
   const model = endpoint.pricingModel;
   const scope = tryItSessionScope(gatewayBase, endpoint.method, endpoint.path);
@@ -148,7 +151,11 @@ export function useTryIt({ endpoint, gatewayBase, devWallet }: UseTryItOptions):
     dispatch({ type: "started" });
     announce("Sending the request");
     try {
-      const headers = { ...request.headers };
+      // The form's own If-None-Match wins over the remembered one.
+      const revalidate = Object.keys(request.headers).some((h) => h.toLowerCase() === "if-none-match")
+        ? {}
+        : conditionalHeaders(etags.current, request.method, request.url);
+      const headers = { ...revalidate, ...request.headers };
       if (mode === "free_try") headers.authorization = `Bearer ${await freeTryToken(signal)}`;
       const { response, paidSats } = await tools.client.request(request.url, {
         method: request.method,
@@ -169,6 +176,7 @@ export function useTryIt({ endpoint, gatewayBase, devWallet }: UseTryItOptions):
         endpoint.streaming && response.ok && (response.headers.get("content-type") ?? "").includes("text/event-stream") && response.body !== null;
       const text = isStream ? null : await response.text();
       if (current.current !== controller) return;
+      etags.current = rememberEtag(etags.current, request.url, response.status, response.headers.get("etag"));
       const now = performance.now();
       dispatch({
         type: "answered",
@@ -177,6 +185,7 @@ export function useTryIt({ endpoint, gatewayBase, devWallet }: UseTryItOptions):
           statusText: response.statusText,
           headers: headersThatMatter(response.headers),
           note: explainStatus(response.status, response.headers),
+          sentIfNoneMatch: revalidate["if-none-match"] ?? null,
           body: text === null ? null : formatResponseBody(text),
           // From the whole text, not the shown (possibly cut) one; the request adds the asked-about points.
           geometry: text !== null && response.ok ? responseGeometryFromText(text, request.body) : null,
@@ -189,7 +198,12 @@ export function useTryIt({ endpoint, gatewayBase, devWallet }: UseTryItOptions):
       announce(isStream ? `Status ${response.status}. Streaming events` : `Response received: status ${response.status}`);
       if (!isStream) return;
       // The run's signal also stops the stream (Stop, Cancel, a new Send, leaving the page).
-      const stream = new L402EventStream(response, { ...LIVE_VIEWER_LIMITS, signal }, paidSats);
+      const openedAt = performance.now();
+      const stream = new L402EventStream(
+        response,
+        { ...LIVE_VIEWER_LIMITS, signal, onComment: () => dispatch({ type: "keep_alive", atMs: performance.now() - openedAt }) },
+        paidSats,
+      );
       const stop = await watchLiveStream(stream, { onEvent: (event) => dispatch({ type: "event", event }) });
       // A new Send stopped this stream: the new run owns the panel now.
       if (current.current !== controller) return;

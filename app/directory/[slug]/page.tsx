@@ -1,4 +1,5 @@
-// /directory/:slug: one API in full: gateway address, endpoints with prices in words, parameters,
+// /directory/:slug: one API in full: for an API the hub hosts, a free live candle chart and verdict
+// card when it has the endpoints for them (lib/try-it/market-preview.ts), then its gateway address, endpoints with prices in words, parameters,
 // examples, how to call it with curl, its 7-day health history, the badge embed snippet, the MCP
 // client config and the OpenAPI document. An external listing (`isExternal`: a self-hosted L402
 // gateway listed by its operator) shows its declared endpoints and its own gateway address, marked
@@ -16,7 +17,10 @@ import { buildMcpConfig } from "@/lib/directory/mcp-config.ts";
 import { describePriceRange, describePricingModels } from "@/lib/pricing/describe-price.ts";
 import { getServerContext } from "@/lib/server-context.ts";
 import { findBasemapPath } from "@/lib/try-it/basemap-source.ts";
+import { findPreviewPaths } from "@/lib/try-it/market-preview.ts";
 import { CodeBlock } from "@/app/components/code-block.tsx";
+import { CandleChart } from "@/app/components/market/candle-chart.tsx";
+import { VerdictCard } from "@/app/components/market/verdict-card.tsx";
 import { EndpointCard, endpointAnchor } from "@/app/components/endpoint-card.tsx";
 import { ExternalBadge } from "@/app/components/external-badge.tsx";
 import { HealthIndicator, formatUptime } from "@/app/components/health-indicator.tsx";
@@ -76,6 +80,8 @@ export default async function ApiPage({ params }: PageProps) {
 
   const example = pickCallExampleEndpoint(entry.endpoints);
   const basemapPath = findBasemapPath(entry.endpoints);
+  // The free chart and verdict card: only for an API the hub itself hosts (lib/previews).
+  const previews = !external && config.hostedExamples.includes(entry.slug) ? findPreviewPaths(entry.endpoints) : null;
   const signedIn = await isSignedIn();
   const paid = entry.endpoints.filter((e) => e.pricingModel !== null).length;
   const free = entry.endpointCount - paid;
@@ -127,6 +133,12 @@ export default async function ApiPage({ params }: PageProps) {
 
       <div className="mt-12 grid gap-12 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0 space-y-14">
+          {previews?.candles || previews?.verdict ? (
+            <div className="space-y-6">
+              {previews.candles ? <CandleChart slug={entry.slug} apiName={entry.name} /> : null}
+              {previews.verdict ? <VerdictCard slug={entry.slug} verdictPath={previews.verdict} /> : null}
+            </div>
+          ) : null}
           <section aria-labelledby="endpoints-heading">
             <h2 id="endpoints-heading" className="text-xl font-semibold tracking-tight">
               Endpoints

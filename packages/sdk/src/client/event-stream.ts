@@ -9,8 +9,12 @@ export type StreamEvent = { type: "event"; event: string; data: string; id: stri
 /** Why reading stopped. */
 export type StreamEndReason = "ended" | "max_events" | "max_ms" | "payment_required" | "aborted";
 
-/** The reading window; spec 8's live viewer bounds (100 events, 60 s) are the defaults. */
-export type EventStreamWindow = { maxEvents?: number; maxMs?: number; signal?: AbortSignal | null };
+/**
+ * The reading window; spec 8's live viewer bounds (100 events, 60 s) are the defaults. `onComment`
+ * hears each SSE comment line (the `: keep-alive` frames) with its text; comments are not events
+ * and never count toward `maxEvents`.
+ */
+export type EventStreamWindow = { maxEvents?: number; maxMs?: number; signal?: AbortSignal | null; onComment?: ((comment: string) => void) | null };
 
 export const DEFAULT_STREAM_MAX_EVENTS = 100;
 export const DEFAULT_STREAM_MAX_MS = 60_000;
@@ -82,7 +86,11 @@ export class L402EventStream implements AsyncIterable<StreamEvent> {
     const reader = body.getReader();
     const decoder = new TextDecoder();
     const queue: StreamEvent[] = [];
-    const parser = createParser({ onEvent: (message) => queue.push(toStreamEvent(message)) });
+    const onComment = this.window.onComment;
+    const parser = createParser({
+      onEvent: (message) => queue.push(toStreamEvent(message)),
+      onComment: onComment ? (comment) => onComment(comment.trim()) : undefined,
+    });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), this.maxMs)));
     const signal = this.window.signal;
