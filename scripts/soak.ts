@@ -21,7 +21,6 @@ import {
   repositoryRoot,
   startTopology,
   waitFor,
-  type ManagedProcess,
   type Topology,
 } from "./cluster-topology.ts";
 import { audit, firstGoodPaidCall, percentile, type CallRecord, type FaultRecord } from "./soak/audit.ts";
@@ -40,8 +39,13 @@ const FAULT_GRACE_MS = 5_000;
 const say = (line: string) => process.stdout.write(`[soak] ${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One scheduled fault: when (fraction of the run), and what it does; resolves when the system is whole again. */
-type FaultPlan = { at: number; name: string; inject: () => Promise<void>; extraWindowMs?: number };
+/**
+ * One scheduled fault: when (fraction of the run) and what it does. `inject` resolves with the end of
+ * the window in which clients may see failures: a killed gateway's in-flight calls (the balancer
+ * routes new ones around it at once), a store's restart, the origin's bad spell. Restarting a killed
+ * process happens after that, in the background, and is timed separately.
+ */
+type FaultPlan = { at: number; name: string; inject: () => Promise<number> };
 
 async function main(): Promise<number> {
   if (!Number.isFinite(seconds) || seconds < 30) throw new Error(`SOAK_SECONDS must be at least 30, got "${process.env.SOAK_SECONDS}"`);
@@ -127,24 +131,33 @@ async function main(): Promise<number> {
     const until = loadStart + seconds * 1000;
     const S = seconds * 1000;
 
-    const restartProcess = async (proc: ManagedProcess) => {
-      proc.start();
-      await proc.ready();
-    };
+    const restarts: Array<{ name: string; downS: number; readyS: number }> = [];
+    const restarting: Promise<void>[] = [];
     const killAndRestart = (name: string, downMs: number) => async () => {
       const proc = procs.get(name)!;
       say(`FAULT kill -9 ${name} (pid ${proc.child?.pid})`);
+      const killedAt = Date.now();
       await proc.kill("SIGKILL");
-      await sleep(downMs);
-      await restartProcess(proc);
-      say(`  ${name} restarted (pid ${proc.child?.pid})`);
+      const windowEnd = Date.now();
+      restarting.push(
+        (async () => {
+          await sleep(downMs);
+          const startAt = Date.now();
+          proc.start();
+          await proc.ready();
+          restarts.push({ name, downS: +((Date.now() - killedAt) / 1000).toFixed(1), readyS: +((Date.now() - startAt) / 1000).toFixed(1) });
+          say(`  ${name} restarted (pid ${proc.child?.pid}) after ${Math.round((Date.now() - killedAt) / 1000)} s`);
+        })(),
+      );
+      return windowEnd;
     };
-    const originFault = (mode: OriginMode, ms: number) => async () => {
+    const originFault = (mode: OriginMode, ms: number, extraMs = 0) => async () => {
       say(`FAULT origin ${mode} for ${Math.round(ms / 1000)} s`);
       origin!.mode = mode;
       await sleep(ms);
       origin!.mode = "ok";
       say(`  origin answers again`);
+      return Date.now() + extraMs;
     };
     const schedule: FaultPlan[] = [
       { at: 0.1, name: "kill -9 gateway-1", inject: killAndRestart("gateway-1", Math.max(2_000, S * 0.03)) },
@@ -159,6 +172,7 @@ async function main(): Promise<number> {
           redis.start();
           await redisReady(plan.redisPort);
           say("  Redis back");
+          return Date.now();
         },
       },
       {
@@ -170,12 +184,14 @@ async function main(): Promise<number> {
           await sleep(Math.max(1_000, S * 0.02));
           postgres.start();
           say("  PostgreSQL back");
+          return Date.now();
         },
       },
       { at: 0.5, name: "kill -9 gateway-2", inject: killAndRestart("gateway-2", Math.max(2_000, S * 0.03)) },
       { at: 0.58, name: "kill -9 worker-2", inject: killAndRestart("worker-2", 1_000) },
       { at: 0.64, name: "origin 5xx", inject: originFault("error_5xx", Math.max(3_000, S * 0.05)) },
-      { at: 0.72, name: "origin hangs past the timeout", inject: originFault("hang", Math.max(2_000, S * 0.03)), extraWindowMs: ORIGIN_TIMEOUT_MS + 1_000 },
+      // A call that reached the hung origin fails when the gateway's timeout runs out, after the spell.
+      { at: 0.72, name: "origin hangs past the timeout", inject: originFault("hang", Math.max(2_000, S * 0.03), ORIGIN_TIMEOUT_MS + 1_000) },
       { at: 0.8, name: "origin closes mid-body", inject: originFault("close_mid_body", Math.max(3_000, S * 0.05)) },
     ];
     // The receiver's outage runs beside the others: two minutes in a 300 s run, scaled down for shorter ones.
@@ -196,10 +212,19 @@ async function main(): Promise<number> {
         const wait = loadStart + fault.at * S - Date.now();
         if (wait > 0) await sleep(wait);
         const startedAt = Date.now();
-        await fault.inject();
-        faults.push({ name: fault.name, startedAt, endedAt: Date.now() + (fault.extraWindowMs ?? 0), recoveredAt: null });
+        const endedAt = await fault.inject();
+        faults.push({ name: fault.name, startedAt, endedAt, recoveredAt: null });
       }
+      await Promise.all(restarting);
     })();
+    let faultsDone = false;
+    void faultRunner.finally(() => (faultsDone = true));
+    // The load runs SOAK_SECONDS, and on until every fault is over and a few seconds of recovery were seen.
+    let tailUntil = Infinity;
+    const running = () => {
+      if (faultsDone && tailUntil === Infinity) tailUntil = Date.now() + 8_000;
+      return Date.now() < until || !faultsDone || Date.now() < tailUntil;
+    };
 
     const directoryUrl = web ? `${topology.webUrl}/api/directory?q=soak` : null;
     await runLoad({
@@ -208,7 +233,7 @@ async function main(): Promise<number> {
       freeTryToken: async (userId) => (await mintFreeTryToken({ appSecret, issuer: siteUrl, userId })).token,
       directoryUrl,
       users,
-      until,
+      running,
       record: (call) => calls.push(call),
       streamHoldMs: Math.max(2_000, Math.min(20_000, S * 0.05)),
     });
@@ -247,7 +272,9 @@ async function main(): Promise<number> {
       prisma.outboxEvent.findMany({ where: { tenantId: tenant.tenantId }, select: { id: true, type: true, data: true } }),
       prisma.webhookDelivery.count({ where: { tenantId: tenant.tenantId, status: "failed" } }),
     ]);
-    const received = new Map([...receiver.events.values()].map((e) => [e.id, e.deliveries]));
+    // The envelope's id is the delivery's (one per subscription and event): count them per event.
+    const deliveries = await prisma.webhookDelivery.findMany({ where: { tenantId: tenant.tenantId }, select: { id: true, eventId: true } });
+    const received = new Map(deliveries.map((d) => [d.eventId, receiver!.events.get(d.id)?.deliveries ?? 0]));
     const report = audit({
       calls,
       proofs,
@@ -262,7 +289,8 @@ async function main(): Promise<number> {
         return { id: e.id, type: e.type, paymentHash: data.paymentHash ?? null, sessionId: data.sessionId ?? null };
       }),
       received,
-      faults: [...faults, { ...receiverWindow, recoveredAt: loadEnd }],
+      // The receiver's outage is no client's failure: its invariants are the events' own.
+      faults,
       faultGraceMs: FAULT_GRACE_MS,
     });
 
@@ -270,13 +298,12 @@ async function main(): Promise<number> {
     const windows = faults.map((f) => [f.startedAt, f.endedAt + FAULT_GRACE_MS] as const);
     const inFault = (c: CallRecord) => windows.some(([a, b]) => c.startedAt <= b && c.endedAt >= a);
     const faultMs = windows.reduce((sum, [a, b]) => sum + (b - a), 0);
-    const byKind: Record<string, { calls: number; ok: number; status5xx: number; noAnswer: number }> = {};
+    const byKind: Record<string, { calls: number; statuses: Record<string, number> }> = {};
     for (const c of calls) {
-      const k = (byKind[c.kind] ??= { calls: 0, ok: 0, status5xx: 0, noAnswer: 0 });
+      const k = (byKind[c.kind] ??= { calls: 0, statuses: {} });
       k.calls += 1;
-      if (c.status !== null && c.status < 400) k.ok += 1;
-      if (c.status !== null && c.status >= 500) k.status5xx += 1;
-      if (c.status === null) k.noAnswer += 1;
+      const status = c.status === null ? "no answer" : String(c.status);
+      k.statuses[status] = (k.statuses[status] ?? 0) + 1;
     }
     const latencies = (list: CallRecord[]) => list.filter((c) => c.kind !== "stream" && c.status !== null).map((c) => c.endedAt - c.startedAt);
     const inside = calls.filter(inFault);
@@ -300,13 +327,15 @@ async function main(): Promise<number> {
         recoveryS: f.recoveredAt === null ? null : +((f.recoveredAt - f.startedAt) / 1000).toFixed(2),
       })),
       database: { proofs: proofs.length, settledInvoices: invoices.length, sessions: sessions.length, credits: credits.length, outboxEvents: outbox.length, failedDeliveries },
-      webhooks: { eventsReceived: received.size, deliveriesReceived: [...received.values()].reduce((a, b) => a + b, 0) },
+      webhooks: { eventsReceived: receiver.events.size, deliveriesReceived: [...receiver.events.values()].reduce((a, b) => a + b.deliveries, 0) },
+      restarts,
       audit: report,
       sampleErrors: [...new Set(calls.filter((c) => c.error).map((c) => `${c.kind}: ${c.error}`))].slice(0, 10),
     };
     const reportDir = path.join(repositoryRoot, ".data");
     mkdirSync(reportDir, { recursive: true });
     writeFileSync(path.join(reportDir, "soak-report.json"), JSON.stringify(figures, null, 2));
+    writeFileSync(path.join(reportDir, "soak-calls.json"), JSON.stringify({ loadStart, faults, calls }));
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
     say(report.ok ? "AUDIT PASSED: 0 violations" : `AUDIT FAILED: ${report.invariants.filter((i) => i.violations).map((i) => `${i.name} (${i.violations})`).join("; ")}`);
     return report.ok ? 0 : 1;

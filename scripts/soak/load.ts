@@ -24,7 +24,8 @@ export type LoadOptions = {
   /** The platform's directory (null when the soak runs without web processes). */
   directoryUrl: string | null;
   users: number;
-  until: number;
+  /** The load stops once this returns false (the soak extends it until the last fault has recovered). */
+  running: () => boolean;
   record: (call: CallRecord) => void;
   /** How long an SSE stream is held open. */
   streamHoldMs: number;
@@ -99,7 +100,7 @@ export async function runLoad(options: LoadOptions): Promise<void> {
     const creditStore = watchedStore();
     const creditClient = clientWith(creditStore, 200);
 
-    while (Date.now() < options.until) {
+    while (options.running()) {
       const kind = pickKind(random, options.directoryUrl !== null);
       const startedAt = Date.now();
       const record: CallRecord = { kind, startedAt, endedAt: startedAt, status: null, payment: null, complete: false };
@@ -116,7 +117,7 @@ export async function runLoad(options: LoadOptions): Promise<void> {
           const client = (proofClient = clientWith(memoryCredentialStore()));
           const path = kind === "per_request" ? "/v1/item" : kind === "cached" ? "/v1/cached" : "/v1/events";
           const abort = new AbortController();
-          const res = await client.fetch(`${endpoints.base}${path}`, { signal: abort.signal, l402: { creditSats: 0 } });
+          const res = await client.fetch(`${endpoints.base}${path}`, { signal: abort.signal });
           record.proofHash = client.payments.find((p) => p.purpose === "request")?.paymentHash ?? null;
           record.status = res.status;
           record.payment = res.headers.get("x-hub-payment");
