@@ -77,6 +77,13 @@ export class ManagedProcess {
   child: ChildProcess | null = null;
   /** Set while the topology stops, so exits are expected rather than reported. */
   stopping = false;
+  /**
+   * Restart the child 2 s after an exit nobody asked for, as the systemd units in deploy/systemd do
+   * (Restart=always, RestartSec=2); every such exit is recorded in `unplannedExits`.
+   */
+  supervise = false;
+  readonly unplannedExits: Array<{ at: number; how: string }> = [];
+  private killing = false;
 
   constructor(
     readonly name: string,
@@ -95,7 +102,11 @@ export class ManagedProcess {
       createInterface({ input: stream }).on("line", (line) => this.sink(this.name, line));
     }
     child.on("exit", (code, signal) => {
-      if (!this.stopping) this.sink(this.name, `exited (${signal ?? code})`);
+      if (this.stopping) return;
+      this.sink(this.name, `exited (${signal ?? code})`);
+      if (this.killing) return;
+      this.unplannedExits.push({ at: Date.now(), how: String(signal ?? code) });
+      if (this.supervise) setTimeout(() => !this.stopping && !this.alive && this.start(), 2_000);
     });
     this.child = child;
   }
@@ -114,9 +125,11 @@ export class ManagedProcess {
     const child = this.child;
     if (!child || !this.alive) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
+    this.killing = true;
     child.kill(signal);
     const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
     await exited;
+    this.killing = false;
     clearTimeout(timer);
   }
 }
@@ -187,6 +200,8 @@ export type TopologyOptions = {
   env?: Record<string, string | undefined>;
   /** Start the two web processes (the first builds the Next app when no build exists). */
   web?: boolean;
+  /** Restart a process that exits on its own, as systemd does (ManagedProcess.supervise). */
+  supervise?: boolean;
   /** The first gateway seeds the demo and launches the example origins (`npm run cluster`), as `npm start` does. */
   seedDemo?: boolean;
   sink: LineSink;
@@ -221,6 +236,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   const hub = (role: string) => ["--import", "tsx", "server.ts", `--only=${role}`];
   const add = (name: string, command: string, args: string[], env: NodeJS.ProcessEnv, healthUrl: string | null) => {
     const proc = new ManagedProcess(name, command, args, env, sink, healthUrl);
+    proc.supervise = options.supervise ?? false;
     processes.set(name, proc);
     proc.start();
     return proc;

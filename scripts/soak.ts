@@ -108,6 +108,7 @@ async function main(): Promise<number> {
       redisUrl,
       web,
       sink,
+      supervise: true,
       env: {
         APP_SECRET: appSecret,
         AUTH_SECRET: randomBytes(32).toString("hex"),
@@ -329,6 +330,7 @@ async function main(): Promise<number> {
       database: { proofs: proofs.length, settledInvoices: invoices.length, sessions: sessions.length, credits: credits.length, outboxEvents: outbox.length, failedDeliveries },
       webhooks: { eventsReceived: receiver.events.size, deliveriesReceived: [...receiver.events.values()].reduce((a, b) => a + b.deliveries, 0) },
       restarts,
+      unplannedExits: [...procs.values(), redis].flatMap((p) => p.unplannedExits.map((e) => ({ process: p.name, at: `+${Math.round((e.at - loadStart) / 1000)} s`, how: e.how }))),
       audit: report,
       sampleErrors: [...new Set(calls.filter((c) => c.error).map((c) => `${c.kind}: ${c.error}`))].slice(0, 10),
     };

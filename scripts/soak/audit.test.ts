@@ -11,7 +11,7 @@ function cleanRun(): AuditInput {
   return {
     calls: [
       call({ proofHash: hash(1) }),
-      call({ proofHash: hash(2) }),
+      call({ kind: "stream", proofHash: hash(2) }),
       // A failed origin call, reverted: the proof is released.
       call({ proofHash: hash(3), status: 502, payment: "reverted" }),
       call({ kind: "token_bucket", ledger: "session:s1", charge: 1 }),
@@ -75,10 +75,10 @@ describe("soak audit", () => {
   it("fails a charged response whose proof the database released, and a consumed proof nobody was served", () => {
     const released = cleanRun();
     released.proofs[0].state = "released";
-    expect(violated(released)).toEqual(["charged per_request response ↔ one consumed proof"]);
+    expect(violated(released)).toEqual(["charged per_request response (streams included) ↔ one consumed proof"]);
     const unserved = cleanRun();
     unserved.proofs[2].state = "consumed";
-    expect(violated(unserved)).toEqual(["charged per_request response ↔ one consumed proof"]);
+    expect(violated(unserved)).toEqual(["charged per_request response (streams included) ↔ one consumed proof"]);
   });
 
   it("fails a charge kept on a failed call, and a refund on a served one", () => {

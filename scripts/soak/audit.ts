@@ -103,12 +103,12 @@ export function audit(input: AuditInput): AuditReport {
 
   // 1. Every proof served at most once, and every charged per_request response is a consumed proof.
   const servedOnce = invariant("proof served at most once");
-  const chargedIsConsumed = invariant("charged per_request response ↔ one consumed proof");
+  const chargedIsConsumed = invariant("charged per_request response (streams included) ↔ one consumed proof");
   const proofState = new Map(input.proofs.map((p) => [p.paymentHash, p.state]));
   const chargedByProof = new Map<string, number>();
   const unknownOutcomeProofs = new Set<string>();
   for (const call of input.calls) {
-    if (call.kind !== "per_request" && call.kind !== "cached") continue;
+    if (call.kind !== "per_request" && call.kind !== "cached" && call.kind !== "stream") continue;
     if (!call.proofHash) continue;
     if (call.payment === null && (call.status === null || call.status >= 500)) unknownOutcomeProofs.add(call.proofHash);
     if (call.payment !== "charged") continue;
