@@ -184,7 +184,14 @@ export class PrivatePostgres {
 
 /** A private redis-server on `port` (no persistence: what Redis holds may be lost, by design). */
 export function redisProcess(port: number, sink: LineSink): ManagedProcess {
-  return new ManagedProcess("redis", "redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], process.env, sink, null);
+  return new ManagedProcess(
+    "redis",
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    process.env,
+    sink,
+    null,
+  );
 }
 
 /** Waits until redis-cli pings the server on `port`. */
@@ -246,8 +253,20 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
 
   // The first gateway migrates the database (and seeds the demo and launches the example origins when
   // asked); the others start after it, so no two processes race to migrate or seed.
-  await add("gateway-1", process.execPath, hub("gateway"), { ...shared, GATEWAY_PORT: String(plan.gatewayPorts[0]), SEED_DEMO: options.seedDemo ? "true" : "false" }, gatewayHealth(plan.gatewayPorts[0])).ready();
-  const second = add("gateway-2", process.execPath, hub("gateway"), { ...shared, GATEWAY_PORT: String(plan.gatewayPorts[1]), SEED_DEMO: "false", HOSTED_EXAMPLES: "none" }, gatewayHealth(plan.gatewayPorts[1]));
+  await add(
+    "gateway-1",
+    process.execPath,
+    hub("gateway"),
+    { ...shared, GATEWAY_PORT: String(plan.gatewayPorts[0]), SEED_DEMO: options.seedDemo ? "true" : "false" },
+    gatewayHealth(plan.gatewayPorts[0]),
+  ).ready();
+  const second = add(
+    "gateway-2",
+    process.execPath,
+    hub("gateway"),
+    { ...shared, GATEWAY_PORT: String(plan.gatewayPorts[1]), SEED_DEMO: "false", HOSTED_EXAMPLES: "none" },
+    gatewayHealth(plan.gatewayPorts[1]),
+  );
   if (options.web) {
     // The first web process builds the Next app when no build exists; the second reuses it.
     await add("web-1", process.execPath, hub("web"), { ...shared, PORT: String(plan.webPorts[0]) }, webHealth(plan.webPorts[0])).ready(600_000);

@@ -11,15 +11,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  clusterPlan,
-  PrivatePostgres,
-  redisProcess,
-  redisReady,
-  startTopology,
-  type ManagedProcess,
-  type Topology,
-} from "./cluster-topology.ts";
+import { clusterPlan, PrivatePostgres, redisProcess, redisReady, startTopology, type ManagedProcess, type Topology } from "./cluster-topology.ts";
 
 export { clusterPlan, haproxyEnvironment, type ClusterPlan } from "./cluster-topology.ts";
 

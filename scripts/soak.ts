@@ -13,16 +13,7 @@ import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
 import { mintFreeTryToken } from "@/lib/payments/free-try-issuer.ts";
 import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
 import type { L402Wallet } from "@l402-hub/sdk/client";
-import {
-  clusterPlan,
-  PrivatePostgres,
-  redisProcess,
-  redisReady,
-  repositoryRoot,
-  startTopology,
-  waitFor,
-  type Topology,
-} from "./cluster-topology.ts";
+import { clusterPlan, PrivatePostgres, redisProcess, redisReady, repositoryRoot, startTopology, waitFor, type Topology } from "./cluster-topology.ts";
 import { audit, firstGoodPaidCall, percentile, type CallRecord, type FaultRecord } from "./soak/audit.ts";
 import { startFaultOrigin, type FaultOrigin, type OriginMode } from "./soak/fault-origin.ts";
 import { runLoad } from "./soak/load.ts";
@@ -152,14 +143,16 @@ async function main(): Promise<number> {
       );
       return windowEnd;
     };
-    const originFault = (mode: OriginMode, ms: number, extraMs = 0) => async () => {
-      say(`FAULT origin ${mode} for ${Math.round(ms / 1000)} s`);
-      origin!.mode = mode;
-      await sleep(ms);
-      origin!.mode = "ok";
-      say(`  origin answers again`);
-      return Date.now() + extraMs;
-    };
+    const originFault =
+      (mode: OriginMode, ms: number, extraMs = 0) =>
+      async () => {
+        say(`FAULT origin ${mode} for ${Math.round(ms / 1000)} s`);
+        origin!.mode = mode;
+        await sleep(ms);
+        origin!.mode = "ok";
+        say(`  origin answers again`);
+        return Date.now() + extraMs;
+      };
     const schedule: FaultPlan[] = [
       { at: 0.1, name: "kill -9 gateway-1", inject: killAndRestart("gateway-1", Math.max(2_000, S * 0.03)) },
       { at: 0.2, name: "kill -9 worker-1", inject: killAndRestart("worker-1", 1_000) },
@@ -208,10 +201,20 @@ async function main(): Promise<number> {
       return { name: "webhook receiver down", startedAt: t0, endedAt: Date.now() };
     })();
 
+    // Each fault hits a whole system: the previous one's restarts are done and every process serves
+    // (on a loaded 2-core machine a gateway takes 15-45 s to start, so the schedule may stretch).
+    const whole = async () => {
+      await Promise.all(restarting);
+      for (const proc of [...procs.values(), redis]) {
+        await waitFor(`${proc.name} running`, async () => proc.alive, 60_000);
+        await proc.ready();
+      }
+    };
     const faultRunner = (async () => {
       for (const fault of schedule) {
         const wait = loadStart + fault.at * S - Date.now();
         if (wait > 0) await sleep(wait);
+        await whole();
         const startedAt = Date.now();
         const endedAt = await fault.inject();
         faults.push({ name: fault.name, startedAt, endedAt, recoveredAt: null });
@@ -318,8 +321,18 @@ async function main(): Promise<number> {
       calls: calls.length,
       byKind,
       throughput: {
-        outsideFaults: { calls: outside.length, perSecond: +(outside.length / Math.max(1, loadSeconds - faultMs / 1000)).toFixed(1), p50Ms: percentile(latencies(outside), 50), p99Ms: percentile(latencies(outside), 99) },
-        duringFaults: { calls: inside.length, perSecond: +(inside.length / Math.max(1, faultMs / 1000)).toFixed(1), p50Ms: percentile(latencies(inside), 50), p99Ms: percentile(latencies(inside), 99) },
+        outsideFaults: {
+          calls: outside.length,
+          perSecond: +(outside.length / Math.max(1, loadSeconds - faultMs / 1000)).toFixed(1),
+          p50Ms: percentile(latencies(outside), 50),
+          p99Ms: percentile(latencies(outside), 99),
+        },
+        duringFaults: {
+          calls: inside.length,
+          perSecond: +(inside.length / Math.max(1, faultMs / 1000)).toFixed(1),
+          p50Ms: percentile(latencies(inside), 50),
+          p99Ms: percentile(latencies(inside), 99),
+        },
       },
       faults: [...faults, { ...receiverWindow, recoveredAt: null }].map((f) => ({
         name: f.name,
@@ -327,10 +340,19 @@ async function main(): Promise<number> {
         windowS: +((f.endedAt - f.startedAt) / 1000).toFixed(1),
         recoveryS: f.recoveredAt === null ? null : +((f.recoveredAt - f.startedAt) / 1000).toFixed(2),
       })),
-      database: { proofs: proofs.length, settledInvoices: invoices.length, sessions: sessions.length, credits: credits.length, outboxEvents: outbox.length, failedDeliveries },
+      database: {
+        proofs: proofs.length,
+        settledInvoices: invoices.length,
+        sessions: sessions.length,
+        credits: credits.length,
+        outboxEvents: outbox.length,
+        failedDeliveries,
+      },
       webhooks: { eventsReceived: receiver.events.size, deliveriesReceived: [...receiver.events.values()].reduce((a, b) => a + b.deliveries, 0) },
       restarts,
-      unplannedExits: [...procs.values(), redis].flatMap((p) => p.unplannedExits.map((e) => ({ process: p.name, at: `+${Math.round((e.at - loadStart) / 1000)} s`, how: e.how }))),
+      unplannedExits: [...procs.values(), redis].flatMap((p) =>
+        p.unplannedExits.map((e) => ({ process: p.name, at: `+${Math.round((e.at - loadStart) / 1000)} s`, how: e.how })),
+      ),
       audit: report,
       sampleErrors: [...new Set(calls.filter((c) => c.error).map((c) => `${c.kind}: ${c.error}`))].slice(0, 10),
     };
@@ -339,7 +361,14 @@ async function main(): Promise<number> {
     writeFileSync(path.join(reportDir, "soak-report.json"), JSON.stringify(figures, null, 2));
     writeFileSync(path.join(reportDir, "soak-calls.json"), JSON.stringify({ loadStart, faults, calls }));
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
-    say(report.ok ? "AUDIT PASSED: 0 violations" : `AUDIT FAILED: ${report.invariants.filter((i) => i.violations).map((i) => `${i.name} (${i.violations})`).join("; ")}`);
+    say(
+      report.ok
+        ? "AUDIT PASSED: 0 violations"
+        : `AUDIT FAILED: ${report.invariants
+            .filter((i) => i.violations)
+            .map((i) => `${i.name} (${i.violations})`)
+            .join("; ")}`,
+    );
     return report.ok ? 0 : 1;
   } finally {
     say("stopping");

@@ -4,7 +4,15 @@ import { describe, expect, it } from "vitest";
 import { audit, firstGoodPaidCall, percentile, type AuditInput, type CallRecord } from "./audit.ts";
 
 const hash = (n: number) => n.toString(16).padStart(64, "0");
-const call = (over: Partial<CallRecord>): CallRecord => ({ kind: "per_request", startedAt: 1_000, endedAt: 1_050, status: 200, payment: "charged", complete: true, ...over });
+const call = (over: Partial<CallRecord>): CallRecord => ({
+  kind: "per_request",
+  startedAt: 1_000,
+  endedAt: 1_050,
+  status: 200,
+  payment: "charged",
+  complete: true,
+  ...over,
+});
 
 /** A small run with no violation: two proofs, one session, one credit, their events delivered. */
 function cleanRun(): AuditInput {
@@ -17,7 +25,7 @@ function cleanRun(): AuditInput {
       call({ kind: "token_bucket", ledger: "session:s1", charge: 1 }),
       call({ kind: "token_bucket", ledger: "session:s1", charge: 1, status: 502, payment: "refunded_to_balance" }),
       call({ kind: "credit", ledger: "credit:c1", charge: 3 }),
-      call({ kind: "free" , payment: null }),
+      call({ kind: "free", payment: null }),
     ],
     proofs: [
       { paymentHash: hash(1), state: "consumed" },
@@ -109,6 +117,15 @@ describe("soak audit", () => {
     expect(violated(run)).toEqual(["balance = grant − debits + refunds"]);
   });
 
+  it("notes a balance no call named (its token was lost with the answer), but fails one above its grant", () => {
+    const run = cleanRun();
+    run.ledgers.push({ key: "session:lost", initial: 20, balance: 18 });
+    expect(violated(run)).toEqual([]);
+    expect(audit(run).notes["balances bought by an answer lost to a fault (token never reached the client)"]).toBe(1);
+    run.ledgers[2].balance = 21;
+    expect(violated(run)).toEqual(["balance = grant − debits + refunds"]);
+  });
+
   it("fails a lost event, a missing event and a doubled event", () => {
     const lost = cleanRun();
     lost.received.delete("e5");
@@ -132,7 +149,11 @@ describe("soak audit", () => {
   });
 
   it("finds the first good paid call after a moment, and nearest-rank percentiles", () => {
-    const calls = [call({ startedAt: 10, endedAt: 30 }), call({ startedAt: 20, endedAt: 25, status: 502, payment: "reverted" }), call({ startedAt: 21, endedAt: 40 })];
+    const calls = [
+      call({ startedAt: 10, endedAt: 30 }),
+      call({ startedAt: 20, endedAt: 25, status: 502, payment: "reverted" }),
+      call({ startedAt: 21, endedAt: 40 }),
+    ];
     expect(firstGoodPaidCall(calls, 15)).toBe(40);
     expect(firstGoodPaidCall(calls, 50)).toBeNull();
     expect(percentile([5, 1, 4, 2, 3], 99)).toBe(5);

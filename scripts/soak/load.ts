@@ -85,7 +85,7 @@ export async function runLoad(options: LoadOptions): Promise<void> {
   let userSeq = 0;
   const user = async (n: number) => {
     let seed = n * 7919 + 1;
-    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     // A distinct client address per user: the balancer appends its own, the gateway trusts it only from there.
     const address = `10.77.${(n >> 8) & 255}.${n & 255}`;
     const addressedFetch: typeof fetch = (input, init) => {
@@ -161,14 +161,22 @@ export async function runLoad(options: LoadOptions): Promise<void> {
           }
           const store = sessionStores.get(kind)!;
           record.ledger = store.lastToken ? `session:${sha256(store.lastToken)}` : null;
-          record.charge = kind === "token_bucket" ? 1 : kind === "metered" ? endpoints.meteredUnitSats : kind === "per_kb" ? perKbCost(1600, endpoints.perKbUnitSats) : 0;
+          record.charge =
+            kind === "token_bucket" ? 1 : kind === "metered" ? endpoints.meteredUnitSats : kind === "per_kb" ? perKbCost(1600, endpoints.perKbUnitSats) : 0;
           const res = await sessionClients.get(kind)!.fetch(`${endpoints.base}${path}`);
           record.status = res.status;
           record.payment = res.headers.get("x-hub-payment");
           record.ledger = store.lastToken ? `session:${sha256(store.lastToken)}` : null;
           const body = Buffer.from(await res.arrayBuffer());
           record.complete = true;
-          record.charge = kind === "token_bucket" ? 1 : kind === "metered" ? endpoints.meteredUnitSats : kind === "per_kb" ? perKbCost(body.length, endpoints.perKbUnitSats) : 0;
+          record.charge =
+            kind === "token_bucket"
+              ? 1
+              : kind === "metered"
+                ? endpoints.meteredUnitSats
+                : kind === "per_kb"
+                  ? perKbCost(body.length, endpoints.perKbUnitSats)
+                  : 0;
         }
       } catch (err) {
         record.error = err instanceof Error ? err.message : String(err);

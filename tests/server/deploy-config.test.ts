@@ -57,7 +57,10 @@ describe("deploy/haproxy.cfg", () => {
       let status = 0;
       for (let i = 0; i < 50 && status !== 200; i++) {
         await new Promise((resolve) => setTimeout(resolve, 200));
-        status = await fetch(`http://127.0.0.1:${front}/healthz`).then((r) => r.status, () => 0);
+        status = await fetch(`http://127.0.0.1:${front}/healthz`).then(
+          (r) => r.status,
+          () => 0,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       const answer = await fetch(`http://127.0.0.1:${front}/gw/t/v1/paid`, { headers: { authorization: "L402 m:p" } }).then(
