@@ -111,6 +111,18 @@ export class ManagedProcess {
     this.child = child;
   }
 
+  /**
+   * Closes the reading end of the child's stdout and stderr pipes, as a log shipper that died would:
+   * the child's next log write fails with EPIPE (lib/logging/safe-stdio.ts must keep it serving).
+   */
+  closeLogReader(): void {
+    this.child?.stdout?.destroy();
+    this.child?.stderr?.destroy();
+  }
+
+  /** True when the last stop needed SIGKILL after SIGTERM's grace ran out. */
+  neededSigkill = false;
+
   get alive(): boolean {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
@@ -127,7 +139,10 @@ export class ManagedProcess {
     const exited = new Promise((resolve) => child.once("exit", resolve));
     this.killing = true;
     child.kill(signal);
-    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    const timer = setTimeout(() => {
+      this.neededSigkill = signal !== "SIGKILL";
+      child.kill("SIGKILL");
+    }, graceMs);
     await exited;
     this.killing = false;
     clearTimeout(timer);

@@ -13,7 +13,7 @@ import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
 import { mintFreeTryToken } from "@/lib/payments/free-try-issuer.ts";
 import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
 import type { L402Wallet } from "@l402-hub/sdk/client";
-import { clusterPlan, PrivatePostgres, redisProcess, redisReady, repositoryRoot, startTopology, waitFor, type Topology } from "./cluster-topology.ts";
+import { clusterPlan, PrivatePostgres, redisProcess, redisReady, repositoryRoot, startTopology, waitFor, healthy, type Topology } from "./cluster-topology.ts";
 import { audit, firstGoodPaidCall, percentile, type CallRecord, type FaultRecord } from "./soak/audit.ts";
 import { startFaultOrigin, type FaultOrigin, type OriginMode } from "./soak/fault-origin.ts";
 import { runLoad } from "./soak/load.ts";
@@ -41,6 +41,8 @@ type FaultPlan = { at: number; name: string; inject: () => Promise<number> };
 async function main(): Promise<number> {
   if (!Number.isFinite(seconds) || seconds < 30) throw new Error(`SOAK_SECONDS must be at least 30, got "${process.env.SOAK_SECONDS}"`);
   const started = Date.now();
+  /** Set by the audit; the shutdown may still turn it into a failure. */
+  let exitCode: number;
   const tmp = mkdtempSync(path.join(os.tmpdir(), "l402-soak-"));
   // PostgreSQL runs as the `postgres` user on a root shell: it must be able to reach its data directory.
   chmodSync(tmp, 0o755);
@@ -183,6 +185,21 @@ async function main(): Promise<number> {
       },
       { at: 0.5, name: "kill -9 gateway-2", inject: killAndRestart("gateway-2", Math.max(2_000, S * 0.03)) },
       { at: 0.58, name: "kill -9 worker-2", inject: killAndRestart("worker-2", 1_000) },
+      {
+        // Issue 24 item 5: a process whose log reader is gone keeps serving, and still stops on SIGTERM (checked at the end).
+        at: 0.6,
+        name: "gateway-1's log reader closed",
+        inject: async () => {
+          const proc = procs.get("gateway-1")!;
+          say(`FAULT gateway-1's stdout/stderr reader closed (pid ${proc.child?.pid})`);
+          proc.closeLogReader();
+          await sleep(2_000);
+          // Its own health check, not the balancer's: this very process must still answer.
+          await waitFor("gateway-1 answering with a dead log pipe", healthy(proc.healthUrl!), 10_000);
+          say("  gateway-1 still answers its health check");
+          return Date.now();
+        },
+      },
       { at: 0.64, name: "origin 5xx", inject: originFault("error_5xx", Math.max(3_000, S * 0.05)) },
       // A call that reached the hung origin fails when the gateway's timeout runs out, after the spell.
       { at: 0.72, name: "origin hangs past the timeout", inject: originFault("hang", Math.max(2_000, S * 0.03), ORIGIN_TIMEOUT_MS + 1_000) },
@@ -369,10 +386,16 @@ async function main(): Promise<number> {
             .map((i) => `${i.name} (${i.violations})`)
             .join("; ")}`,
     );
-    return report.ok ? 0 : 1;
+    exitCode = report.ok ? 0 : 1;
   } finally {
     say("stopping");
     await topology?.stop().catch(() => undefined);
+    for (const proc of topology?.processes.values() ?? []) {
+      if (proc.neededSigkill) {
+        say(`VIOLATION ${proc.name} did not stop on SIGTERM within 30 s`);
+        exitCode = 1;
+      }
+    }
     redis.stopping = true;
     await redis.kill("SIGTERM").catch(() => undefined);
     await db?.close().catch(() => undefined);
@@ -387,6 +410,7 @@ async function main(): Promise<number> {
     if (process.env.SOAK_KEEP !== "1") rmSync(tmp, { recursive: true, force: true });
     else say(`kept ${tmp}`);
   }
+  return exitCode;
 }
 
 main().then(
