@@ -14,7 +14,7 @@ import { mintFreeTryToken } from "@/lib/payments/free-try-issuer.ts";
 import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
 import type { L402Wallet } from "@l402-hub/sdk/client";
 import { clusterPlan, PrivatePostgres, redisProcess, redisReady, repositoryRoot, startTopology, waitFor, healthy, type Topology } from "./cluster-topology.ts";
-import { audit, firstGoodPaidCall, percentile, type CallRecord, type FaultRecord } from "./soak/audit.ts";
+import { audit, firstGoodPaidCall, percentile, unionMs, type CallRecord, type FaultRecord } from "./soak/audit.ts";
 import { startFaultOrigin, type FaultOrigin, type OriginMode } from "./soak/fault-origin.ts";
 import { runLoad } from "./soak/load.ts";
 import { startSoakReceiver, type SoakReceiver } from "./soak/webhook-receiver.ts";
@@ -318,7 +318,7 @@ async function main(): Promise<number> {
     // Figures: requests by kind, latency and throughput in and out of fault windows.
     const windows = faults.map((f) => [f.startedAt, f.endedAt + FAULT_GRACE_MS] as const);
     const inFault = (c: CallRecord) => windows.some(([a, b]) => c.startedAt <= b && c.endedAt >= a);
-    const faultMs = windows.reduce((sum, [a, b]) => sum + (b - a), 0);
+    const faultMs = unionMs(windows, loadStart, loadEnd);
     const byKind: Record<string, { calls: number; statuses: Record<string, number> }> = {};
     for (const c of calls) {
       const k = (byKind[c.kind] ??= { calls: 0, statuses: {} });

@@ -1,7 +1,7 @@
 // The soak's audit must fail a run that lost or duplicated money or events: each fixture breaks one
 // invariant and the audit has to name it; a clean fixture passes.
 import { describe, expect, it } from "vitest";
-import { audit, firstGoodPaidCall, percentile, type AuditInput, type CallRecord } from "./audit.ts";
+import { audit, firstGoodPaidCall, percentile, unionMs, type AuditInput, type CallRecord } from "./audit.ts";
 
 const hash = (n: number) => n.toString(16).padStart(64, "0");
 const call = (over: Partial<CallRecord>): CallRecord => ({
@@ -159,5 +159,30 @@ describe("soak audit", () => {
     expect(percentile([5, 1, 4, 2, 3], 99)).toBe(5);
     expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
     expect(percentile([], 99)).toBeNull();
+  });
+
+  it("measures the time fault windows cover once, however they overlap, within the run", () => {
+    expect(
+      unionMs(
+        [
+          [10, 20],
+          [15, 40],
+          [50, 60],
+        ],
+        0,
+        100,
+      ),
+    ).toBe(40);
+    expect(
+      unionMs(
+        [
+          [90, 130],
+          [0, 5],
+        ],
+        0,
+        100,
+      ),
+    ).toBe(15);
+    expect(unionMs([], 0, 100)).toBe(0);
   });
 });

@@ -252,3 +252,16 @@ export function percentile(values: number[], p: number): number | null {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
+
+/** How much of [from, to] the windows cover together (they overlap: the hung origin's lasts 33 s). */
+export function unionMs(windows: ReadonlyArray<readonly [number, number]>, from: number, to: number): number {
+  let covered = 0;
+  let reach = from;
+  for (const [a, b] of [...windows].sort((x, y) => x[0] - y[0])) {
+    const start = Math.max(a, reach);
+    const end = Math.min(b, to);
+    if (end > start) covered += end - start;
+    reach = Math.max(reach, end);
+  }
+  return covered;
+}
