@@ -66,6 +66,38 @@ async function main(): Promise<number> {
   let topology: Topology | null = null;
   let origin: FaultOrigin | null = null;
   let receiver: SoakReceiver | null = null;
+  let stopped: Promise<void> | null = null;
+  /** Stops everything this run started (also on Ctrl-C: pg_ctl's server would otherwise outlive us). */
+  const shutdown = () =>
+    (stopped ??= (async () => {
+      say("stopping");
+      await topology?.stop().catch(() => undefined);
+      for (const proc of topology?.processes.values() ?? []) {
+        if (proc.neededSigkill) {
+          say(`VIOLATION ${proc.name} did not stop on SIGTERM within 30 s`);
+          exitCode = 1;
+        }
+      }
+      redis.stopping = true;
+      await redis.kill("SIGTERM").catch(() => undefined);
+      await db?.close().catch(() => undefined);
+      try {
+        postgres.stop("fast");
+      } catch (err) {
+        say(`PostgreSQL stop: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      await origin?.close().catch(() => undefined);
+      await receiver?.stop().catch(() => undefined);
+      logStream.end();
+      if (process.env.SOAK_KEEP !== "1") rmSync(tmp, { recursive: true, force: true });
+      else say(`kept ${tmp}`);
+    })());
+  const interrupted = () => {
+    say("interrupted");
+    void shutdown().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
   try {
     db = await openDatabase({ databaseUrl: postgres.url, pgliteDir: null, migrate: true, poolSize: 8 });
     const prisma = db.prisma;
@@ -388,27 +420,7 @@ async function main(): Promise<number> {
     );
     exitCode = report.ok ? 0 : 1;
   } finally {
-    say("stopping");
-    await topology?.stop().catch(() => undefined);
-    for (const proc of topology?.processes.values() ?? []) {
-      if (proc.neededSigkill) {
-        say(`VIOLATION ${proc.name} did not stop on SIGTERM within 30 s`);
-        exitCode = 1;
-      }
-    }
-    redis.stopping = true;
-    await redis.kill("SIGTERM").catch(() => undefined);
-    await db?.close().catch(() => undefined);
-    try {
-      postgres.stop("fast");
-    } catch (err) {
-      say(`PostgreSQL stop: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    await origin?.close().catch(() => undefined);
-    await receiver?.stop().catch(() => undefined);
-    logStream.end();
-    if (process.env.SOAK_KEEP !== "1") rmSync(tmp, { recursive: true, force: true });
-    else say(`kept ${tmp}`);
+    await shutdown();
   }
   return exitCode;
 }
