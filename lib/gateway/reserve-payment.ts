@@ -147,6 +147,22 @@ function once(step: () => Promise<void>): () => Promise<void> {
   return () => (running ??= step());
 }
 
+/**
+ * Like once, but a failed attempt does not stick: the next call tries again. For steps that are safe
+ * to repeat (consuming a proof is conditional on its claim). A stream's proof is consumed at its
+ * first content without waiting; if PostgreSQL was restarting then, the stream's end consumes it,
+ * or the proof would stay claimed and be redeemable again once its lease ran out (found by
+ * `npm run soak`).
+ */
+function onceSucceeded(step: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  return () =>
+    (running ??= step().catch((err: unknown) => {
+      running = null;
+      throw err;
+    }));
+}
+
 /** The free reservation: nothing to take, nothing to give back. */
 export const FREE_RESERVATION: Reservation = {
   kind: "free",
@@ -394,7 +410,7 @@ function withCounters(deps: ReservePaymentDeps, inner: Reservation, charges: Cou
     meter: inner.meter,
     chargedSats: inner.chargedSats,
     stateHeaders: () => inner.stateHeaders(),
-    commit: once(async () => {
+    commit: onceSucceeded(async () => {
       committed = true;
       await inner.commit();
     }),
@@ -492,7 +508,7 @@ function creditReservation(deps: ReservePaymentDeps, creditId: string, balanceSa
 
 function proofReservation(deps: ReservePaymentDeps, paymentHash: string, requestId: string, invoiceSats: number): Reservation {
   let consumed = false;
-  const commit = once(async () => {
+  const commit = onceSucceeded(async () => {
     consumed = true;
     await finishProof({ prisma: deps.prisma, pg: deps.pg, paymentHash, requestId, outcome: "consume" });
   });

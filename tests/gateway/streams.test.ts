@@ -15,10 +15,30 @@ const clock = testClock();
 type OriginStream = { res: ServerResponse; closed: boolean };
 const originStreams: OriginStream[] = [];
 
+/** Armed by a test: the gateways' next proof-finishing statement fails, as while PostgreSQL restarts. */
+let failNextProofFinish = false;
+
 const t = useGatewayTest({
   gateways: 2,
   clock,
-  gatewayOptions: { limits: { streamTickMs: 20, streamKeepAliveMs: 250, streamHeadersTimeoutMs: 600, streamCloseGraceMs: 300 } },
+  gatewayOptions: (ctx) => ({
+    limits: { streamTickMs: 20, streamKeepAliveMs: 250, streamHeadersTimeoutMs: 600, streamCloseGraceMs: 300 },
+    prisma: new Proxy(ctx.db.prisma, {
+      get(target, prop) {
+        if (prop === "$queryRawUnsafe") {
+          return (text: string, ...values: unknown[]) => {
+            if (failNextProofFinish && text.includes(`"consumedAt" = CASE`)) {
+              failNextProofFinish = false;
+              return Promise.reject(new Error("Connection terminated unexpectedly"));
+            }
+            return target.$queryRawUnsafe(text, ...values);
+          };
+        }
+        const value: unknown = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    }),
+  }),
   routes: (origin) => {
     origin.route("/v1/plain", (_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end("{}"));
     for (const path of ["/v1/events", "/v1/free-events", "/v1/pass", "/v1/bucket", "/v1/meter", "/v1/kb"]) {
@@ -132,6 +152,26 @@ describe("per_request streams", () => {
 
     latestOrigin().res.end();
     await waitFor(() => stream.ended, "the stream to end");
+    const again = await call(`${base2}/v1/events`, { authorization });
+    expect([again.status, header(again, "x-hub-payment")]).toEqual([402, "not_charged"]);
+  });
+
+  // Found by `npm run soak`: PostgreSQL restarting at a stream's first content left its proof claimed
+  // (served, never consumed), redeemable again once the claim's lease ran out.
+  it("consumes the proof when the stream ends if consuming it at the first content failed", async () => {
+    const challenge = await call(`${base}/v1/events`);
+    const { authorization, paymentHash } = await payChallenge(t.devNode, challenge);
+    failNextProofFinish = true;
+    const stream = await openStream(`${base}/v1/events`, { authorization });
+    expect(stream.headers["x-hub-payment"]).toBe("charged");
+    latestOrigin().res.write("data: one\n\n");
+    await waitFor(() => stream.events.length === 1, "the first event");
+    await waitFor(() => !failNextProofFinish, "the failed consumption");
+    expect((await t.ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state).toBe("claimed");
+
+    latestOrigin().res.end();
+    await waitFor(() => stream.ended, "the stream to end");
+    await waitFor(async () => (await t.ctx.db.prisma.proof.findUnique({ where: { paymentHash } }))?.state === "consumed", "the proof consumed at the end");
     const again = await call(`${base2}/v1/events`, { authorization });
     expect([again.status, header(again, "x-hub-payment")]).toEqual([402, "not_charged"]);
   });

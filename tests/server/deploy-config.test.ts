@@ -1,9 +1,11 @@
 // deploy/haproxy.cfg is the file `npm run cluster` and a real deployment run: HAProxy itself checks
 // it with the addresses the cluster script gives it (.ci/run installs haproxy from Debian).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import http from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clusterPlan, haproxyEnvironment } from "@/scripts/cluster.ts";
+import { freePort } from "@/tests/helpers/free-port.ts";
 
 const config = path.resolve(import.meta.dirname, "../../deploy/haproxy.cfg");
 // A developer's machine may lack HAProxy (the README's test command needs no server installed);
@@ -26,6 +28,52 @@ describe("deploy/haproxy.cfg", () => {
     const env = { ...haproxyEnvironment(clusterPlan({})), HUB_GATEWAY_1: "" };
     const check = spawnSync("haproxy", ["-c", "-f", config], { env: { ...process.env, ...env }, encoding: "utf8" });
     expect(check.status).not.toBe(0);
+  });
+
+  // Found by `npm run soak`: with `retry-on empty-response` a gateway that consumed a proof and then
+  // lost its answer (the origin closed mid-body) had the request re-sent to the other gateway, which
+  // saw a spent proof: the client paid and got a 402. A request that reached a process is never re-sent.
+  it.runIf(runsHere)("never re-sends a request a gateway received and closed without answering", async () => {
+    const received: string[] = [];
+    const gateway = (name: string) =>
+      http.createServer((req, res) => {
+        if (req.url === "/healthz") return void res.writeHead(200).end("ok");
+        received.push(name);
+        req.socket.destroy();
+      });
+    const servers = [gateway("gateway1"), gateway("gateway2")];
+    const [gw1, gw2, web, stats, front] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    await Promise.all(servers.map((s, i) => new Promise<void>((resolve) => s.listen(i === 0 ? gw1 : gw2, "127.0.0.1", resolve))));
+    const env = {
+      ...process.env,
+      ...haproxyEnvironment(clusterPlan({ GATEWAY_PORT: String(front), PORT: String(web) })),
+      HUB_STATS_PORT: String(stats),
+      HUB_GATEWAY_1: `127.0.0.1:${gw1}`,
+      HUB_GATEWAY_2: `127.0.0.1:${gw2}`,
+    };
+    const lb = spawn("haproxy", ["-db", "-f", config], { env, stdio: "ignore" });
+    try {
+      // Both gateways up (two health checks 1 s apart), then one paid call.
+      let status = 0;
+      for (let i = 0; i < 50 && status !== 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        status = await fetch(`http://127.0.0.1:${front}/healthz`).then(
+          (r) => r.status,
+          () => 0,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const answer = await fetch(`http://127.0.0.1:${front}/gw/t/v1/paid`, { headers: { authorization: "L402 m:p" } }).then(
+        (r) => r.status,
+        () => "connection closed",
+      );
+      expect(received).toEqual([expect.stringMatching(/^gateway[12]$/)]);
+      // The client learns the call failed (HAProxy closes its connection, or answers 502) and may retry with its proof.
+      expect([502, "connection closed"]).toContain(answer);
+    } finally {
+      lb.kill("SIGKILL");
+      await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    }
   });
 
   it("rejects a port base outside the usable range", () => {

@@ -1,0 +1,102 @@
+// The soak's webhook receiver: HTTPS on loopback with a self-signed certificate (the workers trust it
+// through NODE_EXTRA_CA_CERTS), counting every delivery by event id. It can go down for a while and
+// come back on the same port, as a customer's endpoint does.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+
+/** One event as the receiver saw it: the envelope's id and event name, and how many times it came. */
+export type ReceivedEvent = { id: string; event: string; data: Record<string, unknown>; deliveries: number };
+
+export type SoakReceiver = {
+  url: string;
+  /** PEM file of the certificate, for NODE_EXTRA_CA_CERTS. */
+  certFile: string;
+  events: Map<string, ReceivedEvent>;
+  up: boolean;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+};
+
+/** Writes a self-signed certificate for 127.0.0.1 and localhost into `dir` with the openssl CLI. */
+function writeCertificate(dir: string): { certFile: string; keyFile: string } {
+  const keyFile = path.join(dir, "receiver-key.pem");
+  const certFile = path.join(dir, "receiver-cert.pem");
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      keyFile,
+      "-out",
+      certFile,
+      "-days",
+      "2",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+    ],
+    { stdio: "ignore" },
+  );
+  return { certFile, keyFile };
+}
+
+/** Starts the receiver on a free port; `stop()` / `start()` take it down and back on that port. */
+export async function startSoakReceiver(dir: string): Promise<SoakReceiver> {
+  const { certFile, keyFile } = writeCertificate(dir);
+  const options = { cert: readFileSync(certFile), key: readFileSync(keyFile) };
+  const events = new Map<string, ReceivedEvent>();
+  let port = 0;
+  let server: https.Server | null = null;
+
+  const listen = async () => {
+    server = https.createServer(options, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        try {
+          const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: string; event: string; data: Record<string, unknown> };
+          const seen = events.get(body.id);
+          if (seen) seen.deliveries += 1;
+          else events.set(body.id, { id: body.id, event: body.event, data: body.data, deliveries: 1 });
+          res.writeHead(200).end("ok");
+        } catch {
+          res.writeHead(400).end("unreadable");
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(port, "127.0.0.1", resolve));
+    port = (server!.address() as AddressInfo).port;
+  };
+  await listen();
+
+  const receiver: SoakReceiver = {
+    url: `https://127.0.0.1:${port}/hooks`,
+    certFile,
+    events,
+    up: true,
+    async stop() {
+      const s = server;
+      receiver.up = false;
+      if (!s) return;
+      server = null;
+      s.closeAllConnections();
+      await new Promise<void>((resolve) => s.close(() => resolve()));
+    },
+    async start() {
+      if (server) return;
+      await listen();
+      receiver.up = true;
+    },
+  };
+  return receiver;
+}
