@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TIMEFRAMES, VENUES } from "../types.ts";
 import { SimulatedMarketSource } from "./index.ts";
-import { createMarketSource, MarketConfigError } from "../index.ts";
+import { createMarketSource, MarketConfigError, marketHistoryDays } from "../index.ts";
 
 const NOW = Date.parse("2026-11-26T12:00:30Z");
 const opened: SimulatedMarketSource[] = [];
@@ -73,6 +73,22 @@ describe("determinism", () => {
     await live.close();
     await expect(createMarketSource({ MARKET_SOURCE: "live", MARKET_LIVE_BINANCE_URL: "ftp://x" })).rejects.toThrow(MarketConfigError);
     await expect(createMarketSource({ MARKET_SOURCE: "paper" })).rejects.toThrow(/MARKET_SOURCE must be "simulated" or "live"/);
+  });
+
+  it("MARKET_HISTORY_DAYS bounds the prepared history (10 to 365 days, default 365); anything else is a config error naming it", async () => {
+    expect(marketHistoryDays({})).toBe(365);
+    expect(marketHistoryDays({ MARKET_HISTORY_DAYS: " 14 " })).toBe(14);
+    const source = (await createMarketSource({ MARKET_HISTORY_DAYS: "12" }, { now: () => NOW })) as SimulatedMarketSource;
+    opened.push(source);
+    // Whole blocks of minutes: the history starts at most a block before the twelve days.
+    expect(source.historyStart).toBeLessThanOrEqual(NOW - 12 * 86_400_000);
+    expect(source.historyStart).toBeGreaterThan(NOW - 13 * 86_400_000);
+    const [first] = await source.candles("binance", "1h", { start: 0, limit: 1 });
+    expect(first.time).toBeGreaterThanOrEqual(source.historyStart);
+    for (const bad of ["9", "366", "1.5", "a year", "-14"]) {
+      expect(() => marketHistoryDays({ MARKET_HISTORY_DAYS: bad }), bad).toThrow(MarketConfigError);
+      await expect(createMarketSource({ MARKET_HISTORY_DAYS: bad }), bad).rejects.toThrow(/MARKET_HISTORY_DAYS/);
+    }
   });
 });
 
