@@ -21,6 +21,7 @@ import {
   type ExchangeReserve,
   type FundingRate,
   type Liquidation,
+  type LiquidationTotals,
   type MarketSource,
   type OpenInterest,
   type OptionsSummary,
@@ -222,6 +223,12 @@ export class SimulatedMarketSource implements MarketSource {
     this.advance();
     const now = this.clock();
     return this.liquidationEngine.between(since, Math.min(until ?? now + 1, now + 1));
+  }
+
+  async liquidationTotals(since: number, until?: number): Promise<LiquidationTotals> {
+    this.advance();
+    const now = this.clock();
+    return this.liquidationEngine.totals(since, Math.min(until ?? now + 1, now + 1));
   }
 
   onLiquidation(listener: (event: Liquidation) => void): () => void {

@@ -2,7 +2,7 @@
 // prepared and however it got there), coherent across its views (candles of every timeframe, the
 // ticker, the liquidation clusters and the liquidations they produce), and regimes that occur.
 import { afterEach, describe, expect, it } from "vitest";
-import { TIMEFRAMES, VENUES } from "../types.ts";
+import { TIMEFRAMES, VENUES, totalLiquidations } from "../types.ts";
 import { SimulatedMarketSource } from "./index.ts";
 import { createMarketSource, MarketConfigError, marketHistoryDays } from "../index.ts";
 
@@ -93,6 +93,24 @@ describe("determinism", () => {
 });
 
 describe("coherence", () => {
+  it("liquidationTotals equals the sums of the liquidations it does not list, to the last bit", async () => {
+    const source = simulated(21, () => NOW);
+    for (const [since, until] of [
+      [NOW - 86_400_000, undefined],
+      [NOW - 4 * 3_600_000, NOW - 3_600_000],
+      [NOW - 72 * 3_600_000, NOW + 3_600_000],
+      [NOW - 60_000, NOW - 60_000],
+    ] as const) {
+      const events = await source.liquidations(since, until);
+      const totals = await source.liquidationTotals(since, until);
+      expect(totals).toEqual(totalLiquidations(events));
+      // As the endpoints summed them before: one side at a time, in time order.
+      const side = (s: string) => events.filter((e) => e.side === s).reduce((sum, e) => sum + e.valueUsd, 0);
+      expect(totals).toEqual({ longUsd: side("SELL"), shortUsd: side("BUY"), count: events.length });
+    }
+    expect((await source.liquidationTotals(NOW - 86_400_000)).count).toBeGreaterThan(100);
+  });
+
   it("a venue's ticker price is its newest 1m close; every timeframe aggregates the same minutes", async () => {
     const source = simulated(21, () => NOW);
     for (const venue of VENUES) {
