@@ -304,6 +304,17 @@ export const streamHelloSchema = z.object({
 /** Seconds between keep-alive comment frames on every stream (the origin server writes them). */
 export const KEEPALIVE_SECONDS = 15;
 
+/**
+ * One answer object per liquidation for all of the stream's subscribers: the origin serializes an
+ * event's data once per object (sseFrame), so a fan-out to a thousand subscribers stringifies once.
+ */
+const streamed = new WeakMap<Liquidation, z.output<typeof liquidationEventSchema>>();
+function streamedLiquidation(event: Liquidation) {
+  let out = streamed.get(event);
+  if (!out) streamed.set(event, (out = liquidationOut(event)));
+  return out;
+}
+
 const liquidationStream = streamEndpoint({
   path: "/v1/derivatives/liquidations/stream",
   price: 100,
@@ -326,7 +337,7 @@ const liquidationStream = streamEndpoint({
       connected_at: iso(deps.source.now()),
     });
     return deps.source.onLiquidation((event) => {
-      if (event.valueUsd >= params.min_size_usd) sink.event("liquidation", liquidationOut(event), event.id);
+      if (event.valueUsd >= params.min_size_usd) sink.event("liquidation", streamedLiquidation(event), event.id);
     });
   },
 });
