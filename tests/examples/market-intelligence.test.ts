@@ -21,6 +21,9 @@ beforeAll(async () => {
   // The wiring needs no year of history: two weeks (the documented MARKET_HISTORY_DAYS, handed to the
   // origin like every MARKET_* variable) cover every history example and start the origin in seconds.
   vi.stubEnv("MARKET_HISTORY_DAYS", "14");
+  // The liquidation stream test waits for the market's next liquidations (a few a market minute):
+  // on a market clock at 20× real time (MARKET_CLOCK_SPEED) they come within seconds, not a minute.
+  vi.stubEnv("MARKET_CLOCK_SPEED", "20");
   launched = await launchHostedExamples({
     prisma: t.ctx.db.prisma,
     store: t.ctx.store,

@@ -34,10 +34,36 @@ export function marketHistoryDays(env: Record<string, string | undefined>): numb
   return days;
 }
 
+/**
+ * MARKET_CLOCK_SPEED: how many times faster than real time the simulated market runs from the moment
+ * the origin starts (a number from 1 to 1,000, default 1, real time). A demo or a test of the streams
+ * sees a minute of market, with its liquidations, in a fraction of a minute; answers then quote a
+ * market instant ahead of the wall clock. Ignored by the live source.
+ */
+export function marketClockSpeed(env: Record<string, string | undefined>): number {
+  const raw = env.MARKET_CLOCK_SPEED?.trim();
+  if (!raw) return 1;
+  const speed = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || speed < 1 || speed > 1_000)
+    throw new MarketConfigError(`MARKET_CLOCK_SPEED must be a number from 1 to 1000 (times real time), got "${raw}"`);
+  return speed;
+}
+
+/** A clock that starts at `base()`'s now and runs `speed` times as fast. */
+export function acceleratedClock(speed: number, base: () => number = Date.now): () => number {
+  const start = base();
+  return speed === 1 ? base : () => start + (base() - start) * speed;
+}
+
 /** Creates the source `MARKET_SOURCE` names; an unknown name, or a live source not available, is a config error. */
 export async function createMarketSource(env: Record<string, string | undefined>, options: MarketSourceOptions = {}): Promise<MarketSource> {
   const kind = env.MARKET_SOURCE || "simulated";
-  if (kind === "simulated") return new SimulatedMarketSource({ seed: marketSeed(env), now: options.now, backfillDays: marketHistoryDays(env) });
+  if (kind === "simulated")
+    return new SimulatedMarketSource({
+      seed: marketSeed(env),
+      now: acceleratedClock(marketClockSpeed(env), options.now),
+      backfillDays: marketHistoryDays(env),
+    });
   if (kind === "live") {
     // A variable path keeps the bundlers and the type checker from requiring the module before it exists.
     const modulePath = "./live/index.ts";

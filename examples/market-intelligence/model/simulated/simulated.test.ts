@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TIMEFRAMES, VENUES, totalLiquidations } from "../types.ts";
 import { SimulatedMarketSource } from "./index.ts";
-import { createMarketSource, MarketConfigError, marketHistoryDays } from "../index.ts";
+import { createMarketSource, MarketConfigError, marketClockSpeed, marketHistoryDays } from "../index.ts";
 
 const NOW = Date.parse("2026-11-26T12:00:30Z");
 const opened: SimulatedMarketSource[] = [];
@@ -73,6 +73,20 @@ describe("determinism", () => {
     await live.close();
     await expect(createMarketSource({ MARKET_SOURCE: "live", MARKET_LIVE_BINANCE_URL: "ftp://x" })).rejects.toThrow(MarketConfigError);
     await expect(createMarketSource({ MARKET_SOURCE: "paper" })).rejects.toThrow(/MARKET_SOURCE must be "simulated" or "live"/);
+  });
+
+  it("MARKET_CLOCK_SPEED runs the market that many times faster from its start; anything outside 1 to 1000 is a config error naming it", async () => {
+    let real = NOW;
+    const fast = (await createMarketSource({ MARKET_CLOCK_SPEED: "30", MARKET_HISTORY_DAYS: "10" }, { now: () => real })) as SimulatedMarketSource;
+    opened.push(fast);
+    expect(fast.now()).toBe(NOW);
+    real += 2_000;
+    expect(fast.now()).toBe(NOW + 60_000);
+    // Same seed, same instant: the fast market quotes what a real-time one quotes a minute on.
+    expect((await fast.ticker("binance")).price).toBe((await simulated(21, () => NOW + 60_000).ticker("binance")).price);
+    expect(marketClockSpeed({})).toBe(1);
+    expect(marketClockSpeed({ MARKET_CLOCK_SPEED: "2.5" })).toBe(2.5);
+    for (const bad of ["0", "0.5", "1001", "fast", "-2"]) expect(() => marketClockSpeed({ MARKET_CLOCK_SPEED: bad }), bad).toThrow(/MARKET_CLOCK_SPEED/);
   });
 
   it("MARKET_HISTORY_DAYS bounds the prepared history (10 to 365 days, default 365); anything else is a config error naming it", async () => {
