@@ -15,14 +15,14 @@ import { originRequestListener } from "@/examples/shared/origin-server.ts";
 import { createMarketApp } from "@/examples/market-intelligence/app.ts";
 import { KEEPALIVE_SECONDS } from "@/examples/market-intelligence/endpoints/derivatives.ts";
 import { openTestPgliteStore } from "@/examples/market-intelligence/history/scratch-store.ts";
+import { acceleratedClock } from "@/examples/market-intelligence/model/index.ts";
 import { SimulatedMarketSource } from "@/examples/market-intelligence/model/simulated/index.ts";
 import { MAX_BODY_BYTES, PUBLIC_PATHS } from "@/examples/market-intelligence/origin.ts";
 
 const speed = Number(process.env.BENCH_SPEED ?? 60);
 const pollMs = Number(process.env.BENCH_POLL_MS ?? 20);
-const realStart = Date.now();
-/** Market time: starts at the real now and runs `speed` times faster. */
-const clock = () => realStart + (Date.now() - realStart) * speed;
+/** Market time: starts at the real now and runs `speed` times faster (as MARKET_CLOCK_SPEED does). */
+const clock = acceleratedClock(speed);
 const stamp = () => performance.timeOrigin + performance.now();
 
 const source = new SimulatedMarketSource({ seed: 21, now: clock, autoPoll: true, pollMs, backfillDays: 10 });
@@ -30,8 +30,23 @@ const source = new SimulatedMarketSource({ seed: 21, now: clock, autoPoll: true,
 const history = await openTestPgliteStore();
 const app = await createMarketApp({ source, history, background: true });
 const produced = new Map<string, number>();
-source.onLiquidation((event) => produced.set(event.id, stamp()));
-app.deps.alerts.subscribe((alert) => produced.set(alert.id, stamp()));
+/** How long the producer's synchronous hand-out to every subscriber (frame and socket write) took, per round. */
+const fanouts: number[] = [];
+let round: number | null = null;
+const produce = (id: string) => {
+  const at = stamp();
+  produced.set(id, at);
+  // A microtask runs once the delivery loop (or the bus's publish) has handed this round to everyone.
+  if (round === null) {
+    round = at;
+    queueMicrotask(() => {
+      fanouts.push(stamp() - round!);
+      round = null;
+    });
+  }
+};
+source.onLiquidation((event) => produce(event.id));
+app.deps.alerts.subscribe((alert) => produce(alert.id));
 
 // The market raises few alerts in a short run (a cascade, a whale transfer now and then), so the bench
 // adds BENCH_ALERTS_PER_SECOND (default 4) of its own on the origin's bus, the path the producer and
@@ -87,7 +102,7 @@ process.on("message", (message: { type: string }) => {
       alertSubscribers: app.deps.alerts.subscriberCount,
     });
   } else if (message.type === "produced") {
-    process.send!({ type: "produced", produced: Object.fromEntries(produced) });
+    process.send!({ type: "produced", produced: Object.fromEntries(produced), fanouts });
   } else if (message.type === "stop") {
     server.closeAllConnections();
     server.close();

@@ -122,7 +122,7 @@ export async function benchStreams(): Promise<{ met: number; of: number }> {
   const after = await ask<Measure>(child, "measure");
   await new Promise((r) => setTimeout(r, seconds * 1_000));
   const during = await ask<Measure>(child, "measure");
-  const { produced } = await ask<{ produced: Record<string, number> }>(child, "produced");
+  const { produced, fanouts } = await ask<{ produced: Record<string, number>; fanouts: number[] }>(child, "produced");
   const stoppedAt = stamp();
   for (const s of opened) s.close();
   child.send({ type: "stop" });
@@ -142,6 +142,10 @@ export async function benchStreams(): Promise<{ met: number; of: number }> {
     `origin heap per subscriber: ${(heapPer / 1024).toFixed(1)} KB after subscribing, ${(heapPerDuring / 1024).toFixed(1)} KB after ${seconds} s of events (goal ≤ 50 KB: ${(heapPer / HEAP_GOAL).toFixed(2)}× the goal, ${heapMet ? "met" : "MISSED"}); external (socket buffers) ${(externalPer / 1024).toFixed(1)} KB each; origin RSS ${(before.rss / 2 ** 20).toFixed(0)} → ${(during.rss / 2 ** 20).toFixed(0)} MiB`,
   );
   let met = heapMet ? 1 : 0;
+  fanouts.sort((a, b) => a - b);
+  console.log(
+    `the origin's own hand-out of one delivery round (every event of the round to every subscriber: frame and socket write), ${fanouts.length} rounds: p50 ${percentile(fanouts, 50).toFixed(1)} ms, p99 ${percentile(fanouts, 99).toFixed(1)} ms`,
+  );
   for (const [i, stream] of STREAMS.entries()) {
     const latencies: number[] = [];
     /** Per event: the first subscriber's latency, and how long the last one waited after the first. */
