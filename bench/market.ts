@@ -4,6 +4,8 @@
 // year of recorded history (the history endpoints read it from in-memory PGlite, as the origin reads
 // its embedded store). Each endpoint's documented example is asked BENCH_RUNS times (default 200),
 // round-robin across endpoints so the source's minute caches age as in service.
+// Then the streams (bench/market-streams.ts): 1,000 subscribers per stream through the origin's
+// gateway guard, heap per subscriber and delivery latency. BENCH_ONLY=json or BENCH_ONLY=streams runs one half.
 import { performance } from "node:perf_hooks";
 import { createMarketApp } from "@/examples/market-intelligence/app.ts";
 import { HistoryRecorder } from "@/examples/market-intelligence/history/recorder.ts";
@@ -69,7 +71,17 @@ async function main() {
   await history.close();
 }
 
-main().catch((err) => {
+async function run() {
+  const only = process.env.BENCH_ONLY;
+  if (only !== "streams") await main();
+  if (only !== "json") {
+    const { benchStreams } = await import("./market-streams.ts");
+    const { met, of } = await benchStreams();
+    console.log(`\nstreams: ${met} of ${of} goals met`);
+  }
+}
+
+run().catch((err) => {
   console.error(err);
   process.exit(1);
 });

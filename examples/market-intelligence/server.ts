@@ -1,10 +1,10 @@
 // The market-intelligence origin, alone: `npm run example:market` (or started by the hub's
 // `npm start`, which passes the tenant's origin secrets and reads the port it reports). Prepares the
-// market (a year of simulated history, or the live adapters) before listening.
+// market (a year of simulated history, MARKET_HISTORY_DAYS, or the live adapters) before listening.
 import { OriginConfigError, exitWithParent, originEnvironment, startOriginServer } from "../shared/origin-server.ts";
 import { createMarketApp } from "./app.ts";
 import { KEEPALIVE_SECONDS } from "./endpoints/derivatives.ts";
-import { MarketConfigError, createMarketSource } from "./model/index.ts";
+import { MarketConfigError, createMarketSource, marketHistoryDays } from "./model/index.ts";
 import { HistoryConfigError, openMarketHistory } from "./history/open-market-history.ts";
 import { MAX_BODY_BYTES, PUBLIC_PATHS } from "./origin.ts";
 
@@ -23,7 +23,8 @@ async function main() {
   try {
     env = originEnvironment(process.env, DEFAULT_PORT);
     source = await createMarketSource(process.env);
-    history = await openMarketHistory({ source, dataDir: env.dataDir, env: process.env });
+    // MARKET_HISTORY_DAYS (default a year): what the simulation prepares is what the recorder backfills.
+    history = await openMarketHistory({ source, dataDir: env.dataDir, env: process.env, recorder: { backfillDays: marketHistoryDays(process.env) } });
   } catch (err) {
     if (err instanceof OriginConfigError || err instanceof MarketConfigError || err instanceof HistoryConfigError) {
       console.error(err.message);

@@ -5,7 +5,7 @@
 import type { JsonAnswer, OriginAnswer, StreamAnswer } from "../shared/origin-server.ts";
 import { createMarketApp } from "./app.ts";
 import { HistoryRecorder } from "./history/recorder.ts";
-import { openHistoryStore } from "./history/store.ts";
+import { openTestPgliteStore } from "./history/scratch-store.ts";
 import { SimulatedMarketSource } from "./model/simulated/index.ts";
 
 export const TEST_NOW = Date.parse("2026-11-26T12:00:30Z");
@@ -14,7 +14,7 @@ export async function testMarketApp(options: { seed?: number; now?: number } = {
   const clock = { now: options.now ?? TEST_NOW };
   const source = new SimulatedMarketSource({ seed: options.seed ?? 21, now: () => clock.now, autoPoll: false, backfillDays: 10 });
   // The recorded history in memory, filled once over the source's own short backfill.
-  const history = await openHistoryStore({ pgliteDir: null });
+  const history = await openTestPgliteStore();
   await new HistoryRecorder({ store: history, source, backfillDays: 10 }).tick();
   const app = await createMarketApp({ source, history, background: false });
   const closeApp = app.close;

@@ -4,7 +4,7 @@
 // The answers are proved right in examples/market-intelligence; this file proves the wiring: every
 // JSON endpoint paid at its price in its documented shape, a stream through a time_pass session up
 // to the gateway's payment_required frame, a 400 naming a bad parameter, the 403 of an unsigned call.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { request } from "undici";
 import { endpoints } from "@/examples/market-intelligence/endpoints/index.ts";
@@ -18,6 +18,12 @@ let launched: Awaited<ReturnType<typeof launchHostedExamples>>;
 let base: string;
 
 beforeAll(async () => {
+  // The wiring needs no year of history: two weeks (the documented MARKET_HISTORY_DAYS, handed to the
+  // origin like every MARKET_* variable) cover every history example and start the origin in seconds.
+  vi.stubEnv("MARKET_HISTORY_DAYS", "14");
+  // The liquidation stream test waits for the market's next liquidations (a few a market minute):
+  // on a market clock at 20× real time (MARKET_CLOCK_SPEED) they come within seconds, not a minute.
+  vi.stubEnv("MARKET_CLOCK_SPEED", "20");
   launched = await launchHostedExamples({
     prisma: t.ctx.db.prisma,
     store: t.ctx.store,
@@ -32,6 +38,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await launched?.stop();
+  vi.unstubAllEnvs();
 });
 
 function examplePath(path: string, example: Record<string, string>): string {

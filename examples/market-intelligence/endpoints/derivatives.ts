@@ -4,7 +4,7 @@
 // the source's one liquidation record.
 import { z } from "zod";
 import { jsonEndpoint, streamEndpoint } from "../endpoint.ts";
-import { PERP_SYMBOL, type Liquidation } from "../model/types.ts";
+import { PERP_SYMBOL, totalLiquidations, type Liquidation, type LiquidationTotals, type MarketSource } from "../model/types.ts";
 import { availabilityBody, availabilitySchema, iso, isoSchema, noParams, ok, round, withMeta, type CoreDeps } from "./common.ts";
 
 const DAY_MS = 86_400_000;
@@ -29,10 +29,13 @@ export function liquidationOut(e: Liquidation): z.output<typeof liquidationEvent
   return out;
 }
 
-function sums(events: Liquidation[]) {
-  const longs = events.filter((e) => e.side === "SELL").reduce((s, e) => s + e.valueUsd, 0);
-  const shorts = events.filter((e) => e.side === "BUY").reduce((s, e) => s + e.valueUsd, 0);
-  return { long_liquidated_usd: Math.round(longs), short_liquidated_usd: Math.round(shorts) };
+function sums(totals: LiquidationTotals) {
+  return { long_liquidated_usd: Math.round(totals.longUsd), short_liquidated_usd: Math.round(totals.shortUsd) };
+}
+
+/** A window's totals: summed in place where the source can (the simulated day holds thousands of events). */
+function liquidationTotals(source: MarketSource, since: number, until?: number): Promise<LiquidationTotals> {
+  return source.liquidationTotals ? source.liquidationTotals(since, until) : source.liquidations(since, until).then(totalLiquidations);
 }
 
 const overview = jsonEndpoint({
@@ -61,7 +64,7 @@ const overview = jsonEndpoint({
     const [funding, oi, liquidations, options, cme, positioning] = await Promise.all([
       source.funding(),
       source.openInterest(),
-      source.liquidations(now - DAY_MS),
+      liquidationTotals(source, now - DAY_MS),
       source.options(),
       source.cmeBasis(),
       deps.positioning.current(),
@@ -79,7 +82,7 @@ const overview = jsonEndpoint({
         next_funding_time: iso(funding.nextFundingTime),
       },
       open_interest: { btc: oi.size, usd: oi.valueUsd, change_24h_pct: positioning.open_interest_change_24h_pct },
-      liquidations_24h: { ...sums(liquidations), count: liquidations.length },
+      liquidations_24h: { ...sums(liquidations), count: liquidations.count },
       options: options.available ? { atm_iv: options.data.atmIv, skew_25d: options.data.skew25d, put_call_ratio: options.data.putCallRatio } : null,
       cme_annualized_basis_pct: cme.available ? cme.data.annualizedBasisPct : null,
     });
@@ -238,7 +241,7 @@ const liquidations = jsonEndpoint({
       since: iso(since),
       until: iso(now),
       count: events.length,
-      ...sums(events),
+      ...sums(totalLiquidations(events)),
       largest: largest ? liquidationOut(largest) : null,
       truncated: events.length > MAX_LIQUIDATION_EVENTS,
       events: events.slice(-MAX_LIQUIDATION_EVENTS).reverse().map(liquidationOut),
@@ -301,6 +304,17 @@ export const streamHelloSchema = z.object({
 /** Seconds between keep-alive comment frames on every stream (the origin server writes them). */
 export const KEEPALIVE_SECONDS = 15;
 
+/**
+ * One answer object per liquidation for all of the stream's subscribers: the origin serializes an
+ * event's data once per object (sseFrame), so a fan-out to a thousand subscribers stringifies once.
+ */
+const streamed = new WeakMap<Liquidation, z.output<typeof liquidationEventSchema>>();
+function streamedLiquidation(event: Liquidation) {
+  let out = streamed.get(event);
+  if (!out) streamed.set(event, (out = liquidationOut(event)));
+  return out;
+}
+
 const liquidationStream = streamEndpoint({
   path: "/v1/derivatives/liquidations/stream",
   price: 100,
@@ -323,7 +337,7 @@ const liquidationStream = streamEndpoint({
       connected_at: iso(deps.source.now()),
     });
     return deps.source.onLiquidation((event) => {
-      if (event.valueUsd >= params.min_size_usd) sink.event("liquidation", liquidationOut(event), event.id);
+      if (event.valueUsd >= params.min_size_usd) sink.event("liquidation", streamedLiquidation(event), event.id);
     });
   },
 });

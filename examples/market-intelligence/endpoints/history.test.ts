@@ -6,6 +6,8 @@ import type { z } from "zod";
 import type { JsonEndpoint } from "../endpoint.ts";
 import { FixtureMarketSource } from "../history/fixture-source.ts";
 import { openScratchHistoryStore, type ScratchHistoryStore } from "../history/scratch-store.ts";
+import { snakeCaseKeys } from "../history/snake-case.ts";
+import { indicatorSeries } from "../analytics/indicators.ts";
 import type { HistoryStore, HourlyState } from "../history/store.ts";
 import type { Candle } from "../model/types.ts";
 import {
@@ -156,6 +158,26 @@ describe("/v1/history endpoints", () => {
     expect(answer.body.points[0].rsi_14).toEqual(expect.any(Number));
     expect(answer.body.points[39].rsi_14).toBeNull();
     expect(answer.body.meta).toMatchObject({ first_candle: iso(T0 + 20 * HOUR), last_candle: iso(T0 + 59 * HOUR) });
+  });
+
+  it("indicators: a repeated request answers the same series; candles written or removed since change the next answer", async () => {
+    const closes = Array.from({ length: 70 }, (_, i) => 100 + Math.cos(i / 3) * 4 + i / 10);
+    await store.insertCandles("binance", "1h", candlesOf(closes.slice(0, 60)));
+    const first = await call(historyIndicators, { limit: "40" });
+    const again = await call(historyIndicators, { limit: "40" });
+    expect(again.body.points).toEqual(first.body.points);
+    const expected = (candles: Candle[]) => (snakeCaseKeys(indicatorSeries(candles)) as unknown[]).reverse();
+    expect(first.body.points).toEqual(expected(candlesOf(closes.slice(0, 60)).slice(20)));
+    // Ten more closed hours: the newest 40 are now hours 30–69.
+    await store.insertCandles("binance", "1h", candlesOf(closes.slice(60), T0 + 60 * HOUR));
+    const later = await call(historyIndicators, { limit: "40" });
+    expect(later.body.points[0].time).toBe(iso(T0 + 69 * HOUR));
+    expect(later.body.points).toEqual(expected(candlesOf(closes).slice(30)));
+    expect(later.body.meta).toMatchObject({ first_candle: iso(T0 + 30 * HOUR), last_candle: iso(T0 + 69 * HOUR) });
+    // Another window of the same store is its own answer; removing the candles empties them all.
+    expect((await call(historyIndicators, { limit: "20" })).body.points[19].time).toBe(iso(T0 + 50 * HOUR));
+    await scratch.reset();
+    expect((await call(historyIndicators, { limit: "40" })).body.error).toMatchObject({ code: "insufficient_candles", candles: 0 });
   });
 
   it("indicators: a window of fewer than 14 candles is a 422 naming how many it found", async () => {

@@ -11,7 +11,7 @@ import { AnalogSeries } from "../history/analog-series.ts";
 import { aggregateAnalogs, analogMatch, MAX_ANALOG_SAMPLE, pickNonOverlapping } from "../history/analogs.ts";
 import { SNAPSHOT_SOURCES } from "../history/recorder.ts";
 import { snakeCaseKeys } from "../history/snake-case.ts";
-import { DEFAULT_RETENTION, HISTORY_TIMEFRAMES, SPOT_SYMBOL, TRENDS, type HistoryStore, type Page } from "../history/store.ts";
+import { DEFAULT_RETENTION, HISTORY_TIMEFRAMES, SPOT_SYMBOL, TRENDS, type HistoryStore, type HistoryTimeframe, type Page } from "../history/store.ts";
 import { DEFAULT_VENUE, PERP_SYMBOL, TIMEFRAME_MS, type MarketSource, type Venue } from "../model/types.ts";
 
 export interface HistoryDeps {
@@ -168,6 +168,55 @@ export const historyHeatmaps = jsonEndpoint({
 
 // ---- /v1/history/indicators --------------------------------------------------------------------
 
+/**
+ * The indicator series of one window of stored candles, newest first, kept per store and request
+ * until the store's candle generation moves (a trigger bumps it on every candle written or removed):
+ * stored candles are closed and never change in place, so the same window and the same generation
+ * give the same series. The generation is read before the candles, so a write between the two reads
+ * leaves an entry that the next request sees as stale. Recomputing 200 candles costs tens of ms.
+ */
+type IndicatorAnswer = { candlesLoaded: number; points: Array<Record<string, unknown>>; firstTime: number; lastTime: number } | { found: number };
+const INDICATOR_CACHE_ENTRIES = 64;
+const indicatorAnswers = new WeakMap<HistoryStore, Map<string, { generation: number; answer: IndicatorAnswer }>>();
+
+async function indicatorAnswer(
+  store: HistoryStore,
+  params: { exchange: Venue; timeframe: HistoryTimeframe; start?: number; end?: number; limit: number },
+): Promise<IndicatorAnswer> {
+  const generation = await store.candleGeneration();
+  let entries = indicatorAnswers.get(store);
+  if (!entries) indicatorAnswers.set(store, (entries = new Map()));
+  const key = `${params.exchange}|${params.timeframe}|${params.start ?? ""}|${params.end ?? ""}|${params.limit}`;
+  const cached = entries.get(key);
+  if (cached?.generation === generation) {
+    // Most recently used last: the oldest entry is the one dropped.
+    entries.delete(key);
+    entries.set(key, cached);
+    return cached.answer;
+  }
+  const page = await store.candles(params.exchange, params.timeframe, { ...params, offset: 0 });
+  const candles = page.items.reverse();
+  let answer: IndicatorAnswer;
+  if (candles.length < MIN_INDICATOR_CANDLES) answer = { found: candles.length };
+  else {
+    try {
+      answer = {
+        candlesLoaded: candles.length,
+        points: (snakeCaseKeys(indicatorSeries(candles)) as Array<Record<string, unknown>>).reverse(),
+        firstTime: candles[0].time,
+        lastTime: candles[candles.length - 1].time,
+      };
+    } catch (err) {
+      if (!(err instanceof InsufficientCandlesError)) throw err;
+      answer = { found: candles.length };
+    }
+  }
+  entries.delete(key);
+  entries.set(key, { generation, answer });
+  if (entries.size > INDICATOR_CACHE_ENTRIES) entries.delete(entries.keys().next().value!);
+  return answer;
+}
+
 export const historyIndicators = jsonEndpoint({
   path: "/v1/history/indicators",
   price: PRICE,
@@ -214,36 +263,27 @@ export const historyIndicators = jsonEndpoint({
   example: { timeframe: "1h", limit: "200", exchange: "binance" },
   async handle(deps: HistoryDeps, params, request) {
     if (request.probe) return probeAnswer;
-    const page = await deps.store.candles(params.exchange, params.timeframe, { ...params, offset: 0 });
-    const candles = page.items.reverse();
-    const insufficient = () =>
-      errorAnswer(
+    const series = await indicatorAnswer(deps.store, params);
+    if ("found" in series)
+      return errorAnswer(
         422,
         "insufficient_candles",
-        `Indicators need at least ${MIN_INDICATOR_CANDLES} candles; ${candles.length} ${params.timeframe} candle(s) of ${params.exchange} are recorded` +
+        `Indicators need at least ${MIN_INDICATOR_CANDLES} candles; ${series.found} ${params.timeframe} candle(s) of ${params.exchange} are recorded` +
           `${params.start !== undefined ? ` from ${iso(params.start)}` : ""}${params.end !== undefined ? ` before ${iso(params.end)}` : ""}. Widen start/end.`,
-        { field: params.start !== undefined ? "start" : "end", candles: candles.length, required: MIN_INDICATOR_CANDLES },
+        { field: params.start !== undefined ? "start" : "end", candles: series.found, required: MIN_INDICATOR_CANDLES },
       );
-    if (candles.length < MIN_INDICATOR_CANDLES) return insufficient();
-    let points;
-    try {
-      points = indicatorSeries(candles);
-    } catch (err) {
-      if (err instanceof InsufficientCandlesError) return insufficient();
-      throw err;
-    }
     return {
       body: {
         exchange: params.exchange,
         timeframe: params.timeframe,
-        candles_loaded: candles.length,
-        points: (snakeCaseKeys(points) as Array<Record<string, unknown>>).reverse(),
+        candles_loaded: series.candlesLoaded,
+        points: series.points,
         meta: responseMeta(deps.source, {
           order: "newest_first",
           start: isoOrNull(params.start),
           end: isoOrNull(params.end),
-          first_candle: iso(candles[0].time),
-          last_candle: iso(candles[candles.length - 1].time),
+          first_candle: iso(series.firstTime),
+          last_candle: iso(series.lastTime),
         }),
       },
     };

@@ -21,6 +21,8 @@ export interface HistorySql extends SqlQueryable {
   /** Runs `fn` in one transaction: all of its statements commit together or none does. */
   transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PGlite only: the whole data directory as a tarball (a template for further in-memory stores). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export interface HistorySqlOptions {
@@ -30,13 +32,18 @@ export interface HistorySqlOptions {
   pgliteDir?: string | null;
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /**
+   * A PGlite data directory dump (`PGlite.dumpDataDir`) to start from instead of running initdb:
+   * tests start their in-memory stores from a migrated template (history/scratch-store.ts).
+   */
+  pgliteLoadDataDir?: Blob;
 }
 
 /** Opens PGlite or a PostgreSQL pool, as the options say. */
 export async function openHistorySql(options: HistorySqlOptions): Promise<HistorySql> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 5);
   if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
-  const lite = options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite();
+  const lite = new PGlite({ dataDir: options.pgliteDir ?? undefined, loadDataDir: options.pgliteLoadDataDir });
   await lite.waitReady;
   const run = async <Row extends SqlRow>(runner: Pick<PGlite, "query">, text: string, params?: unknown[]) => (await runner.query<Row>(text, params)).rows;
   return {
@@ -44,6 +51,7 @@ export async function openHistorySql(options: HistorySqlOptions): Promise<Histor
     query: (text, params) => run(lite, text, params),
     transaction: (fn) => lite.transaction((tx) => fn({ query: (text, params) => run(tx, text, params) })),
     close: () => lite.close(),
+    dumpDataDir: () => lite.dumpDataDir("none"),
   };
 }
 

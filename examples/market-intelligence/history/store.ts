@@ -120,6 +120,8 @@ export interface HistoryStoreOptions {
   pgliteDir?: string | null;
   /** The schema holding the tables (tests use a throwaway one). */
   schema?: string;
+  /** PGlite only: start from this data directory dump instead of initdb (sql.ts). */
+  pgliteLoadDataDir?: Blob;
 }
 
 /** Where the origin keeps its embedded history: DATA_DIR/market-history. */
@@ -130,7 +132,7 @@ export function historyPgliteDir(dataDir: string): string {
 /** Opens (and migrates) the history store. */
 export async function openHistoryStore(options: HistoryStoreOptions = {}): Promise<HistoryStore> {
   const schema = checkSchemaName(options.schema ?? DEFAULT_HISTORY_SCHEMA);
-  const sql = await openHistorySql({ databaseUrl: options.databaseUrl, pgliteDir: options.pgliteDir });
+  const sql = await openHistorySql({ databaseUrl: options.databaseUrl, pgliteDir: options.pgliteDir, pgliteLoadDataDir: options.pgliteLoadDataDir });
   try {
     await migrateHistory(sql, schema);
   } catch (err) {

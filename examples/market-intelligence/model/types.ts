@@ -110,6 +110,27 @@ export interface Liquidation {
   time: number;
 }
 
+/** What liquidations in a window add up to: USD of longs liquidated (SELL), of shorts (BUY), and how many. */
+export interface LiquidationTotals {
+  longUsd: number;
+  shortUsd: number;
+  count: number;
+}
+
+/**
+ * The totals of `events` (oldest first) as `liquidationTotals` must give them: each side summed in
+ * time order from 0, so every source's totals equal these over its own `liquidations` list.
+ */
+export function totalLiquidations(events: readonly Liquidation[]): LiquidationTotals {
+  let longUsd = 0;
+  let shortUsd = 0;
+  for (const e of events) {
+    if (e.side === "SELL") longUsd += e.valueUsd;
+    else shortUsd += e.valueUsd;
+  }
+  return { longUsd, shortUsd, count: events.length };
+}
+
 /** Estimated liquidation leverage by price band around the reference price. */
 export interface LiquidationHeatmap {
   symbol: typeof PERP_SYMBOL;
@@ -265,6 +286,11 @@ export interface MarketSource {
   openInterest(): Promise<OpenInterest>;
   /** Liquidations in [since, until), oldest first. */
   liquidations(since: number, until?: number): Promise<Liquidation[]>;
+  /**
+   * `totalLiquidations(await liquidations(since, until))` without listing them (optional: the
+   * simulated source sums its day of events in place; callers fall back to the list).
+   */
+  liquidationTotals?(since: number, until?: number): Promise<LiquidationTotals>;
   /** Live liquidations as they happen; returns the unsubscribe function. */
   onLiquidation(listener: (event: Liquidation) => void): () => void;
   liquidationHeatmap(): Promise<LiquidationHeatmap>;

@@ -21,6 +21,7 @@ import {
   type ExchangeReserve,
   type FundingRate,
   type Liquidation,
+  type LiquidationTotals,
   type MarketSource,
   type OpenInterest,
   type OptionsSummary,
@@ -58,6 +59,12 @@ export interface SimulatedMarketOptions {
   backfillDays?: number;
   /** Deliver liquidations on a 1 s timer (default true; tests with an injected clock call poll()). */
   autoPoll?: boolean;
+  /**
+   * The delivery timer's period in ms (default 1000): a liquidation reaches the listeners at most
+   * this long after its timestamp. bench/market.ts (BENCH_ONLY=streams) runs the market on a faster
+   * clock (an injected `now`) with a 20 ms poll, so it sees many events a second.
+   */
+  pollMs?: number;
 }
 
 const FUNDING_INTERVAL_MS = 8 * HOUR_MS;
@@ -97,7 +104,7 @@ export class SimulatedMarketSource implements MarketSource {
     this.advance();
     this.delivered = now;
     if (options.autoPoll !== false) {
-      this.timer = setInterval(() => this.poll(), 1_000);
+      this.timer = setInterval(() => this.poll(), options.pollMs ?? 1_000);
       this.timer.unref();
     }
   }
@@ -222,6 +229,17 @@ export class SimulatedMarketSource implements MarketSource {
     this.advance();
     const now = this.clock();
     return this.liquidationEngine.between(since, Math.min(until ?? now + 1, now + 1));
+  }
+
+  async liquidationTotals(since: number, until?: number): Promise<LiquidationTotals> {
+    this.advance();
+    const now = this.clock();
+    return this.liquidationEngine.totals(since, Math.min(until ?? now + 1, now + 1));
+  }
+
+  /** How many listeners the one delivery loop fans out to (every stream subscriber is one). */
+  get liquidationListeners(): number {
+    return this.listeners.size;
   }
 
   onLiquidation(listener: (event: Liquidation) => void): () => void {

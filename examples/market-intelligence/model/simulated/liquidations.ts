@@ -8,7 +8,7 @@
 // The walk starts 10 days back on an hour boundary: any minute at least 7 days after the walk's start
 // has every cluster that can be alive in it, so its liquidations do not depend on when the process
 // started. Events are served for the last 72 hours (the window_hours maximum).
-import { DERIVATIVES_VENUE, PERP_SYMBOL, type Liquidation, type LiquidationHeatmap } from "../types.ts";
+import { DERIVATIVES_VENUE, PERP_SYMBOL, type Liquidation, type LiquidationHeatmap, type LiquidationTotals } from "../types.ts";
 import { HOUR_MS, type MarketPath, minuteStart, REGIME_PARAMS } from "./market-path.ts";
 import { STREAM, gaussian, hash32, seededRandom } from "./random.ts";
 
@@ -137,18 +137,40 @@ export class LiquidationEngine {
     );
   }
 
-  /** Events in [since, until), oldest first (the walk must have reached `until`). */
-  between(since: number, until: number): Liquidation[] {
+  /** The index of the first event at or after `time`. */
+  private firstAtOrAfter(time: number): number {
     let lo = 0;
     let hi = this.events.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.events[mid].time < since) lo = mid + 1;
+      if (this.events[mid].time < time) lo = mid + 1;
       else hi = mid;
     }
+    return lo;
+  }
+
+  /** Events in [since, until), oldest first (the walk must have reached `until`). */
+  between(since: number, until: number): Liquidation[] {
     const out: Liquidation[] = [];
-    for (let i = lo; i < this.events.length && this.events[i].time < until; i++) out.push(this.events[i]);
+    for (let i = this.firstAtOrAfter(since); i < this.events.length && this.events[i].time < until; i++) out.push(this.events[i]);
     return out;
+  }
+
+  /**
+   * `totalLiquidations(between(since, until))` without copying the window (a day holds thousands of
+   * events): the same additions in the same order, so the same floats.
+   */
+  totals(since: number, until: number): LiquidationTotals {
+    let longUsd = 0;
+    let shortUsd = 0;
+    const first = this.firstAtOrAfter(since);
+    let i = first;
+    for (; i < this.events.length && this.events[i].time < until; i++) {
+      const e = this.events[i];
+      if (e.side === "SELL") longUsd += e.valueUsd;
+      else shortUsd += e.valueUsd;
+    }
+    return { longUsd, shortUsd, count: i - first };
   }
 
   /** The open clusters by price band around the reference price (±12 %), in USD to be liquidated. */

@@ -2,9 +2,9 @@
 // prepared and however it got there), coherent across its views (candles of every timeframe, the
 // ticker, the liquidation clusters and the liquidations they produce), and regimes that occur.
 import { afterEach, describe, expect, it } from "vitest";
-import { TIMEFRAMES, VENUES } from "../types.ts";
+import { TIMEFRAMES, VENUES, totalLiquidations } from "../types.ts";
 import { SimulatedMarketSource } from "./index.ts";
-import { createMarketSource, MarketConfigError } from "../index.ts";
+import { createMarketSource, MarketConfigError, marketClockSpeed, marketHistoryDays } from "../index.ts";
 
 const NOW = Date.parse("2026-11-26T12:00:30Z");
 const opened: SimulatedMarketSource[] = [];
@@ -74,9 +74,57 @@ describe("determinism", () => {
     await expect(createMarketSource({ MARKET_SOURCE: "live", MARKET_LIVE_BINANCE_URL: "ftp://x" })).rejects.toThrow(MarketConfigError);
     await expect(createMarketSource({ MARKET_SOURCE: "paper" })).rejects.toThrow(/MARKET_SOURCE must be "simulated" or "live"/);
   });
+
+  it("MARKET_CLOCK_SPEED runs the market that many times faster from its start; anything outside 1 to 1000 is a config error naming it", async () => {
+    let real = NOW;
+    const fast = (await createMarketSource({ MARKET_CLOCK_SPEED: "30", MARKET_HISTORY_DAYS: "10" }, { now: () => real })) as SimulatedMarketSource;
+    opened.push(fast);
+    expect(fast.now()).toBe(NOW);
+    real += 2_000;
+    expect(fast.now()).toBe(NOW + 60_000);
+    // Same seed, same instant: the fast market quotes what a real-time one quotes a minute on.
+    expect((await fast.ticker("binance")).price).toBe((await simulated(21, () => NOW + 60_000).ticker("binance")).price);
+    expect(marketClockSpeed({})).toBe(1);
+    expect(marketClockSpeed({ MARKET_CLOCK_SPEED: "2.5" })).toBe(2.5);
+    for (const bad of ["0", "0.5", "1001", "fast", "-2"]) expect(() => marketClockSpeed({ MARKET_CLOCK_SPEED: bad }), bad).toThrow(/MARKET_CLOCK_SPEED/);
+  });
+
+  it("MARKET_HISTORY_DAYS bounds the prepared history (10 to 365 days, default 365); anything else is a config error naming it", async () => {
+    expect(marketHistoryDays({})).toBe(365);
+    expect(marketHistoryDays({ MARKET_HISTORY_DAYS: " 14 " })).toBe(14);
+    const source = (await createMarketSource({ MARKET_HISTORY_DAYS: "12" }, { now: () => NOW })) as SimulatedMarketSource;
+    opened.push(source);
+    // Whole blocks of minutes: the history starts at most a block before the twelve days.
+    expect(source.historyStart).toBeLessThanOrEqual(NOW - 12 * 86_400_000);
+    expect(source.historyStart).toBeGreaterThan(NOW - 13 * 86_400_000);
+    const [first] = await source.candles("binance", "1h", { start: 0, limit: 1 });
+    expect(first.time).toBeGreaterThanOrEqual(source.historyStart);
+    for (const bad of ["9", "366", "1.5", "a year", "-14"]) {
+      expect(() => marketHistoryDays({ MARKET_HISTORY_DAYS: bad }), bad).toThrow(MarketConfigError);
+      await expect(createMarketSource({ MARKET_HISTORY_DAYS: bad }), bad).rejects.toThrow(/MARKET_HISTORY_DAYS/);
+    }
+  });
 });
 
 describe("coherence", () => {
+  it("liquidationTotals equals the sums of the liquidations it does not list, to the last bit", async () => {
+    const source = simulated(21, () => NOW);
+    for (const [since, until] of [
+      [NOW - 86_400_000, undefined],
+      [NOW - 4 * 3_600_000, NOW - 3_600_000],
+      [NOW - 72 * 3_600_000, NOW + 3_600_000],
+      [NOW - 60_000, NOW - 60_000],
+    ] as const) {
+      const events = await source.liquidations(since, until);
+      const totals = await source.liquidationTotals(since, until);
+      expect(totals).toEqual(totalLiquidations(events));
+      // As the endpoints summed them before: one side at a time, in time order.
+      const side = (s: string) => events.filter((e) => e.side === s).reduce((sum, e) => sum + e.valueUsd, 0);
+      expect(totals).toEqual({ longUsd: side("SELL"), shortUsd: side("BUY"), count: events.length });
+    }
+    expect((await source.liquidationTotals(NOW - 86_400_000)).count).toBeGreaterThan(100);
+  });
+
   it("a venue's ticker price is its newest 1m close; every timeframe aggregates the same minutes", async () => {
     const source = simulated(21, () => NOW);
     for (const venue of VENUES) {
