@@ -79,9 +79,39 @@ async function streamFromOrigin(deps: ServeStreamDeps, call: PaidCall, maxDurati
     }),
   );
   // A stream that delivered no content gives its deduction back afterwards (spec 4.7 rule 6).
-  if (streamed.contentSeen) await reservation.commit();
+  if (streamed.contentSeen) await commitServedStream(deps, ctx.requestId, reservation);
   else {
     await reservation.refund();
     noteOutcome(ctx.usage, reservation, "refunded", false);
+  }
+}
+
+/** Tries after the first attempt at the stream's end: 0.5, 1, 2 and 4 s apart (a PostgreSQL restart). */
+const END_COMMIT_RETRY_DELAYS_MS = [500, 1_000, 2_000, 4_000];
+
+/**
+ * A stream that delivered content is paid: its commit (consuming a proof) was started at the first
+ * content without waiting; if it failed (PostgreSQL restarting), a proof would stay claimed and be
+ * redeemable again once its lease ran out. At the end it is tried again, joining an attempt still
+ * running and retrying a failed one, a few times over about 8 s; the last failure is logged with
+ * what an operator needs to reconcile it.
+ */
+async function commitServedStream(deps: Pick<GatewayDeps, "log">, requestId: string, reservation: PaidCall["reservation"]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await reservation.commit();
+      return;
+    } catch (err) {
+      const delay = END_COMMIT_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined) {
+        deps.log.error("a served stream's payment could not be committed; its claim lapses at the lease's end", {
+          requestId,
+          kind: reservation.kind,
+          error: err,
+        });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
 }

@@ -18,26 +18,34 @@ const originStreams: OriginStream[] = [];
 /** Armed by a test: the gateways' next proof-finishing statement fails, as while PostgreSQL restarts. */
 let failNextProofFinish = false;
 
+/** Whether a statement ends a proof's claim (finishProof: Prisma on PGlite, the pool's batcher on PostgreSQL). */
+const finishesProof = (text: string) => text.includes(`"consumedAt" = CASE`);
+
+function failingOnce(): Promise<never> {
+  failNextProofFinish = false;
+  return Promise.reject(new Error("Connection terminated unexpectedly"));
+}
+
+/** `target` with `method` failing the next proof-finishing statement once armed; everything else as is. */
+function armable<T extends object>(target: T, method: string, textOf: (args: unknown[]) => string): T {
+  return new Proxy(target, {
+    get(object, prop) {
+      const value: unknown = Reflect.get(object, prop);
+      if (prop === method && typeof value === "function") {
+        return (...args: unknown[]) => (failNextProofFinish && finishesProof(textOf(args)) ? failingOnce() : value.apply(object, args));
+      }
+      return typeof value === "function" ? value.bind(object) : value;
+    },
+  });
+}
+
 const t = useGatewayTest({
   gateways: 2,
   clock,
   gatewayOptions: (ctx) => ({
     limits: { streamTickMs: 20, streamKeepAliveMs: 250, streamHeadersTimeoutMs: 600, streamCloseGraceMs: 300 },
-    prisma: new Proxy(ctx.db.prisma, {
-      get(target, prop) {
-        if (prop === "$queryRawUnsafe") {
-          return (text: string, ...values: unknown[]) => {
-            if (failNextProofFinish && text.includes(`"consumedAt" = CASE`)) {
-              failNextProofFinish = false;
-              return Promise.reject(new Error("Connection terminated unexpectedly"));
-            }
-            return target.$queryRawUnsafe(text, ...values);
-          };
-        }
-        const value: unknown = Reflect.get(target, prop);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    }),
+    prisma: armable(ctx.db.prisma, "$queryRawUnsafe", (args) => String(args[0])),
+    pg: ctx.db.pg && armable(ctx.db.pg, "query", (args) => String((args[0] as { text?: string }).text ?? args[0])),
   }),
   routes: (origin) => {
     origin.route("/v1/plain", (_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end("{}"));
