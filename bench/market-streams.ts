@@ -15,7 +15,9 @@
 // - completeness: every subscriber got every event produced while it was subscribed;
 // - one producer per process: the source's delivery loop and the alert bus each hold one listener
 //   per subscriber (plus the origin's own), never a loop of their own per subscriber.
-import { fork, type ChildProcess } from "node:child_process";
+// BENCH_ORIGIN_CPUS / BENCH_CLIENT_CPUS (taskset lists, e.g. 1 and 0) pin the origin and this client
+// to separate cores, so the client's reading of 2,000 sockets does not queue the origin's writes.
+import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import os from "node:os";
@@ -102,6 +104,12 @@ export async function benchStreams(): Promise<{ met: number; of: number }> {
     env: { ...process.env, ORIGIN_GATEWAY_SECRET: secrets.gatewaySecret, ORIGIN_HMAC_SECRET: secrets.hmacSecret },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
+  for (const [cpus, pid] of [
+    [process.env.BENCH_ORIGIN_CPUS, child.pid],
+    [process.env.BENCH_CLIENT_CPUS, process.pid],
+  ] as const) {
+    if (cpus && pid) execFileSync("taskset", ["-a", "-p", "-c", cpus, String(pid)], { stdio: "ignore" });
+  }
   type Listening = { type: string; port: number; speed: number; pollMs: number; alertsPerSecond: number };
   const { port, speed, pollMs, alertsPerSecond } = await new Promise<Listening>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the stream origin exited (${code})`)));
