@@ -53,16 +53,17 @@ describe("deploy/haproxy.cfg", () => {
     };
     const lb = spawn("haproxy", ["-db", "-f", config], { env, stdio: "ignore" });
     try {
-      // Both gateways up (two health checks 1 s apart), then one paid call.
-      let status = 0;
-      for (let i = 0; i < 50 && status !== 200; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        status = await fetch(`http://127.0.0.1:${front}/healthz`).then(
-          (r) => r.status,
-          () => 0,
+      // Both gateways UP on HAProxy's own status page (two health checks 1 s apart), then one paid call.
+      const bothUp = async () => {
+        const csv = await fetch(`http://127.0.0.1:${stats}/;csv`).then(
+          (r) => r.text(),
+          () => "",
         );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+        const up = csv.split("\n").filter((line) => /^gateway,gateway[12],/.test(line) && line.split(",")[17] === "UP");
+        return up.length === 2;
+      };
+      for (let i = 0; i < 100 && !(await bothUp()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await bothUp(), "both gateways UP in HAProxy").toBe(true);
       const answer = await fetch(`http://127.0.0.1:${front}/gw/t/v1/paid`, { headers: { authorization: "L402 m:p" } }).then(
         (r) => r.status,
         () => "connection closed",
@@ -71,7 +72,9 @@ describe("deploy/haproxy.cfg", () => {
       // The client learns the call failed (HAProxy closes its connection, or answers 502) and may retry with its proof.
       expect([502, "connection closed"]).toContain(answer);
     } finally {
+      const exited = new Promise((resolve) => lb.once("exit", resolve));
       lb.kill("SIGKILL");
+      await exited;
       await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
     }
   });
