@@ -266,51 +266,57 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   const gatewayHealth = (port: number) => `http://127.0.0.1:${port}/healthz`;
   const webHealth = (port: number) => `http://127.0.0.1:${port}/api/health`;
 
-  // The first gateway migrates the database (and seeds the demo and launches the example origins when
-  // asked); the others start after it, so no two processes race to migrate or seed.
-  await add(
-    "gateway-1",
-    process.execPath,
-    hub("gateway"),
-    { ...shared, GATEWAY_PORT: String(plan.gatewayPorts[0]), SEED_DEMO: options.seedDemo ? "true" : "false" },
-    gatewayHealth(plan.gatewayPorts[0]),
-  ).ready();
-  const second = add(
-    "gateway-2",
-    process.execPath,
-    hub("gateway"),
-    { ...shared, GATEWAY_PORT: String(plan.gatewayPorts[1]), SEED_DEMO: "false", HOSTED_EXAMPLES: "none" },
-    gatewayHealth(plan.gatewayPorts[1]),
-  );
-  if (options.web) {
-    // The first web process builds the Next app when no build exists; the second reuses it.
-    await add("web-1", process.execPath, hub("web"), { ...shared, PORT: String(plan.webPorts[0]) }, webHealth(plan.webPorts[0])).ready(600_000);
-    add("web-2", process.execPath, hub("web"), { ...shared, PORT: String(plan.webPorts[1]) }, webHealth(plan.webPorts[1]));
-  }
-  add("worker-1", process.execPath, hub("worker"), shared, null);
-  add("worker-2", process.execPath, hub("worker"), shared, null);
-  await second.ready();
-  if (options.web) await processes.get("web-2")!.ready();
+  const stop = async () => {
+    for (const proc of [...processes.values()].reverse()) {
+      proc.stopping = true;
+      await proc.kill("SIGTERM");
+    }
+  };
+  // A part that never comes up stops the parts already started: none may outlive the caller.
+  try {
+    // The first gateway migrates the database (and seeds the demo and launches the example origins when
+    // asked); the others start after it, so no two processes race to migrate or seed.
+    await add(
+      "gateway-1",
+      process.execPath,
+      hub("gateway"),
+      { ...shared, GATEWAY_PORT: String(plan.gatewayPorts[0]), SEED_DEMO: options.seedDemo ? "true" : "false" },
+      gatewayHealth(plan.gatewayPorts[0]),
+    ).ready();
+    const second = add(
+      "gateway-2",
+      process.execPath,
+      hub("gateway"),
+      { ...shared, GATEWAY_PORT: String(plan.gatewayPorts[1]), SEED_DEMO: "false", HOSTED_EXAMPLES: "none" },
+      gatewayHealth(plan.gatewayPorts[1]),
+    );
+    if (options.web) {
+      // The first web process builds the Next app when no build exists; the second reuses it.
+      await add("web-1", process.execPath, hub("web"), { ...shared, PORT: String(plan.webPorts[0]) }, webHealth(plan.webPorts[0])).ready(600_000);
+      add("web-2", process.execPath, hub("web"), { ...shared, PORT: String(plan.webPorts[1]) }, webHealth(plan.webPorts[1]));
+    }
+    add("worker-1", process.execPath, hub("worker"), shared, null);
+    add("worker-2", process.execPath, hub("worker"), shared, null);
+    await second.ready();
+    if (options.web) await processes.get("web-2")!.ready();
 
-  const haproxyConfig = path.join(repositoryRoot, "deploy", "haproxy.cfg");
-  const lbEnv = { ...process.env, ...haproxyEnvironment(plan) };
-  const check = spawnSync("haproxy", ["-c", "-q", "-f", haproxyConfig], { env: lbEnv, encoding: "utf8" });
-  if (check.error || check.status !== 0) {
-    throw new Error(`haproxy -c failed (install it with apt-get install haproxy): ${check.error?.message ?? check.stderr}`);
+    const haproxyConfig = path.join(repositoryRoot, "deploy", "haproxy.cfg");
+    const lbEnv = { ...process.env, ...haproxyEnvironment(plan) };
+    const check = spawnSync("haproxy", ["-c", "-q", "-f", haproxyConfig], { env: lbEnv, encoding: "utf8" });
+    if (check.error || check.status !== 0) {
+      throw new Error(`haproxy -c failed (install it with apt-get install haproxy): ${check.error?.message ?? check.stderr}`);
+    }
+    add("haproxy", "haproxy", ["-W", "-db", "-f", haproxyConfig], lbEnv, `http://127.0.0.1:${plan.gatewayPort}/healthz`);
+    if (options.web) await waitFor("the balanced web", healthy(`http://127.0.0.1:${plan.webPort}/api/health`), 30_000);
+    await waitFor("the balanced gateway", healthy(`http://127.0.0.1:${plan.gatewayPort}/healthz`), 30_000);
+  } catch (err) {
+    await stop();
+    throw err;
   }
-  add("haproxy", "haproxy", ["-W", "-db", "-f", haproxyConfig], lbEnv, `http://127.0.0.1:${plan.gatewayPort}/healthz`);
-  if (options.web) await waitFor("the balanced web", healthy(`http://127.0.0.1:${plan.webPort}/api/health`), 30_000);
-  await waitFor("the balanced gateway", healthy(`http://127.0.0.1:${plan.gatewayPort}/healthz`), 30_000);
-
   return {
     processes,
     gatewayUrl: `http://127.0.0.1:${plan.gatewayPort}`,
     webUrl: `http://127.0.0.1:${plan.webPort}`,
-    async stop() {
-      for (const proc of [...processes.values()].reverse()) {
-        proc.stopping = true;
-        await proc.kill("SIGTERM");
-      }
-    },
+    stop,
   };
 }

@@ -56,10 +56,7 @@ async function main(): Promise<number> {
 
   const plan = clusterPlan({ CLUSTER_PORT_BASE: String(portBase), CLUSTER_DIR: tmp, PORT: String(portBase), GATEWAY_PORT: String(portBase + 3) });
   const postgres = new PrivatePostgres(path.join(tmp, "postgres"), plan.pgPort);
-  postgres.start();
   const redis = redisProcess(plan.redisPort, sink);
-  redis.start();
-  await redisReady(plan.redisPort);
   const redisUrl = `redis://127.0.0.1:${plan.redisPort}`;
 
   let db: Database | null = null;
@@ -99,6 +96,10 @@ async function main(): Promise<number> {
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
   try {
+    // Started inside the try: whatever fails from here on, shutdown stops what did start.
+    postgres.start();
+    redis.start();
+    await redisReady(plan.redisPort);
     db = await openDatabase({ databaseUrl: postgres.url, pgliteDir: null, migrate: true, poolSize: 8 });
     const prisma = db.prisma;
     const appSecret = randomBytes(32).toString("hex");
@@ -271,7 +272,8 @@ async function main(): Promise<number> {
       await Promise.all(restarting);
     })();
     let faultsDone = false;
-    void faultRunner.finally(() => (faultsDone = true));
+    // Its failure is reported where it is awaited below, not as an unhandled rejection that would skip shutdown.
+    faultRunner.finally(() => (faultsDone = true)).catch(() => undefined);
     // The load runs SOAK_SECONDS, and on until every fault is over and a few seconds of recovery were seen.
     let tailUntil = Infinity;
     const running = () => {
