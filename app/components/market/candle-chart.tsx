@@ -60,18 +60,16 @@ export function CandleChart({ slug, apiName }: { slug: string; apiName: string }
         setReady(true);
       })
       .catch((err: unknown) => setChartError(err instanceof Error ? err.message : String(err)));
+    // The container goes when the candles do (an empty or failed answer, or leaving the page): the
+    // chart goes with it, and the next candles get a new one on the new container.
     return () => {
       disposed = true;
-    };
-  }, [hasCandles]);
-
-  useEffect(
-    () => () => {
       chart.current?.api.remove();
       chart.current = null;
-    },
-    [],
-  );
+      fitted.current = false;
+      setReady(false);
+    };
+  }, [hasCandles]);
 
   // Every poll redraws the closed candles (the history may have closed a new hour) and the forming one.
   useEffect(() => {
