@@ -5,11 +5,11 @@
 // is never given away), only the endpoints findPreviewPaths recognizes, with fixed parameters, and
 // every answer is shared by all visitors of a process for PREVIEW_TTL_MS: a page polling it costs
 // the origin at most one call per endpoint per TTL, however many people watch.
-import { randomUUID } from "node:crypto";
 import type { Dispatcher } from "undici";
 import type { PrismaClient } from "@/lib/db/client.ts";
 import { getDirectoryEntry } from "@/lib/directory/get-directory-entry.ts";
 import { AppError } from "@/lib/errors/index.ts";
+import { newRequestId } from "@/lib/logging/request-id.ts";
 import { exampleOwnerEmail } from "@/lib/hosted-examples/catalogue.ts";
 import { CallAbort } from "@/lib/origin/deadlines.ts";
 import { callOrigin } from "@/lib/origin/origin-call.ts";
@@ -139,7 +139,7 @@ async function getJson(
     search: options.search,
     clientHeaders: { accept: "application/json", "user-agent": "l402-hub-page-preview/1" },
     body: null,
-    requestId: randomUUID(),
+    requestId: newRequestId(),
     clientIp: "",
     forwardedHost: "",
     forwardedProto: "https",
