@@ -1,7 +1,7 @@
 // The seven /v1/history endpoints over a store filled with constructed data: newest-first paging,
 // the 14-candle rule, analogs whose outcomes are known in advance, and the 400s their parameter
 // schemas give (the server answers a failed parse with a 400 naming each issue's path).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { z } from "zod";
 import type { JsonEndpoint } from "../endpoint.ts";
 import { FixtureMarketSource } from "../history/fixture-source.ts";
@@ -163,14 +163,21 @@ describe("/v1/history endpoints", () => {
   it("indicators: a repeated request answers the same series; candles written or removed since change the next answer", async () => {
     const closes = Array.from({ length: 70 }, (_, i) => 100 + Math.cos(i / 3) * 4 + i / 10);
     await store.insertCandles("binance", "1h", candlesOf(closes.slice(0, 60)));
+    const reads = vi.spyOn(store, "candles");
     const first = await call(historyIndicators, { limit: "40" });
+    const readsForFirst = reads.mock.calls.length;
+    expect(readsForFirst).toBeGreaterThan(0);
     const again = await call(historyIndicators, { limit: "40" });
     expect(again.body.points).toEqual(first.body.points);
+    // The repeat is answered from the cache: the stored candles were not read again.
+    expect(reads.mock.calls.length).toBe(readsForFirst);
     const expected = (candles: Candle[]) => (snakeCaseKeys(indicatorSeries(candles)) as unknown[]).reverse();
     expect(first.body.points).toEqual(expected(candlesOf(closes.slice(0, 60)).slice(20)));
     // Ten more closed hours: the newest 40 are now hours 30–69.
     await store.insertCandles("binance", "1h", candlesOf(closes.slice(60), T0 + 60 * HOUR));
     const later = await call(historyIndicators, { limit: "40" });
+    expect(reads.mock.calls.length).toBeGreaterThan(readsForFirst);
+    reads.mockRestore();
     expect(later.body.points[0].time).toBe(iso(T0 + 69 * HOUR));
     expect(later.body.points).toEqual(expected(candlesOf(closes).slice(30)));
     expect(later.body.meta).toMatchObject({ first_candle: iso(T0 + 30 * HOUR), last_candle: iso(T0 + 69 * HOUR) });
