@@ -21,7 +21,7 @@ import type { PrismaClient } from "@/lib/db/client.ts";
 import { CallAbort } from "@/lib/origin/deadlines.ts";
 import { callOrigin } from "@/lib/origin/origin-call.ts";
 import type { Logger } from "@/lib/logging/logger.ts";
-import { readOriginSecrets } from "@/lib/tenants/secrets.ts";
+import { readOriginSecrets, tenantSecretColumnsSelect } from "@/lib/tenants/secrets.ts";
 import { enqueueEvent } from "@/lib/events/enqueue-event.ts";
 
 export type HealthMonitorOptions = {
@@ -119,11 +119,7 @@ export class HealthMonitor {
       select: {
         id: true,
         originUrl: true,
-        gatewaySecretEnc: true,
-        hmacSecretEnc: true,
-        previousGatewaySecretEnc: true,
-        previousHmacSecretEnc: true,
-        previousSecretsValidUntil: true,
+        ...tenantSecretColumnsSelect,
         endpoints: { where: { isActive: true }, select: { id: true, method: true, path: true, exampleRequest: true } },
       },
     });

@@ -11,7 +11,7 @@ import { callOrigin } from "@/lib/origin/origin-call.ts";
 import { probeRequest } from "./monitor.ts";
 import { checkTargetUrl, createPinnedDispatcher, systemResolver, type HostResolver } from "@/lib/origin/ssrf.ts";
 import { originTargetPolicy } from "@/lib/origin/origin-policy.ts";
-import { readOriginSecrets } from "@/lib/tenants/secrets.ts";
+import { readOriginSecrets, tenantSecretColumnsSelect } from "@/lib/tenants/secrets.ts";
 
 export type TestOriginConnectionOptions = {
   prisma: PrismaClient;
@@ -42,11 +42,7 @@ export async function testOriginConnection(options: TestOriginConnectionOptions)
     where: { id: tenantId },
     select: {
       originUrl: true,
-      gatewaySecretEnc: true,
-      hmacSecretEnc: true,
-      previousGatewaySecretEnc: true,
-      previousHmacSecretEnc: true,
-      previousSecretsValidUntil: true,
+      ...tenantSecretColumnsSelect,
       endpoints: { where: { isActive: true }, orderBy: { createdAt: "asc" }, take: 1, select: { method: true, path: true, exampleRequest: true } },
     },
   });

@@ -14,7 +14,7 @@ import { exampleOwnerEmail } from "@/lib/hosted-examples/catalogue.ts";
 import { CallAbort } from "@/lib/origin/deadlines.ts";
 import { callOrigin } from "@/lib/origin/origin-call.ts";
 import { originDispatcher } from "@/lib/origin/origin-policy.ts";
-import { readOriginSecrets } from "@/lib/tenants/secrets.ts";
+import { readOriginSecrets, tenantSecretColumnsSelect } from "@/lib/tenants/secrets.ts";
 import type { Config } from "@/lib/config/index.ts";
 import {
   findPreviewPaths,
@@ -92,11 +92,7 @@ async function fetchPreview(options: LoadPreviewOptions, now: () => number): Pro
     where: { slug: wanted, status: "active", memberships: { some: { role: "owner", user: { email: exampleOwnerEmail(wanted) } } } },
     select: {
       originUrl: true,
-      gatewaySecretEnc: true,
-      hmacSecretEnc: true,
-      previousGatewaySecretEnc: true,
-      previousHmacSecretEnc: true,
-      previousSecretsValidUntil: true,
+      ...tenantSecretColumnsSelect,
     },
   });
   if (!tenant?.originUrl) throw none;

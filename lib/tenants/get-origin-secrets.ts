@@ -1,7 +1,7 @@
 // Reads a workspace's origin-protection secrets (spec 5.4) for its members, decrypted.
 import type { PrismaClient } from "@/lib/db/client.ts";
 import { AppError } from "@/lib/errors/index.ts";
-import { readOriginSecrets, type OriginSecrets } from "./secrets.ts";
+import { readOriginSecrets, tenantSecretColumnsSelect, type OriginSecrets } from "./secrets.ts";
 
 export type GetOriginSecretsOptions = {
   prisma: PrismaClient;
@@ -14,13 +14,7 @@ export type GetOriginSecretsOptions = {
 export async function getOriginSecrets({ prisma, appSecret, tenantId, now = new Date() }: GetOriginSecretsOptions): Promise<OriginSecrets> {
   const row = await prisma.tenant.findUnique({
     where: { id: tenantId },
-    select: {
-      gatewaySecretEnc: true,
-      hmacSecretEnc: true,
-      previousGatewaySecretEnc: true,
-      previousHmacSecretEnc: true,
-      previousSecretsValidUntil: true,
-    },
+    select: tenantSecretColumnsSelect,
   });
   if (!row) throw new AppError("not_found", "Workspace not found");
   return readOriginSecrets(appSecret, row, now);

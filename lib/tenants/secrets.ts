@@ -12,6 +12,15 @@ export type TenantSecretColumns = {
   previousSecretsValidUntil: Date | null;
 };
 
+/** The Tenant columns readOriginSecrets needs, as a Prisma `select`. */
+export const tenantSecretColumnsSelect = {
+  gatewaySecretEnc: true,
+  hmacSecretEnc: true,
+  previousGatewaySecretEnc: true,
+  previousHmacSecretEnc: true,
+  previousSecretsValidUntil: true,
+} as const satisfies Record<keyof TenantSecretColumns, true>;
+
 export type OriginSecrets = OriginSecretPair & {
   previous?: OriginSecretPair & { validUntil: Date };
 };
