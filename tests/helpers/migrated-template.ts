@@ -4,7 +4,7 @@
 // one. Each template is built once per set of migrations (their checksums name it) by whichever
 // test worker asks first, and every test database still runs applyMigrations, which finds nothing
 // pending and checks the checksums.
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -46,7 +46,7 @@ async function loadOrBuildPgliteArchive(): Promise<Blob> {
   await lite.close();
   // Two workers may build it at once: each writes its own file and renames it into place whole.
   mkdirSync(dir, { recursive: true });
-  const partial = `${file}.${process.pid}.partial`;
+  const partial = `${file}.${process.pid}-${randomBytes(4).toString("hex")}.partial`;
   writeFileSync(partial, Buffer.from(await archive.arrayBuffer()));
   renameSync(partial, file);
   return archive;

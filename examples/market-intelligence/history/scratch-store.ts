@@ -32,12 +32,12 @@ export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string | 
   return env.MARKET_TEST_DATABASE_URL || env.DATABASE_URL || null;
 }
 
-/** Where this machine keeps the migrated PGlite template for the current PGlite build and migrations. */
-export function pgliteTemplatePath(): string {
+/** Where this machine keeps the migrated PGlite template for the current PGlite build, migrations and schema. */
+export function pgliteTemplatePath(schema: string = DEFAULT_HISTORY_SCHEMA): string {
   const pglite = fileURLToPath(import.meta.resolve("@electric-sql/pglite"));
   const { size, mtimeMs } = statSync(pglite);
   const key = createHash("sha256")
-    .update(JSON.stringify({ pglite, size, mtimeMs, migrations: MIGRATIONS, schema: DEFAULT_HISTORY_SCHEMA }))
+    .update(JSON.stringify({ pglite, size, mtimeMs, migrations: MIGRATIONS, schema }))
     .digest("hex")
     .slice(0, 16);
   return path.join(os.tmpdir(), `l402-market-history-pglite-${key}.tar`);
@@ -48,7 +48,7 @@ export function pgliteTemplatePath(): string {
  * machine's template when there is one, else initialised and then dumped as the template.
  */
 export async function openTestPgliteStore(schema: string = DEFAULT_HISTORY_SCHEMA): Promise<HistoryStore> {
-  const template = pgliteTemplatePath();
+  const template = pgliteTemplatePath(schema);
   if (existsSync(template)) {
     try {
       return await openHistoryStore({ pgliteDir: null, schema, pgliteLoadDataDir: new Blob([readFileSync(template)]) });
