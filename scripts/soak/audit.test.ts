@@ -89,6 +89,18 @@ describe("soak audit", () => {
     expect(violated(unserved)).toEqual(["charged per_request response (streams included) ↔ one consumed proof"]);
   });
 
+  it("notes a stream cut by a killed gateway whose proof is still claimed, but fails one the client left normally", () => {
+    const cut = cleanRun();
+    cut.calls[1].complete = false;
+    cut.proofs[1].state = "claimed";
+    const report = audit(cut);
+    expect(violated(cut)).toEqual([]);
+    expect(report.notes["stream proofs left claimed by a gateway killed before its commit"]).toBe(1);
+    const left = cleanRun();
+    left.proofs[1].state = "claimed";
+    expect(violated(left)).toEqual(["charged per_request response (streams included) ↔ one consumed proof"]);
+  });
+
   it("fails a charge kept on a failed call, and a refund on a served one", () => {
     const kept = cleanRun();
     kept.calls[2] = call({ proofHash: hash(3), status: 502, payment: "charged" });
