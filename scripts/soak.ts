@@ -17,6 +17,7 @@ import { clusterPlan, PrivatePostgres, redisProcess, redisReady, repositoryRoot,
 import { audit, firstGoodPaidCall, percentile, unionMs, type CallRecord, type FaultRecord } from "./soak/audit.ts";
 import { startFaultOrigin, type FaultOrigin, type OriginMode } from "./soak/fault-origin.ts";
 import { runLoad } from "./soak/load.ts";
+import { holdsLocalPort } from "./soak/connection-owner.ts";
 import { startSoakReceiver, type SoakReceiver } from "./soak/webhook-receiver.ts";
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 300);
@@ -178,6 +179,27 @@ async function main(): Promise<number> {
       );
       return windowEnd;
     };
+    const killMidDelivery = async () => {
+      // The receiver's own outage may still run (the schedule stretches on a loaded machine).
+      await waitFor("the webhook receiver back", async () => receiver!.up, 180_000);
+      receiver!.holding = true;
+      try {
+        await waitFor("a webhook delivery in flight", async () => receiver!.heldFrom().length > 0, 20_000).catch(() => undefined);
+        const ports = receiver!.heldFrom();
+        const sender = ["worker-1", "worker-2"].find((name) => {
+          const pid = procs.get(name)!.child?.pid;
+          return pid !== undefined && ports.some((port) => holdsLocalPort(pid, port));
+        });
+        say(
+          sender
+            ? `  ${sender} is sending a webhook delivery the receiver holds`
+            : "  no webhook delivery in flight within 20 s: worker-2 dies between deliveries",
+        );
+        return await killAndRestart(sender ?? "worker-2", 1_000)();
+      } finally {
+        receiver!.release();
+      }
+    };
     const originFault =
       (mode: OriginMode, ms: number, extraMs = 0) =>
       async () => {
@@ -217,7 +239,8 @@ async function main(): Promise<number> {
         },
       },
       { at: 0.5, name: "kill -9 gateway-2", inject: killAndRestart("gateway-2", Math.max(2_000, S * 0.03)) },
-      { at: 0.58, name: "kill -9 worker-2", inject: killAndRestart("worker-2", 1_000) },
+      // Mid-delivery (issue 24): the receiver holds the deliveries it gets, and the worker sending one dies.
+      { at: 0.58, name: "kill -9 a worker mid-delivery", inject: killMidDelivery },
       {
         // Issue 24 item 5: a process whose log reader is gone keeps serving, and still stops on SIGTERM (checked at the end).
         at: 0.6,

@@ -3,6 +3,7 @@
 // come back on the same port, as a customer's endpoint does.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import type http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -16,6 +17,13 @@ export type SoakReceiver = {
   certFile: string;
   events: Map<string, ReceivedEvent>;
   up: boolean;
+  /**
+   * While set, each delivery is counted on arrival and answered only once this is cleared: the
+   * sender is caught mid-delivery (the worker-kill fault). `heldFrom` lists the senders' local ports.
+   */
+  holding: boolean;
+  heldFrom(): number[];
+  release(): void;
   stop(): Promise<void>;
   start(): Promise<void>;
 };
@@ -57,6 +65,7 @@ export async function startSoakReceiver(dir: string): Promise<SoakReceiver> {
   const events = new Map<string, ReceivedEvent>();
   let port = 0;
   let server: https.Server | null = null;
+  const held = new Map<http.ServerResponse, number>();
 
   const listen = async () => {
     server = https.createServer(options, (req, res) => {
@@ -68,7 +77,10 @@ export async function startSoakReceiver(dir: string): Promise<SoakReceiver> {
           const seen = events.get(body.id);
           if (seen) seen.deliveries += 1;
           else events.set(body.id, { id: body.id, event: body.event, data: body.data, deliveries: 1 });
-          res.writeHead(200).end("ok");
+          if (receiver.holding) {
+            held.set(res, req.socket.remotePort ?? 0);
+            res.on("close", () => held.delete(res));
+          } else res.writeHead(200).end("ok");
         } catch {
           res.writeHead(400).end("unreadable");
         }
@@ -84,9 +96,17 @@ export async function startSoakReceiver(dir: string): Promise<SoakReceiver> {
     certFile,
     events,
     up: true,
+    holding: false,
+    heldFrom: () => [...held.values()],
+    release() {
+      receiver.holding = false;
+      for (const res of held.keys()) if (!res.writableEnded && !res.destroyed) res.writeHead(200).end("ok");
+      held.clear();
+    },
     async stop() {
       const s = server;
       receiver.up = false;
+      receiver.release();
       if (!s) return;
       server = null;
       s.closeAllConnections();
