@@ -5,9 +5,10 @@
 //   refund: UPDATE … SET balance = balance + cost WHERE id = … RETURNING
 // A refused debit is explained by a second read (unknown token, other endpoint, expired, depleted)
 // only on the refusal path; the happy path is one round trip. Debits commit asynchronously
-// (synchronous_commit off for that one statement, as finishProof does): a debit lost in a database
-// crash can only favour the payer, and without the flush wait a busy session's row lock is held for
-// microseconds instead of a disk flush. Refunds stay fully durable. Expiry is the database's
+// (synchronous_commit off for that one statement): a debit lost in a database crash gives the payer
+// back what it spent (a balance above grant - debits), and without the flush wait a busy session's
+// row lock is held for microseconds instead of a disk flush. Proof consumptions, which this once
+// matched, are durable now (a lost one served a proof twice); debits are to follow (RELIABILITY.md). Refunds stay fully durable. Expiry is the database's
 // decision: now() against the timestamptz the session was opened with (one clock for every
 // gateway instance, whatever their clocks or the session's time zone).
 import type { SessionModel } from "@/lib/pricing/quote.ts";

@@ -78,19 +78,14 @@ const proofStateStatement: HotStatement = {
   text: `SELECT "state"::text AS "state" FROM "Proof" WHERE "paymentHash" = $1`,
 };
 
-/**
- * Ends a claim; committed asynchronously (synchronous_commit off for this one statement, see
- * finishProof). $1: "consumed" or "released".
- */
+/** Ends a claim, durably (see finishProof). $1: "consumed" or "released". */
 const finishStatement: HotStatement = {
   name: "hub_finish_proof",
   text: `
-    WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
     UPDATE "Proof" SET "state" = $1::text::"ProofState",
       "consumedAt" = CASE WHEN $1::text = 'consumed' THEN now() ELSE NULL END,
       "claimedUntil" = NULL, "updatedAt" = now()
     WHERE "paymentHash" = $2 AND "requestId" = $3 AND "state" = 'claimed'
-      AND EXISTS (SELECT 1 FROM async_commit)
     RETURNING 1 AS "finished"`,
 };
 
@@ -156,12 +151,11 @@ const claimBatcher = batcherPerPool(
     }),
 );
 
-/** Ends many claims in one statement, committed asynchronously like `hub_finish_proof`. */
+/** Ends many claims in one statement (one WAL flush for the batch), durably like `hub_finish_proof`. */
 const batchFinishStatement: HotStatement = {
   name: "hub_finish_proof_batch",
   text: `
-    WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true)),
-    req AS (
+    WITH req AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS r("newState", "reqPaymentHash", "reqRequestId")
     )
     UPDATE "Proof" SET "state" = req."newState"::"ProofState",
@@ -169,7 +163,6 @@ const batchFinishStatement: HotStatement = {
       "claimedUntil" = NULL, "updatedAt" = now()
     FROM req
     WHERE "paymentHash" = req."reqPaymentHash" AND "requestId" = req."reqRequestId" AND "state" = 'claimed'
-      AND EXISTS (SELECT 1 FROM async_commit)
     RETURNING "paymentHash"`,
 };
 
@@ -208,9 +201,9 @@ export async function claimProof(options: ClaimProofOptions): Promise<ClaimResul
 
 /**
  * Ends a claim: `consume` after a served call (charged), `release` after an upstream failure.
- * Committed asynchronously (synchronous_commit off for this one statement): if the database
- * crashed before flushing it, the claim would simply lapse after its lease and the proof become
- * redeemable again, which can only favour the payer. The claim itself stays fully durable.
+ * Committed durably, as the claim is: a consumption a crash undid would turn a served proof back
+ * to `claimed`, redeemable again once its lease ran out, a proof served twice (the soak's
+ * PostgreSQL crash showed it when this was committed asynchronously; RELIABILITY.md).
  */
 export async function finishProof(options: HotDb & { paymentHash: string; requestId: string; outcome: "consume" | "release" }): Promise<void> {
   const state = options.outcome === "consume" ? "consumed" : "released";
