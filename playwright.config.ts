@@ -4,11 +4,11 @@
 //
 // `npm start` builds the web app only when no build exists: after changing pages, run
 // `npm run build` before `npm run e2e`, or the tests run against the previous build.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { writeSelfSignedCertificate } from "./scripts/self-signed-certificate.ts";
 
 const port = 3100;
 const gatewayPort = 8502;
@@ -20,29 +20,7 @@ process.env.E2E_DATA_DIR ??= `.data/e2e-${Date.now()}`;
 process.env.E2E_WEBHOOK_CERT_DIR ??= path.join(os.tmpdir(), `${path.basename(process.env.E2E_DATA_DIR)}-webhook-tls`);
 if (!existsSync(path.join(process.env.E2E_WEBHOOK_CERT_DIR, "cert.pem"))) {
   mkdirSync(process.env.E2E_WEBHOOK_CERT_DIR, { recursive: true });
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "2",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-keyout",
-      path.join(process.env.E2E_WEBHOOK_CERT_DIR, "key.pem"),
-      "-out",
-      path.join(process.env.E2E_WEBHOOK_CERT_DIR, "cert.pem"),
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-    ],
-    { stdio: "ignore" },
-  );
+  writeSelfSignedCertificate(process.env.E2E_WEBHOOK_CERT_DIR, { commonName: "127.0.0.1", altNames: ["IP:127.0.0.1"] });
 }
 
 const chromium = {

@@ -1,12 +1,11 @@
 // The soak's webhook receiver: HTTPS on loopback with a self-signed certificate (the workers trust it
 // through NODE_EXTRA_CA_CERTS), counting every delivery by event id. It can go down for a while and
 // come back on the same port, as a customer's endpoint does.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
+import { writeSelfSignedCertificate } from "@/scripts/self-signed-certificate.ts";
 
 /** One event as the receiver saw it: the envelope's id and event name, and how many times it came. */
 export type ReceivedEvent = { id: string; event: string; data: Record<string, unknown>; deliveries: number };
@@ -28,39 +27,9 @@ export type SoakReceiver = {
   start(): Promise<void>;
 };
 
-/** Writes a self-signed certificate for 127.0.0.1 and localhost into `dir` with the openssl CLI. */
-function writeCertificate(dir: string): { certFile: string; keyFile: string } {
-  const keyFile = path.join(dir, "receiver-key.pem");
-  const certFile = path.join(dir, "receiver-cert.pem");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      keyFile,
-      "-out",
-      certFile,
-      "-days",
-      "2",
-      "-subj",
-      "/CN=localhost",
-      "-addext",
-      "subjectAltName=DNS:localhost,IP:127.0.0.1",
-    ],
-    { stdio: "ignore" },
-  );
-  return { certFile, keyFile };
-}
-
 /** Starts the receiver on a free port; `stop()` / `start()` take it down and back on that port. */
 export async function startSoakReceiver(dir: string): Promise<SoakReceiver> {
-  const { certFile, keyFile } = writeCertificate(dir);
+  const { certFile, keyFile } = writeSelfSignedCertificate(dir, { commonName: "localhost", altNames: ["DNS:localhost", "IP:127.0.0.1"] });
   const options = { cert: readFileSync(certFile), key: readFileSync(keyFile) };
   const events = new Map<string, ReceivedEvent>();
   let port = 0;

@@ -1,13 +1,13 @@
 // A real HTTPS webhook receiver on loopback for the tests and the benchmark: a self-signed
 // certificate made with the openssl CLI, a scriptable answer per request, and a record of every
 // request exactly as received (raw body bytes and headers).
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import https from "node:https";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { writeSelfSignedCertificate } from "@/scripts/self-signed-certificate.ts";
 
 /** A PEM certificate and key valid for localhost, hooks.test, 127.0.0.1 and ::1. */
 export type TestCertificate = { cert: string; key: string };
@@ -18,32 +18,11 @@ let cached: TestCertificate | undefined;
 export function selfSignedCertificate(): TestCertificate {
   if (cached) return cached;
   const dir = mkdtempSync(path.join(os.tmpdir(), "hub-webhook-cert-"));
-  const keyPath = path.join(dir, "key.pem");
-  const certPath = path.join(dir, "cert.pem");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      keyPath,
-      "-out",
-      certPath,
-      "-days",
-      "2",
-      "-subj",
-      "/CN=localhost",
-      "-addext",
-      "subjectAltName=DNS:localhost,DNS:hooks.test,DNS:rebind.test,IP:127.0.0.1,IP:::1",
-    ],
-    { stdio: "ignore" },
-  );
-  cached = { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8") };
+  const { certFile, keyFile } = writeSelfSignedCertificate(dir, {
+    commonName: "localhost",
+    altNames: ["DNS:localhost", "DNS:hooks.test", "DNS:rebind.test", "IP:127.0.0.1", "IP:::1"],
+  });
+  cached = { cert: readFileSync(certFile, "utf8"), key: readFileSync(keyFile, "utf8") };
   return cached;
 }
 
