@@ -3,57 +3,13 @@
 // `market` origin, a paid time_pass stream read live in try-it's viewer (hello frame, events,
 // keep-alives), and the verdict summary's repeat sending If-None-Match and showing the 304.
 // The `market` tenant appears once its origin has started (it backfills its history first).
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator } from "@playwright/test";
+import { injectWebln, openTryItByPath, payments, waitForEndpoint } from "./try-it-helpers.ts";
 
 const slug = "market";
 const verdictPath = "/v1/verdict";
 const liquidationStreamPath = "/v1/derivatives/liquidations/stream";
 const VERDICT_STATES = /^(QUIET|SPOT_ACCUMULATION|LEVERAGED_RALLY|LEVERAGED_CHOP|DELEVERAGING|CAPITULATION)$/;
-
-/** Waits until the API page lists the endpoint (the origin has started and its endpoints were imported). */
-async function waitForEndpoint(request: APIRequestContext, path: string) {
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get(`/directory/${slug}`);
-        return res.ok() && (await res.text()).includes(path);
-      },
-      { timeout: 240_000, intervals: [2_000, 5_000] },
-    )
-    .toBe(true);
-}
-
-/** A WebLN provider like a browser extension's, paying through the dev node's pay API (as e2e/try-it.spec.ts). */
-async function injectWebln(page: Page) {
-  await page.addInitScript(() => {
-    const w = window as unknown as { webln: unknown; __payments: string[] };
-    w.__payments = [];
-    w.webln = {
-      enable: async () => {},
-      sendPayment: async (invoice: string) => {
-        const res = await fetch("/api/dev/lightning/pay", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ invoice }),
-        });
-        const body = await res.json();
-        if (!res.ok) throw new Error(body.error?.message ?? "payment failed");
-        w.__payments.push(invoice);
-        return { preimage: body.preimage };
-      },
-    };
-  });
-}
-
-const payments = (page: Page) => page.evaluate(() => (window as unknown as { __payments: string[] }).__payments.length);
-
-/** Opens the try-it panel of the endpoint with this path; returns its card. */
-async function openTryIt(page: Page, path: string): Promise<Locator> {
-  await page.goto(`/directory/${slug}`);
-  const card = page.locator("article", { has: page.locator("header code", { hasText: new RegExp(`^${path.replace(/[/]/g, "\\/")}$`) }) });
-  await card.getByRole("button", { name: /^Try it/ }).click();
-  return card;
-}
 
 const response = (card: Locator) => card.getByRole("region", { name: "Response" });
 
@@ -66,7 +22,7 @@ function header(card: Locator, name: string): Locator {
 
 test.beforeEach(async ({ request }) => {
   test.setTimeout(300_000);
-  await waitForEndpoint(request, verdictPath);
+  await waitForEndpoint(request, slug, verdictPath);
 });
 
 test("the live candle chart draws the API's candles with a text alternative, inside the screen", async ({ page }, testInfo) => {
@@ -112,7 +68,7 @@ test("the verdict card shows state, bias, risk, confidence, conviction, evidence
 
 test("a paid liquidation stream shows its hello frame, liquidation events and keep-alives in the live viewer", async ({ page }) => {
   await injectWebln(page);
-  const card = await openTryIt(page, liquidationStreamPath);
+  const card = await openTryItByPath(page, slug, liquidationStreamPath);
   await card.getByLabel(/^min_size_usd/).fill("0");
   await card.getByRole("button", { name: "Send (pay 100 sats)" }).click();
   await expect(response(card)).toContainText("200");
@@ -132,7 +88,7 @@ test("a paid liquidation stream shows its hello frame, liquidation events and ke
 
 test("repeating the verdict summary sends If-None-Match and shows 304 Not Modified", async ({ page }) => {
   await injectWebln(page);
-  const card = await openTryIt(page, verdictPath);
+  const card = await openTryItByPath(page, slug, verdictPath);
   await expect(card.getByLabel(/^view/)).toHaveValue("summary");
   await card.getByRole("button", { name: "Send (pay 15 sats)" }).click();
   await expect(response(card)).toContainText("200", { timeout: 30_000 });

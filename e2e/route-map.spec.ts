@@ -2,33 +2,13 @@
 // the JSON answer and draws it with Leaflet over the API's free basemap (OpenStreetMap ways fetched
 // through the gateway: no tile server is reachable). The `routes` tenant appears once its origin has
 // built the road graph, which a fresh data directory makes it do at this start.
-import { expect, test, type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Locator, type TestInfo } from "@playwright/test";
+import { openTryItByPath, waitForEndpoint } from "./try-it-helpers.ts";
 
 const slug = "routes";
 const basemapPath = "/origin/v1/routes/basemap";
 const directionsPath = "/origin/v1/routes/directions";
 const attribution = "© OpenStreetMap contributors";
-
-/** Waits until the API page lists the endpoint (the origin has started and its endpoints were imported). */
-async function waitForEndpoint(request: APIRequestContext, path: string) {
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get(`/directory/${slug}`);
-        return res.ok() && (await res.text()).includes(path);
-      },
-      { timeout: 240_000, intervals: [2_000, 5_000] },
-    )
-    .toBe(true);
-}
-
-/** Opens the try-it panel of the endpoint with this path; returns its card. */
-async function openTryIt(page: Page, path: string): Promise<Locator> {
-  await page.goto(`/directory/${slug}`);
-  const card = page.locator("article", { has: page.locator("header code", { hasText: new RegExp(`^${path}$`) }) });
-  await card.getByRole("button", { name: /^Try it/ }).click();
-  return card;
-}
 
 /** The map of the answer, checked to be labelled with what it draws. */
 function answerMap(card: Locator): Locator {
@@ -50,8 +30,8 @@ async function subpathCount(path: Locator): Promise<number> {
 test("the free basemap draws its OpenStreetMap ways with their attribution", async ({ page, request }, testInfo) => {
   test.skip(testInfo.project.name !== "desktop", "one layout is enough for the free endpoint");
   test.setTimeout(300_000);
-  await waitForEndpoint(request, basemapPath);
-  const card = await openTryIt(page, basemapPath);
+  await waitForEndpoint(request, slug, basemapPath);
+  const card = await openTryItByPath(page, slug, basemapPath);
   await card.getByRole("button", { name: "Send" }).click();
   await expect(card.getByRole("region", { name: "Response" })).toContainText("200");
 
@@ -71,8 +51,8 @@ test("the free basemap draws its OpenStreetMap ways with their attribution", asy
 
 test("a paid directions answer is drawn: the route, numbered waypoints, the streets beneath", async ({ page, request }, testInfo) => {
   test.setTimeout(300_000);
-  await waitForEndpoint(request, directionsPath);
-  const card = await openTryIt(page, directionsPath);
+  await waitForEndpoint(request, slug, directionsPath);
+  const card = await openTryItByPath(page, slug, directionsPath);
   await card.getByRole("button", { name: /^Send \(pay \d+ sats?\)$/ }).click();
   await card.getByRole("button", { name: "Pay with dev wallet" }).click();
   const response = card.getByRole("region", { name: "Response" });
@@ -101,7 +81,7 @@ test("a paid directions answer is drawn: the route, numbered waypoints, the stre
 test("names in an answer are shown as text on the map, never run as markup", async ({ page, request }, testInfo) => {
   test.skip(testInfo.project.name !== "desktop", "one layout is enough");
   test.setTimeout(300_000);
-  await waitForEndpoint(request, basemapPath);
+  await waitForEndpoint(request, slug, basemapPath);
   // A hostile API's answer, as any tenant's origin could send it: labels carrying markup.
   const hostile = '<img src="x" onerror="window.__mapXss = 1">';
   await page.route("**/gw/routes/origin/v1/routes/basemap*", (route) =>
@@ -127,7 +107,7 @@ test("names in an answer are shown as text on the map, never run as markup", asy
       }),
     }),
   );
-  const card = await openTryIt(page, basemapPath);
+  const card = await openTryItByPath(page, slug, basemapPath);
   await card.getByRole("button", { name: "Send" }).click();
   const map = answerMap(card);
   await expect(map).toBeVisible();

@@ -3,32 +3,8 @@
 // paid from outside the page) and shows the response; session tokens and credit are reused; a
 // stream is read live in the viewer and stops at its limits.
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { injectWebln, payments } from "./try-it-helpers.ts";
 import { demo } from "./demo.ts";
-
-/** A WebLN provider like a browser extension's, paying through the dev node's pay API. */
-async function injectWebln(page: Page, options: { reject?: boolean } = {}) {
-  await page.addInitScript(({ reject }) => {
-    const w = window as unknown as { webln: unknown; __payments: string[] };
-    w.__payments = [];
-    w.webln = {
-      enable: async () => {},
-      sendPayment: async (invoice: string) => {
-        if (reject) throw new Error("User rejected the payment");
-        const res = await fetch("/api/dev/lightning/pay", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ invoice }),
-        });
-        const body = await res.json();
-        if (!res.ok) throw new Error(body.error?.message ?? "payment failed");
-        w.__payments.push(invoice);
-        return { preimage: body.preimage };
-      },
-    };
-  }, options);
-}
-
-const payments = (page: Page) => page.evaluate(() => (window as unknown as { __payments: string[] }).__payments.length);
 
 /** Opens the API page and the try-it panel of one endpoint; returns the endpoint's card. */
 async function openTryIt(page: Page, title: string): Promise<Locator> {
