@@ -90,14 +90,11 @@ async function fetchPreview(options: LoadPreviewOptions, now: () => number): Pro
   const paths = findPreviewPaths(entry.endpoints);
   const tenant = await prisma.tenant.findFirst({
     where: { slug: wanted, status: "active", memberships: { some: { role: "owner", user: { email: exampleOwnerEmail(wanted) } } } },
-    select: {
-      originUrl: true,
-      ...tenantSecretColumnsSelect,
-    },
+    select: { originUrl: true, ...tenantSecretColumnsSelect },
   });
   if (!tenant?.originUrl) throw none;
-  const call = (path: string, search: string) =>
-    getJson({ ...options, originUrl: tenant.originUrl!, secrets: readOriginSecrets(config.appSecret, tenant), path, search });
+  const secrets = readOriginSecrets(config.appSecret, tenant);
+  const call = (path: string, search: string) => getJson({ ...options, originUrl: tenant.originUrl!, secrets, path, search });
   const fetchedAt = new Date(now()).toISOString();
 
   if (kind === "verdict") {
