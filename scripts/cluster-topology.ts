@@ -159,9 +159,11 @@ function runPostgresTool(args: string[]): void {
 
 /** A private PostgreSQL cluster under `dataDir` (initdb once, then pg_ctl): never the machine's own. */
 export class PrivatePostgres {
+  /** `settings`: more server settings (`name=value`), e.g. a test's `wal_writer_delay`. */
   constructor(
     readonly dataDir: string,
     readonly port: number,
+    readonly settings: string[] = [],
   ) {}
 
   get url(): string {
@@ -185,7 +187,7 @@ export class PrivatePostgres {
       "-l",
       path.join(this.dataDir, "server.log"),
       "-o",
-      `-p ${this.port} -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200`,
+      [`-p ${this.port} -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200`, ...this.settings.map((s) => `-c ${s}`)].join(" "),
       "-w",
       "start",
     ]);

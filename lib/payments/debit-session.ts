@@ -4,11 +4,11 @@
 //   debit:  UPDATE … SET balance = balance - cost WHERE … AND balance >= cost AND expiresAt > now() RETURNING
 //   refund: UPDATE … SET balance = balance + cost WHERE id = … RETURNING
 // A refused debit is explained by a second read (unknown token, other endpoint, expired, depleted)
-// only on the refusal path; the happy path is one round trip. Debits commit asynchronously
-// (synchronous_commit off for that one statement): a debit lost in a database crash gives the payer
-// back what it spent (a balance above grant - debits), and without the flush wait a busy session's
-// row lock is held for microseconds instead of a disk flush. Proof consumptions, which this once
-// matched, are durable now (a lost one served a proof twice); debits are to follow (RELIABILITY.md). Refunds stay fully durable. Expiry is the database's
+// only on the refusal path; the happy path is one round trip. Every debit and charge commits durably,
+// like the claim and consumption of a proof: a debit a database crash undid would hand the payer back
+// what it spent, a call served for free (the soak's PostgreSQL crash showed it for proofs, when both
+// committed asynchronously; RELIABILITY.md). Concurrent debits of one gateway share one statement and
+// so one WAL flush (lib/payments/hot-batch.ts). Refunds are durable too. Expiry is the database's
 // decision: now() against the timestamptz the session was opened with (one clock for every
 // gateway instance, whatever their clocks or the session's time zone).
 import type { SessionModel } from "@/lib/pricing/quote.ts";
@@ -57,9 +57,6 @@ type RefusalRow = { tenantId: string; endpointId: string; expired: boolean };
 const debitSql = `(CASE "model" WHEN 'token_bucket' THEN 1 WHEN 'metered' THEN COALESCE("unitCostSats", 0) ELSE 0 END)`;
 const minimumSql = `GREATEST(${debitSql}, CASE "model" WHEN 'per_kb' THEN 1 ELSE 0 END)`;
 
-/** Makes the statement's own transaction commit without waiting for the WAL flush (see the top). */
-export const asyncCommitSql = `EXISTS (SELECT set_config('synchronous_commit', 'off', true))`;
-
 const sessionColumns = `"id", "endpointId", "model"::text AS "model", "balance", "unitCostSats", "expiresAt"`;
 
 /** A lookup kind's statements; parameters: $1 token hash or session id, $2 tenant, $3 endpoint. */
@@ -76,7 +73,7 @@ function lookupStatements(kind: "token" | "id", column: "tokenHash" | "id"): Loo
       name: `hub_session_debit_by_${kind}`,
       text: `
         UPDATE "PaymentSession" SET "balance" = "balance" - ${debitSql}, "updatedAt" = now()
-        WHERE ${live} AND ("balance" IS NULL OR "balance" >= ${minimumSql}) AND ${asyncCommitSql}
+        WHERE ${live} AND ("balance" IS NULL OR "balance" >= ${minimumSql})
         RETURNING ${sessionColumns}, ${debitSql} AS "debited"`,
     },
     explain: {
@@ -102,7 +99,7 @@ const batchDebitStatement: HotStatement = {
     UPDATE "PaymentSession" SET "balance" = "balance" - ${debitSql}, "updatedAt" = now()
     FROM req
     WHERE "tokenHash" = req."key" AND "tenantId" = req."reqTenantId" AND "endpointId" = req."reqEndpointId" AND "expiresAt" > now()
-      AND ("balance" IS NULL OR "balance" >= ${minimumSql}) AND ${asyncCommitSql}
+      AND ("balance" IS NULL OR "balance" >= ${minimumSql})
     RETURNING req."key", ${sessionColumns}, ${debitSql} AS "debited"`,
 };
 
@@ -173,7 +170,7 @@ const chargeStatement: HotStatement = {
   name: "hub_session_charge",
   text: `
     UPDATE "PaymentSession" SET "balance" = "balance" - $2, "updatedAt" = now()
-    WHERE "id" = $1 AND "balance" >= $2 AND "expiresAt" > now() AND ${asyncCommitSql}
+    WHERE "id" = $1 AND "balance" >= $2 AND "expiresAt" > now()
     RETURNING "balance"`,
 };
 

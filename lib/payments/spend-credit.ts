@@ -2,13 +2,12 @@
 // per_request endpoint of the tenant that issued it, each call burning that endpoint's price. The
 // Credit row is created on the proof's first valid presentation (INSERT … ON CONFLICT DO NOTHING,
 // with the invoice's settlement and invoice.settled in the same transaction); every burn and refund
-// is one conditional statement, so concurrent calls never spend a sat twice. Burns commit
-// asynchronously like session debits (lib/payments/debit-session.ts); refunds stay durable. The
+// is one conditional statement, so concurrent calls never spend a sat twice, and commits durably
+// like session debits (lib/payments/debit-session.ts): a burn a crash undid would be a free call. The
 // database's now() decides whether the credit has lapsed, as it does for sessions.
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "@/lib/db/client.ts";
 import { settleInvoice } from "./settle-invoice.ts";
-import { asyncCommitSql } from "./debit-session.ts";
 import { runHot, type HotDb, type HotStatement } from "./hot-sql.ts";
 
 /** `no_invoice`: the proof's invoice is not a credit invoice of this tenant (never expected for a valid macaroon). */
@@ -28,17 +27,14 @@ export type SpendCreditOptions = HotDb & {
 
 type Burnt = { id: string; balanceSats: number };
 
-/** $1 payment hash, $2 tenant, $3 price; `guard` decides how the burn commits. */
-function burnSql(guard: string): string {
-  return `
+/** $1 payment hash, $2 tenant, $3 price. Alone or inside the transaction that opens the credit. */
+const burnStatement: HotStatement = {
+  name: "hub_credit_burn",
+  text: `
     UPDATE "Credit" SET "balanceSats" = "balanceSats" - $3, "updatedAt" = now()
     WHERE "paymentHash" = $1 AND "tenantId" = $2 AND "balanceSats" >= $3 AND "expiresAt" > now()
-      AND ${guard}
-    RETURNING "id", "balanceSats"`;
-}
-
-const burnStatement: HotStatement = { name: "hub_credit_burn", text: burnSql(asyncCommitSql) };
-const burnInTransactionStatement: HotStatement = { name: "hub_credit_burn_in_tx", text: burnSql("TRUE") };
+    RETURNING "id", "balanceSats"`,
+};
 
 const refundStatement: HotStatement = {
   name: "hub_credit_refund",
@@ -52,8 +48,7 @@ const refundStatement: HotStatement = {
 export async function spendCredit(options: SpendCreditOptions): Promise<CreditSpendResult> {
   const { prisma, tenantId, paymentHash, priceSats } = options;
   const values = [paymentHash, tenantId, priceSats];
-  // Alone, a burn commits asynchronously; inside the opening transaction it commits with it, durably.
-  const burn = (db: HotDb, alone = true) => runHot<Burnt>(db, alone ? burnStatement : burnInTransactionStatement, values);
+  const burn = (db: HotDb) => runHot<Burnt>(db, burnStatement, values);
 
   const burnt = (await burn(options))[0];
   if (burnt) return { ok: true, creditId: burnt.id, balanceSats: burnt.balanceSats };
@@ -90,7 +85,7 @@ export async function spendCredit(options: SpendCreditOptions): Promise<CreditSp
     if (opening.lapsed) return "lapsed" as const;
     if (opening.id) await settleInvoice({ tx, tenantId, paymentHash, source: "proof" });
     // Whether this request or a concurrent one opened it, the burn itself is the one conditional update.
-    return (await burn({ prisma: tx }, false))[0] ?? null;
+    return (await burn({ prisma: tx }))[0] ?? null;
   });
   if (first === "lapsed") return { ok: false, reason: "expired" };
   return first ? { ok: true, creditId: first.id, balanceSats: first.balanceSats } : { ok: false, reason: "depleted" };
