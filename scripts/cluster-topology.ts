@@ -3,7 +3,7 @@
 // Every hub process is the same `server.ts --only=<role>` a real deployment runs, behind HAProxy with
 // deploy/haproxy.cfg; PostgreSQL and Redis are private instances started here unless URLs are given.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chownSync, existsSync, mkdirSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -149,10 +149,23 @@ export class ManagedProcess {
   }
 }
 
+/**
+ * Where `initdb` and `pg_ctl` are: on the PATH, else Debian's `/usr/lib/postgresql/<major>/bin` (the
+ * packages put only wrappers on the PATH, not these), the newest major first.
+ */
+function postgresTool(name: string): string {
+  if (spawnSync("sh", ["-c", `command -v ${name}`]).status === 0) return name;
+  const root = "/usr/lib/postgresql";
+  const majors = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  const found = majors.map((major) => path.join(root, major, "bin", name)).find((candidate) => existsSync(candidate));
+  if (!found) throw new Error(`${name} not found on the PATH or under ${root}/<major>/bin: install PostgreSQL's server package`);
+  return found;
+}
+
 /** Runs `args` (as the `postgres` user on a root shell: PostgreSQL refuses to run as root). */
 function runPostgresTool(args: string[]): void {
   const asPostgres = process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--"] : [];
-  const [command, ...rest] = [...asPostgres, ...args];
+  const [command, ...rest] = [...asPostgres, postgresTool(args[0]), ...args.slice(1)];
   const result = spawnSync(command, rest, { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
   if (result.status !== 0) throw new Error(`${args.join(" ")} failed: ${result.stderr || result.stdout}`);
 }

@@ -9,6 +9,7 @@ import { chmodSync, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFile
 import os from "node:os";
 import path from "node:path";
 import { openDatabase, type Database } from "@/lib/db/client.ts";
+import { leaseOwnerPid } from "@/lib/jobs/worker.ts";
 import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
 import { mintFreeTryToken } from "@/lib/payments/free-try-issuer.ts";
 import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
@@ -18,6 +19,7 @@ import { audit, firstGoodPaidCall, percentile, unionMs, type CallRecord, type Fa
 import { startFaultOrigin, type FaultOrigin, type OriginMode } from "./soak/fault-origin.ts";
 import { runLoad } from "./soak/load.ts";
 import { holdsLocalPort } from "./soak/connection-owner.ts";
+import { payWithoutPresenting } from "./soak/settlement-backlog.ts";
 import { startSoakReceiver, type SoakReceiver } from "./soak/webhook-receiver.ts";
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 300);
@@ -27,6 +29,8 @@ const portBase = Number(process.env.SOAK_PORT_BASE ?? 7600);
 const ORIGIN_TIMEOUT_MS = 30_000;
 /** Failures are expected this long after a fault's window (health checks: 2 × 1 s; pools reconnecting). */
 const FAULT_GRACE_MS = 5_000;
+/** Invoices paid and never presented before the mid-settlement-poll kill: enough for a pass of seconds. */
+const SETTLEMENT_BACKLOG = 300;
 
 const say = (line: string) => process.stdout.write(`[soak] ${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -200,6 +204,34 @@ async function main(): Promise<number> {
         receiver!.release();
       }
     };
+    /** What the mid-settlement-poll kill found (for the figures). */
+    let settlementKill: { worker: string | null; backlog: number; recordedAtKill: number } | null = null;
+    const killMidSettlementPoll = async () => {
+      say(`FAULT ${SETTLEMENT_BACKLOG} invoices paid at the wallet and never presented, then the worker recording them killed`);
+      const backlog = await payWithoutPresenting({
+        url: `${topology!.gatewayUrl}/gw/soak/v1/item`,
+        count: SETTLEMENT_BACKLOG,
+        pay: async (invoice) => devNode.pay(invoice),
+      });
+      const recorded = () => prisma.invoice.count({ where: { paymentHash: { in: backlog }, status: "settled" } });
+      const deadline = Date.now() + 30_000;
+      // Polled tightly: a pass records a few hundred invoices in a second or two.
+      let atKill = await recorded();
+      while (atKill === 0 && Date.now() < deadline) {
+        await sleep(20);
+        atKill = await recorded();
+      }
+      const lease = await prisma.jobLease.findUnique({ where: { name: "invoice-settlements" }, select: { owner: true } });
+      const pid = leaseOwnerPid(lease?.owner ?? null);
+      const holder = ["worker-1", "worker-2"].find((name) => pid !== null && procs.get(name)!.child?.pid === pid) ?? null;
+      settlementKill = { worker: holder, backlog: backlog.length, recordedAtKill: atKill };
+      say(
+        holder
+          ? `  ${holder} holds the settlement lease with ${atKill} of ${backlog.length} recorded${atKill === backlog.length ? " (the pass had finished: not mid-pass)" : ""}`
+          : `  no worker holds the settlement lease (owner ${lease?.owner ?? "none"}): worker-1 dies`,
+      );
+      return killAndRestart(holder ?? "worker-1", 1_000)();
+    };
     const originFault =
       (mode: OriginMode, ms: number, extraMs = 0) =>
       async () => {
@@ -260,6 +292,8 @@ async function main(): Promise<number> {
       // A call that reached the hung origin fails when the gateway's timeout runs out, after the spell.
       { at: 0.72, name: "origin hangs past the timeout", inject: originFault("hang", Math.max(2_000, S * 0.03), ORIGIN_TIMEOUT_MS + 1_000) },
       { at: 0.8, name: "origin closes mid-body", inject: originFault("close_mid_body", Math.max(3_000, S * 0.05)) },
+      // Mid-settlement-poll (issue 24): the other worker takes the lease over and records the rest.
+      { at: 0.86, name: "kill -9 a worker mid-settlement-poll", inject: killMidSettlementPoll },
     ];
     // The receiver's outage runs beside the others: two minutes in a 300 s run, scaled down for shorter ones.
     const receiverDownMs = Math.min(120_000, S * 0.4);
@@ -342,6 +376,10 @@ async function main(): Promise<number> {
     ).catch((err: Error) => say(`drain: ${err.message}`));
     say(`drained in ${Math.round((Date.now() - drainStart) / 1000)} s`);
 
+    // Every invoice of the tenant the wallet (the dev node) was paid, whoever presented it or not.
+    const paidAtWallet = await prisma.$queryRaw<{ paymentHash: string }[]>`
+      SELECT d."paymentHash" FROM "DevNodeInvoice" d JOIN "Invoice" i ON i."paymentHash" = d."paymentHash"
+      WHERE d."settledAt" IS NOT NULL AND i."tenantId" = ${tenant.tenantId}`;
     const [proofs, invoices, sessions, credits, outbox, failedDeliveries] = await Promise.all([
       prisma.proof.findMany({ where: { tenantId: tenant.tenantId }, select: { paymentHash: true, state: true } }),
       prisma.invoice.findMany({ where: { tenantId: tenant.tenantId, status: "settled" }, select: { paymentHash: true } }),
@@ -357,6 +395,7 @@ async function main(): Promise<number> {
       calls,
       proofs,
       settledInvoices: invoices,
+      paidAtWallet: paidAtWallet.map((p) => p.paymentHash),
       sessions: sessions.map((s) => ({ id: s.id, paymentHash: s.paymentHash, expired: s.expiredEventAt !== null })),
       ledgers: [
         ...sessions.map((s) => ({ key: `session:${s.tokenHash}`, initial: s.initialBalance, balance: s.balance })),
@@ -388,7 +427,7 @@ async function main(): Promise<number> {
     const outside = calls.filter((c) => !inFault(c));
     const loadSeconds = (loadEnd - loadStart) / 1000;
     const figures = {
-      command: `SOAK_SECONDS=${seconds} npm run soak`,
+      command: `SOAK_SECONDS=${seconds}${web ? " SOAK_WEB=1" : ""} npm run soak`,
       users,
       loadSeconds: Math.round(loadSeconds),
       totalSeconds: Math.round((Date.now() - started) / 1000),
@@ -424,6 +463,7 @@ async function main(): Promise<number> {
       },
       webhooks: { eventsReceived: receiver.events.size, deliveriesReceived: [...receiver.events.values()].reduce((a, b) => a + b.deliveries, 0) },
       restarts,
+      settlementKill,
       unplannedExits: [...procs.values(), redis].flatMap((p) =>
         p.unplannedExits.map((e) => ({ process: p.name, at: `+${Math.round((e.at - loadStart) / 1000)} s`, how: e.how })),
       ),

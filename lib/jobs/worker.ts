@@ -2,6 +2,7 @@
 // session expiry and billing join as they land). Several workers may run: singleton jobs take a
 // lease row so only one instance runs each tick; row-level jobs claim with SKIP LOCKED.
 import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { PrismaClient } from "@/lib/db/client.ts";
 import type { Logger } from "@/lib/logging/logger.ts";
 
@@ -33,9 +34,24 @@ export async function acquireLease(prisma: PrismaClient, name: string, owner: st
   return rows.length === 1;
 }
 
+/**
+ * Who holds a lease, as `JobLease.owner` shows it: `<host>:<pid>:<random>`, so an operator (or the
+ * soak, which kills the worker in the middle of a settlement pass) can tell which process runs a
+ * singleton job; the random part keeps two workers of one pid (a restarted container) apart.
+ */
+export function leaseOwner(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+/** The process id in a lease owner written by leaseOwner(), or null for any other form. */
+export function leaseOwnerPid(owner: string | null): number | null {
+  const match = owner ? /:(\d+):[0-9a-f]{8}$/.exec(owner) : null;
+  return match ? Number(match[1]) : null;
+}
+
 /** Starts every job on its interval; a job never overlaps itself within one worker. */
 export function startWorker(options: { prisma: PrismaClient; jobs: Job[]; log: Logger }): Worker {
-  const owner = randomUUID();
+  const owner = leaseOwner();
   const timers: NodeJS.Timeout[] = [];
   const running = new Map<string, Promise<void>>();
   let stopped = false;

@@ -33,6 +33,7 @@ function cleanRun(): AuditInput {
       { paymentHash: hash(3), state: "released" },
     ],
     settledInvoices: [{ paymentHash: hash(1) }, { paymentHash: hash(2) }, { paymentHash: hash(3) }, { paymentHash: hash(4) }],
+    paidAtWallet: [hash(1), hash(2), hash(3), hash(4)],
     sessions: [{ id: "sess-1", paymentHash: hash(4), expired: true }],
     ledgers: [
       { key: "session:s1", initial: 5, balance: 4 },
@@ -72,6 +73,15 @@ describe("soak audit", () => {
     expect(report.ok).toBe(true);
     expect(report.notes["invoice.settled duplicate deliveries"]).toBe(1);
     expect(report.notes.refunds).toBe(2);
+  });
+
+  it("fails an invoice paid at the wallet that the platform never settled, and one settled that was never paid", () => {
+    const unrecorded = cleanRun();
+    unrecorded.paidAtWallet.push(hash(9));
+    expect(violated(unrecorded)).toEqual(["invoice paid at the wallet ↔ settled in the platform"]);
+    const unpaid = cleanRun();
+    unpaid.paidAtWallet = unpaid.paidAtWallet.filter((h) => h !== hash(4));
+    expect(violated(unpaid)).toEqual(["invoice paid at the wallet ↔ settled in the platform"]);
   });
 
   it("fails a proof served twice", () => {

@@ -41,6 +41,8 @@ export type AuditInput = {
   proofs: Array<{ paymentHash: string; state: string }>;
   /** Settled invoices of the soak's tenant. */
   settledInvoices: Array<{ paymentHash: string }>;
+  /** Payment hashes of the tenant's invoices its wallet was paid (the dev node's own record). */
+  paidAtWallet: string[];
   /** Sessions (with the payment hash that bought them, and whether session.expired was written). */
   sessions: Array<{ id: string; paymentHash: string; expired: boolean }>;
   ledgers: LedgerRow[];
@@ -220,6 +222,17 @@ export function audit(input: AuditInput): AuditReport {
     ),
   ];
 
+  // 4b. Every invoice the wallet was paid is settled in the platform (a proof presented it, or the
+  // worker's settlement pass found it), and nothing is settled that the wallet was not paid.
+  const paidSettled = invariant("invoice paid at the wallet ↔ settled in the platform");
+  const settled = new Set(input.settledInvoices.map((i) => i.paymentHash));
+  const paid = new Set(input.paidAtWallet);
+  for (const hash of new Set([...settled, ...paid])) {
+    paidSettled.check();
+    if (!settled.has(hash)) paidSettled.fail(`invoice ${hash.slice(0, 12)}… paid at the wallet, not settled`);
+    else if (!paid.has(hash)) paidSettled.fail(`invoice ${hash.slice(0, 12)}… settled, never paid at the wallet`);
+  }
+
   // 5. No 5xx (and no lost answer) outside the fault windows.
   const quiet = invariant("no 5xx or lost answer outside fault windows");
   for (const call of input.calls) {
@@ -237,7 +250,7 @@ export function audit(input: AuditInput): AuditReport {
     if (fault.recoveredAt === null) recovered.fail(`${fault.name}: no good paid call after it`);
   }
 
-  const invariants: Invariant[] = [servedOnce, chargedIsConsumed, refunds, nonNegative, balanced, ...eventInvariants, quiet, recovered].map(
+  const invariants: Invariant[] = [servedOnce, chargedIsConsumed, refunds, nonNegative, balanced, ...eventInvariants, paidSettled, quiet, recovered].map(
     ({ name, checked, violations, examples }) => ({ name, checked, violations, examples }),
   );
   return { invariants, notes, ok: invariants.every((i) => i.violations === 0) };

@@ -3,7 +3,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { walletBackendFor } from "@/lib/lightning/index.ts";
 import { DevLightningNode } from "@/lib/lightning/dev-node.ts";
-import { acquireLease } from "@/lib/jobs/worker.ts";
+import { acquireLease, leaseOwnerPid, startWorker } from "@/lib/jobs/worker.ts";
+import { createLogger } from "@/lib/logging/logger.ts";
 import { pollInvoiceSettlements } from "@/lib/payments/record-settlement.ts";
 import { claimProof } from "@/lib/payments/redeem-proof.ts";
 import { devWalletFactory, endpointFactory, tenantFactory, webhookSubscriptionFactory } from "@/prisma/factories.ts";
@@ -85,5 +86,24 @@ describe("job leases", () => {
   it("lets exactly one of several workers run a singleton job per interval", async () => {
     const results = await Promise.all(["w1", "w2", "w3", "w4"].map((owner) => acquireLease(ctx().db.prisma, "job", owner, 60_000)));
     expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it("names the holding process in the lease (host:pid:random), so an operator can tell which worker runs a job", async () => {
+    let ran!: () => void;
+    const done = new Promise<void>((resolve) => (ran = resolve));
+    const worker = startWorker({
+      prisma: ctx().db.prisma,
+      jobs: [{ name: "owned-job", intervalMs: 60_000, singleton: true, run: async () => ran() }],
+      log: createLogger("silent"),
+    });
+    try {
+      await done;
+      const lease = await ctx().db.prisma.jobLease.findUniqueOrThrow({ where: { name: "owned-job" } });
+      expect(lease.owner).toMatch(/^.+:\d+:[0-9a-f]{8}$/);
+      expect(leaseOwnerPid(lease.owner)).toBe(process.pid);
+      expect(leaseOwnerPid("a-uuid-owner-of-an-older-worker")).toBeNull();
+    } finally {
+      await worker.stop();
+    }
   });
 });
