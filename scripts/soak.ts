@@ -117,7 +117,11 @@ async function main(): Promise<number> {
     const tenant = await tenantFactory(prisma, appSecret, { slug: "soak", originUrl: origin.url, listed: true, tags: ["soak"] });
     await devWalletFactory(prisma, appSecret, tenant.tenantId, devNode.nodePubkey);
     const prices = { perRequestSats: 5, meteredUnitSats: 2, perKbUnitSats: 1, creditPriceSats: 3 };
-    const ep = (p: string, data: Parameters<typeof endpointFactory>[2]) => endpointFactory(prisma, tenant.tenantId, { path: p, title: p, ...data });
+    // A provider selling per call to machine clients raises the anonymous per-endpoint limit (spec 8:
+    // 30 a minute per address by default), which every fresh proof's 402 counts against: a soak user
+    // paying /v1/item more than 30 times a minute was answered 429 in the first 300 s run.
+    const ep = (p: string, data: Parameters<typeof endpointFactory>[2]) =>
+      endpointFactory(prisma, tenant.tenantId, { path: p, title: p, rateLimitPerMinute: 1_000, ...data });
     await ep("/v1/item", { pricingModel: "per_request", priceSats: prices.perRequestSats });
     await ep("/v1/item-credit", { pricingModel: "per_request", priceSats: prices.creditPriceSats });
     await ep("/v1/cached", { pricingModel: "per_request", priceSats: 4, cacheTtlSeconds: 5 });
