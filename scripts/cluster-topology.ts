@@ -3,7 +3,7 @@
 // Every hub process is the same `server.ts --only=<role>` a real deployment runs, behind HAProxy with
 // deploy/haproxy.cfg; PostgreSQL and Redis are private instances started here unless URLs are given.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { accessSync, chownSync, constants, existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -149,23 +149,45 @@ export class ManagedProcess {
   }
 }
 
+const isExecutable = (file: string) => {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
- * Where `initdb` and `pg_ctl` are: on the PATH, else Debian's `/usr/lib/postgresql/<major>/bin` (the
- * packages put only wrappers on the PATH, not these), the newest major first.
+ * The one directory that holds both `initdb` and `pg_ctl` (so they are of one version): the first
+ * such directory on the PATH, else Debian's newest `/usr/lib/postgresql/<major>/bin` (its packages put
+ * only wrappers on the PATH, not these). Null when neither has them.
  */
-function postgresTool(name: string): string {
-  if (spawnSync("sh", ["-c", `command -v ${name}`]).status === 0) return name;
+function postgresBinDir(): string | null {
+  const holdsBoth = (dir: string) => ["initdb", "pg_ctl"].every((tool) => isExecutable(path.join(dir, tool)));
+  const onPath = (process.env.PATH ?? "").split(path.delimiter).find((dir) => dir && holdsBoth(dir));
+  if (onPath) return onPath;
   const root = "/usr/lib/postgresql";
-  const majors = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-  const found = majors.map((major) => path.join(root, major, "bin", name)).find((candidate) => existsSync(candidate));
-  if (!found) throw new Error(`${name} not found on the PATH or under ${root}/<major>/bin: install PostgreSQL's server package`);
-  return found;
+  const majors = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name)) : [];
+  return (
+    majors
+      .sort((a, b) => Number(b) - Number(a))
+      .map((major) => path.join(root, major, "bin"))
+      .find(holdsBoth) ?? null
+  );
+}
+
+/** Whether a private PostgreSQL can be made here (the server's `initdb` and `pg_ctl` are installed). */
+export function postgresToolsAvailable(): boolean {
+  return postgresBinDir() !== null;
 }
 
 /** Runs `args` (as the `postgres` user on a root shell: PostgreSQL refuses to run as root). */
 function runPostgresTool(args: string[]): void {
   const asPostgres = process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--"] : [];
-  const [command, ...rest] = [...asPostgres, postgresTool(args[0]), ...args.slice(1)];
+  const bin = postgresBinDir();
+  if (!bin) throw new Error("initdb and pg_ctl not found on the PATH or under /usr/lib/postgresql/<major>/bin: install PostgreSQL's server package");
+  const [command, ...rest] = [...asPostgres, path.join(bin, args[0]), ...args.slice(1)];
   const result = spawnSync(command, rest, { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
   if (result.status !== 0) throw new Error(`${args.join(" ")} failed: ${result.stderr || result.stdout}`);
 }
@@ -177,7 +199,11 @@ export class PrivatePostgres {
     readonly dataDir: string,
     readonly port: number,
     readonly settings: string[] = [],
-  ) {}
+  ) {
+    // pg_ctl starts the server through a shell: only plain `name=value` settings pass.
+    const unsafe = settings.find((setting) => !/^[a-z_]+=[\w.:-]+$/.test(setting));
+    if (unsafe !== undefined) throw new Error(`PostgreSQL setting "${unsafe}" is not of the form name=value (letters, digits, . : -)`);
+  }
 
   get url(): string {
     return `postgresql://postgres@127.0.0.1:${this.port}/postgres`;

@@ -19,7 +19,7 @@ import { audit, firstGoodPaidCall, percentile, unionMs, type CallRecord, type Fa
 import { startFaultOrigin, type FaultOrigin, type OriginMode } from "./soak/fault-origin.ts";
 import { runLoad } from "./soak/load.ts";
 import { holdsLocalPort } from "./soak/connection-owner.ts";
-import { payWithoutPresenting } from "./soak/settlement-backlog.ts";
+import { fetchChallenges, payAll } from "./soak/settlement-backlog.ts";
 import { startSoakReceiver, type SoakReceiver } from "./soak/webhook-receiver.ts";
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 300);
@@ -41,7 +41,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * routes new ones around it at once), a store's restart, the origin's bad spell. Restarting a killed
  * process happens after that, in the background, and is timed separately.
  */
-type FaultPlan = { at: number; name: string; inject: () => Promise<number> };
+type FaultPlan = {
+  at: number;
+  name: string;
+  /** Resolves with the window's end, or its start and end when the fault itself starts after a preparation. */
+  inject: (fault: { name: string }) => Promise<number | { startedAt: number; endedAt: number }>;
+};
 
 async function main(): Promise<number> {
   if (!Number.isFinite(seconds) || seconds < 30) throw new Error(`SOAK_SECONDS must be at least 30, got "${process.env.SOAK_SECONDS}"`);
@@ -209,32 +214,68 @@ async function main(): Promise<number> {
       }
     };
     /** What the mid-settlement-poll kill found (for the figures). */
-    let settlementKill: { worker: string | null; backlog: number; recordedAtKill: number } | null = null;
-    const killMidSettlementPoll = async () => {
-      say(`FAULT ${SETTLEMENT_BACKLOG} invoices paid at the wallet and never presented, then the worker recording them killed`);
-      const backlog = await payWithoutPresenting({
-        url: `${topology!.gatewayUrl}/gw/soak/v1/item`,
-        count: SETTLEMENT_BACKLOG,
-        pay: async (invoice) => devNode.pay(invoice),
-      });
+    let settlementKill: {
+      worker: string;
+      backlog: number;
+      recordedAtKill: number;
+      /** The count rose between two reads just before the kill, short of the backlog, under a live lease. */
+      midPass: boolean;
+      /** From the kill until every backlog invoice was settled. */
+      allRecordedS: number | null;
+    } | null = null;
+    /** Resolves once every backlog invoice is settled (or after 2 minutes): the audit waits for it. */
+    let settlementRecorded: Promise<void> = Promise.resolve();
+    const killMidSettlementPoll = async (fault: { name: string }) => {
+      say(`FAULT ${SETTLEMENT_BACKLOG} invoices paid at the wallet and never presented, then the worker recording them killed mid-pass`);
+      // Every challenge first, then every payment at once: the next pass finds the whole backlog.
+      const invoices = await fetchChallenges({ url: `${topology!.gatewayUrl}/gw/soak/v1/item`, count: SETTLEMENT_BACKLOG });
+      if (invoices.length < SETTLEMENT_BACKLOG) say(`  ${SETTLEMENT_BACKLOG - invoices.length} challenges not answered: a backlog of ${invoices.length}`);
+      const backlog = await payAll(invoices, (invoice) => devNode.pay(invoice));
       const recorded = () => prisma.invoice.count({ where: { paymentHash: { in: backlog }, status: "settled" } });
+      // A pass under way: the count rises between two reads 20 ms apart, short of the whole backlog,
+      // and the lease naming the worker is live (an owner stays in the row after its lease lapses).
       const deadline = Date.now() + 30_000;
-      // Polled tightly: a pass records a few hundred invoices in a second or two.
-      let atKill = await recorded();
-      while (atKill === 0 && Date.now() < deadline) {
+      let holder: string | null = null;
+      let previous = await recorded();
+      let atKill = previous;
+      while (!holder && atKill < backlog.length && Date.now() < deadline) {
         await sleep(20);
         atKill = await recorded();
+        if (atKill > previous && atKill < backlog.length) {
+          const [lease] = await prisma.$queryRaw<{ owner: string | null; live: boolean }[]>`
+            SELECT "owner", "lockedUntil" > now() AS "live" FROM "JobLease" WHERE "name" = 'invoice-settlements'`;
+          const pid = lease?.live ? leaseOwnerPid(lease.owner) : null;
+          holder = ["worker-1", "worker-2"].find((name) => pid !== null && procs.get(name)!.child?.pid === pid) ?? null;
+        }
+        previous = atKill;
       }
-      const lease = await prisma.jobLease.findUnique({ where: { name: "invoice-settlements" }, select: { owner: true } });
-      const pid = leaseOwnerPid(lease?.owner ?? null);
-      const holder = ["worker-1", "worker-2"].find((name) => pid !== null && procs.get(name)!.child?.pid === pid) ?? null;
-      settlementKill = { worker: holder, backlog: backlog.length, recordedAtKill: atKill };
+      const victim = holder ?? "worker-1";
       say(
         holder
-          ? `  ${holder} holds the settlement lease with ${atKill} of ${backlog.length} recorded${atKill === backlog.length ? " (the pass had finished: not mid-pass)" : ""}`
-          : `  no worker holds the settlement lease (owner ${lease?.owner ?? "none"}): worker-1 dies`,
+          ? `  ${holder} holds the settlement lease, mid-pass with ${atKill} of ${backlog.length} recorded`
+          : `  NOT MID-PASS: no pass seen recording (${atKill} of ${backlog.length} recorded); worker-1 dies anyway`,
       );
-      return killAndRestart(holder ?? "worker-1", 1_000)();
+      if (!holder) fault.name += " (not mid-pass)";
+      const killedAt = Date.now();
+      const endedAt = await killAndRestart(victim, 1_000)();
+      const kill: NonNullable<typeof settlementKill> = {
+        worker: victim,
+        backlog: backlog.length,
+        recordedAtKill: atKill,
+        midPass: holder !== null,
+        allRecordedS: null,
+      };
+      settlementKill = kill;
+      settlementRecorded = waitFor("the backlog settled", async () => (await recorded()) === backlog.length, 120_000).then(
+        () => {
+          kill.allRecordedS = +((Date.now() - killedAt) / 1000).toFixed(1);
+          say(`  the settlement backlog recorded in full ${kill.allRecordedS} s after the kill`);
+        },
+        (err: Error) => {
+          say(`settlement backlog: ${err.message}`);
+        },
+      );
+      return { startedAt: killedAt, endedAt };
     };
     const originFault =
       (mode: OriginMode, ms: number, extraMs = 0) =>
@@ -326,9 +367,11 @@ async function main(): Promise<number> {
         const wait = loadStart + fault.at * S - Date.now();
         if (wait > 0) await sleep(wait);
         await whole();
-        const startedAt = Date.now();
-        const endedAt = await fault.inject();
-        faults.push({ name: fault.name, startedAt, endedAt, recoveredAt: null });
+        const injected = { name: fault.name };
+        const began = Date.now();
+        const span = await fault.inject(injected);
+        const { startedAt, endedAt } = typeof span === "number" ? { startedAt: began, endedAt: span } : span;
+        faults.push({ name: injected.name, startedAt, endedAt, recoveredAt: null });
       }
       await Promise.all(restarting);
     })();
@@ -365,6 +408,8 @@ async function main(): Promise<number> {
 
     // Webhooks: wait until the outbox is fanned out and every delivery has finished (retries are
     // 10 s, 60 s and 300 s apart, spec 6.2), as long as the longest retry needs.
+    // The settlement pass the kill interrupted must finish before the audit reads what is settled.
+    await settlementRecorded;
     say("draining webhook deliveries");
     const drainStart = Date.now();
     await waitFor(

@@ -7,7 +7,10 @@
 import type pg from "pg";
 import type { PrismaClient } from "@/lib/db/client.ts";
 
-/** A statement with a stable name: its text must never change under the same name (pg prepares by name). */
+/**
+ * A statement with a stable name: within one process its text must never change under the same name
+ * (pg prepares by name on each connection, so a new text under an old name is safe only across a restart).
+ */
 export type HotStatement = { readonly name: string; readonly text: string };
 
 /**

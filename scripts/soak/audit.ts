@@ -222,7 +222,7 @@ export function audit(input: AuditInput): AuditReport {
     ),
   ];
 
-  // 4b. Every invoice the wallet was paid is settled in the platform (a proof presented it, or the
+  // 5. Every invoice the wallet was paid is settled in the platform (a proof presented it, or the
   // worker's settlement pass found it), and nothing is settled that the wallet was not paid.
   const paidSettled = invariant("invoice paid at the wallet ↔ settled in the platform");
   const settled = new Set(input.settledInvoices.map((i) => i.paymentHash));
@@ -233,7 +233,7 @@ export function audit(input: AuditInput): AuditReport {
     else if (!paid.has(hash)) paidSettled.fail(`invoice ${hash.slice(0, 12)}… settled, never paid at the wallet`);
   }
 
-  // 5. No 5xx (and no lost answer) outside the fault windows.
+  // 6. No 5xx (and no lost answer) outside the fault windows.
   const quiet = invariant("no 5xx or lost answer outside fault windows");
   for (const call of input.calls) {
     quiet.check();
@@ -243,7 +243,7 @@ export function audit(input: AuditInput): AuditReport {
     else quiet.fail(`${call.kind}: ${call.status ?? "no answer"} at ${new Date(call.startedAt).toISOString()}`);
   }
 
-  // 6. Every fault recovered: a good paid call after it.
+  // 7. Every fault recovered: a good paid call after it.
   const recovered = invariant("every fault followed by a good paid call");
   for (const fault of input.faults) {
     recovered.check();

@@ -46,6 +46,11 @@ const MIX: Array<[LoadKind, number]> = [
   ["directory", 6],
 ];
 
+/** A soak client's own address, sent as X-Forwarded-For (the gateways believe it only from HAProxy). */
+export function clientAddress(prefix: string, n: number): string {
+  return `${prefix}.${(n >> 8) & 255}.${n & 255}`;
+}
+
 const sha256 = (text: string | Buffer) => createHash("sha256").update(text).digest("hex");
 
 function pickKind(random: () => number, directory: boolean): LoadKind {
@@ -87,7 +92,7 @@ export async function runLoad(options: LoadOptions): Promise<void> {
     let seed = n * 7919 + 1;
     const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     // A distinct client address per user: the balancer appends its own, the gateway trusts it only from there.
-    const address = `10.77.${(n >> 8) & 255}.${n & 255}`;
+    const address = clientAddress("10.77", n);
     const addressedFetch: typeof fetch = (input, init) => {
       const headers = new Headers(init?.headers);
       headers.set("x-forwarded-for", address);

@@ -1,31 +1,39 @@
 // Invoices paid at the wallet and never presented at the gateway (a client that paid, then crashed):
 // only the worker's settlement pass (lib/payments/record-settlement.ts) learns of them, by asking the
 // wallet. The soak makes a backlog of them and kills the worker holding the pass's lease mid-pass.
-import { createHash } from "node:crypto";
+import { parseChallenge } from "@l402-hub/sdk/client/l402-headers";
+import { clientAddress } from "./load.ts";
 
-/** Asks `url` for `count` fresh challenges and pays each invoice, never presenting the proof. */
-export async function payWithoutPresenting(options: {
-  url: string;
-  count: number;
-  pay: (invoice: string) => Promise<{ preimage: string }>;
-  /** Challenges asked for at once. */
-  concurrency?: number;
-}): Promise<string[]> {
-  const hashes: string[] = [];
+/**
+ * Asks `url` for `count` fresh challenges, each from its own address, as that many payers would
+ * (one address asking for 300 at once would meet the global anonymous limit, 300 a minute). A challenge that fails is asked for again up to
+ * three times; those that still fail are left out (the caller reports how many it got).
+ */
+export async function fetchChallenges(options: { url: string; count: number; concurrency?: number }): Promise<string[]> {
+  const invoices: string[] = [];
   let next = 0;
   const one = async () => {
     while (next < options.count) {
       const n = next++;
-      // Each from its own client address (believed from the balancer), as that many payers would be:
-      // one address asking for 300 challenges at once is rate limited.
-      const res = await fetch(options.url, { headers: { "x-forwarded-for": `10.250.${n >> 8}.${n & 255}` }, signal: AbortSignal.timeout(10_000) });
-      await res.arrayBuffer();
-      const invoice = /invoice="([^"]+)"/.exec(res.headers.get("www-authenticate") ?? "")?.[1];
-      if (res.status !== 402 || !invoice) throw new Error(`expected a 402 challenge from ${options.url}, got ${res.status}`);
-      const { preimage } = await options.pay(invoice);
-      hashes.push(createHash("sha256").update(Buffer.from(preimage, "hex")).digest("hex"));
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        const res = await fetch(options.url, { headers: { "x-forwarded-for": clientAddress("10.250", n) }, signal: AbortSignal.timeout(10_000) }).catch(
+          () => null,
+        );
+        await res?.arrayBuffer().catch(() => undefined);
+        const challenge = res?.status === 402 ? parseChallenge(res.headers.get("www-authenticate") ?? "") : null;
+        if (challenge) {
+          invoices.push(challenge.invoice);
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      }
     }
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 8 }, one));
-  return hashes;
+  return invoices;
+}
+
+/** Pays every invoice at once (never presenting a proof); resolves with their payment hashes. */
+export async function payAll(invoices: string[], pay: (invoice: string) => Promise<{ paymentHash: string }>): Promise<string[]> {
+  return Promise.all(invoices.map(async (invoice) => (await pay(invoice)).paymentHash));
 }
