@@ -19,7 +19,7 @@ import { audit, firstGoodPaidCall, percentile, unionMs, type CallRecord, type Fa
 import { startFaultOrigin, type FaultOrigin, type OriginMode } from "./soak/fault-origin.ts";
 import { runLoad } from "./soak/load.ts";
 import { holdsLocalPort } from "./soak/connection-owner.ts";
-import { fetchChallenges, payAll } from "./soak/settlement-backlog.ts";
+import { fetchChallenges } from "./soak/settlement-backlog.ts";
 import { startSoakReceiver, type SoakReceiver } from "./soak/webhook-receiver.ts";
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 300);
@@ -44,8 +44,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type FaultPlan = {
   at: number;
   name: string;
-  /** Resolves with the window's end, or its start and end when the fault itself starts after a preparation. */
-  inject: (fault: { name: string }) => Promise<number | { startedAt: number; endedAt: number }>;
+  /**
+   * Resolves with the window's end, or with its start and end when the fault itself starts after a
+   * preparation (and a name that says how it went, when that differs from the plan's).
+   */
+  inject: () => Promise<number | { startedAt: number; endedAt: number; name?: string }>;
 };
 
 async function main(): Promise<number> {
@@ -225,12 +228,12 @@ async function main(): Promise<number> {
     } | null = null;
     /** Resolves once every backlog invoice is settled (or after 2 minutes): the audit waits for it. */
     let settlementRecorded: Promise<void> = Promise.resolve();
-    const killMidSettlementPoll = async (fault: { name: string }) => {
+    const killMidSettlementPoll = async () => {
       say(`FAULT ${SETTLEMENT_BACKLOG} invoices paid at the wallet and never presented, then the worker recording them killed mid-pass`);
       // Every challenge first, then every payment at once: the next pass finds the whole backlog.
       const invoices = await fetchChallenges({ url: `${topology!.gatewayUrl}/gw/soak/v1/item`, count: SETTLEMENT_BACKLOG });
       if (invoices.length < SETTLEMENT_BACKLOG) say(`  ${SETTLEMENT_BACKLOG - invoices.length} challenges not answered: a backlog of ${invoices.length}`);
-      const backlog = await payAll(invoices, (invoice) => devNode.pay(invoice));
+      const backlog = await Promise.all(invoices.map(async (invoice) => (await devNode.pay(invoice)).paymentHash));
       const recorded = () => prisma.invoice.count({ where: { paymentHash: { in: backlog }, status: "settled" } });
       // A pass under way: the count rises between two reads 20 ms apart, short of the whole backlog,
       // and the lease naming the worker is live (an owner stays in the row after its lease lapses).
@@ -255,7 +258,6 @@ async function main(): Promise<number> {
           ? `  ${holder} holds the settlement lease, mid-pass with ${atKill} of ${backlog.length} recorded`
           : `  NOT MID-PASS: no pass seen recording (${atKill} of ${backlog.length} recorded); worker-1 dies anyway`,
       );
-      if (!holder) fault.name += " (not mid-pass)";
       const killedAt = Date.now();
       const endedAt = await killAndRestart(victim, 1_000)();
       const kill: NonNullable<typeof settlementKill> = {
@@ -275,7 +277,7 @@ async function main(): Promise<number> {
           say(`settlement backlog: ${err.message}`);
         },
       );
-      return { startedAt: killedAt, endedAt };
+      return { startedAt: killedAt, endedAt, name: holder ? undefined : "kill -9 a worker mid-settlement-poll (not mid-pass)" };
     };
     const originFault =
       (mode: OriginMode, ms: number, extraMs = 0) =>
@@ -337,7 +339,7 @@ async function main(): Promise<number> {
       // A call that reached the hung origin fails when the gateway's timeout runs out, after the spell.
       { at: 0.72, name: "origin hangs past the timeout", inject: originFault("hang", Math.max(2_000, S * 0.03), ORIGIN_TIMEOUT_MS + 1_000) },
       { at: 0.8, name: "origin closes mid-body", inject: originFault("close_mid_body", Math.max(3_000, S * 0.05)) },
-      // Mid-settlement-poll (issue 24): the other worker takes the lease over and records the rest.
+      // Mid-settlement-poll (issue 24): a worker takes the lease over once it lapses and records the rest.
       { at: 0.86, name: "kill -9 a worker mid-settlement-poll", inject: killMidSettlementPoll },
     ];
     // The receiver's outage runs beside the others: two minutes in a 300 s run, scaled down for shorter ones.
@@ -367,11 +369,10 @@ async function main(): Promise<number> {
         const wait = loadStart + fault.at * S - Date.now();
         if (wait > 0) await sleep(wait);
         await whole();
-        const injected = { name: fault.name };
         const began = Date.now();
-        const span = await fault.inject(injected);
-        const { startedAt, endedAt } = typeof span === "number" ? { startedAt: began, endedAt: span } : span;
-        faults.push({ name: injected.name, startedAt, endedAt, recoveredAt: null });
+        const span = await fault.inject();
+        const { startedAt, endedAt, name = fault.name } = typeof span === "number" ? { startedAt: began, endedAt: span } : span;
+        faults.push({ name, startedAt, endedAt, recoveredAt: null });
       }
       await Promise.all(restarting);
     })();
@@ -425,13 +426,13 @@ async function main(): Promise<number> {
     ).catch((err: Error) => say(`drain: ${err.message}`));
     say(`drained in ${Math.round((Date.now() - drainStart) / 1000)} s`);
 
-    // Every invoice of the tenant the wallet (the dev node) was paid, whoever presented it or not.
-    const paidAtWallet = await prisma.$queryRaw<{ paymentHash: string }[]>`
-      SELECT d."paymentHash" FROM "DevNodeInvoice" d JOIN "Invoice" i ON i."paymentHash" = d."paymentHash"
-      WHERE d."settledAt" IS NOT NULL AND i."tenantId" = ${tenant.tenantId}`;
-    const [proofs, invoices, sessions, credits, outbox, failedDeliveries] = await Promise.all([
+    const [proofs, invoices, paidAtWallet, sessions, credits, outbox, failedDeliveries] = await Promise.all([
       prisma.proof.findMany({ where: { tenantId: tenant.tenantId }, select: { paymentHash: true, state: true } }),
       prisma.invoice.findMany({ where: { tenantId: tenant.tenantId, status: "settled" }, select: { paymentHash: true } }),
+      // Every invoice of the tenant its wallet (the dev node) was paid, whether a proof presented it or not.
+      prisma.$queryRaw<{ paymentHash: string }[]>`
+        SELECT d."paymentHash" FROM "DevNodeInvoice" d JOIN "Invoice" i ON i."paymentHash" = d."paymentHash"
+        WHERE d."settledAt" IS NOT NULL AND i."tenantId" = ${tenant.tenantId}`,
       prisma.paymentSession.findMany({ where: { tenantId: tenant.tenantId } }),
       prisma.credit.findMany({ where: { tenantId: tenant.tenantId } }),
       prisma.outboxEvent.findMany({ where: { tenantId: tenant.tenantId }, select: { id: true, type: true, data: true } }),

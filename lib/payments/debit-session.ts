@@ -7,10 +7,10 @@
 // only on the refusal path; the happy path is one round trip. Every debit and charge commits durably,
 // like the claim and consumption of a proof: a debit a database crash undid would hand the payer back
 // what it spent, a call served for free (the soak's PostgreSQL crash showed it for proofs, when their
-// consumption committed asynchronously; RELIABILITY.md). Concurrent debits of one gateway share one statement and
-// so one WAL flush (lib/payments/hot-batch.ts). Refunds are durable too. Expiry is the database's
-// decision: now() against the timestamptz the session was opened with (one clock for every
-// gateway instance, whatever their clocks or the session's time zone).
+// consumption committed asynchronously; RELIABILITY.md). Concurrent debits of one gateway share one
+// statement and so one WAL flush (lib/payments/hot-batch.ts). Refunds are durable too. Expiry is the
+// database's decision: now() against the timestamptz the session was opened with (one clock for
+// every gateway instance, whatever their clocks or the session's time zone).
 import type { SessionModel } from "@/lib/pricing/quote.ts";
 import type pg from "pg";
 import { batcherPerPool, StatementBatcher } from "./hot-batch.ts";

@@ -1,9 +1,10 @@
 // Group commit for the money statements of paid calls on PostgreSQL. Concurrent calls of one
 // gateway process each need one single-row statement (claim a proof, debit a session, finish a
 // claim); sent one by one, every call pays a round trip, a transaction and a WAL flush of its own
-// (every money statement commits durably: lib/payments/debit-session.ts). A StatementBatcher gathers the calls that arrive while the loop is busy and sends them
-// as ONE statement over arrays (`unnest`), which PostgreSQL executes row by row with the same
-// conditions as the single statement, so every guarantee stays PostgreSQL's:
+// (every money statement commits durably: lib/payments/debit-session.ts). A StatementBatcher gathers
+// the calls that arrive while the loop is busy and sends them as ONE statement over arrays
+// (`unnest`), which PostgreSQL executes row by row with the same conditions as the single
+// statement, so every guarantee stays PostgreSQL's:
 //   - a key (payment hash, session token hash) is in at most one batch in flight per process, so a
 //     batch never touches a row twice and two batches of this process never wait on each other's
 //     row locks. Another call for a key already taken runs at once as its own single statement:

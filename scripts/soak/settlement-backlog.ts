@@ -1,13 +1,15 @@
 // Invoices paid at the wallet and never presented at the gateway (a client that paid, then crashed):
 // only the worker's settlement pass (lib/payments/record-settlement.ts) learns of them, by asking the
-// wallet. The soak makes a backlog of them and kills the worker holding the pass's lease mid-pass.
+// wallet. The soak asks for a backlog of challenges here, pays them all, and kills the worker holding
+// the pass's lease mid-pass (scripts/soak.ts).
 import { parseChallenge } from "@l402-hub/sdk/client/l402-headers";
 import { clientAddress } from "./load.ts";
 
 /**
- * Asks `url` for `count` fresh challenges, each from its own address, as that many payers would
- * (one address asking for 300 at once would meet the global anonymous limit, 300 a minute). A challenge that fails is asked for again up to
- * three times; those that still fail are left out (the caller reports how many it got).
+ * Asks `url` for `count` fresh challenges, each from its own address, as that many payers would (one
+ * address asking for 300 at once would meet the global anonymous limit, 300 a minute). A challenge
+ * that fails is asked for again up to three times; those that still fail are left out (the caller
+ * reports how many it got). Resolves with the invoices.
  */
 export async function fetchChallenges(options: { url: string; count: number; concurrency?: number }): Promise<string[]> {
   const invoices: string[] = [];
@@ -31,9 +33,4 @@ export async function fetchChallenges(options: { url: string; count: number; con
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 8 }, one));
   return invoices;
-}
-
-/** Pays every invoice at once (never presenting a proof); resolves with their payment hashes. */
-export async function payAll(invoices: string[], pay: (invoice: string) => Promise<{ paymentHash: string }>): Promise<string[]> {
-  return Promise.all(invoices.map(async (invoice) => (await pay(invoice)).paymentHash));
 }

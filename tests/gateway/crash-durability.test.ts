@@ -5,7 +5,7 @@
 // twice), a debit or credit burn undone would be a call served for free. The cluster is private
 // (initdb in a temporary directory), its WAL writer slowed to 10 s so that nothing but the
 // statements' own commits flushes their WAL before the crash: a statement committed with
-// `synchronous_commit off` loses its trailing commits here every time.
+// `synchronous_commit off` loses its last commit here (it did in every run tried).
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
